@@ -1,0 +1,569 @@
+/* emit.c: SSA IR to C11.  Every SSA value that needs storage becomes a
+ * local declared at the top of the function (so gotos never jump over a
+ * declaration), blocks become labels, block parameters are assigned
+ * before each jump, and ops call their runtime entry from the op table. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emit.h"
+
+#define KDSLC_VERSION "0.1.0"
+
+/* The wrapping helpers the generated C may call; only the used ones are
+ * written out, since clang warns about unused static functions. */
+enum { H_ADD, H_SUB, H_MUL, H_NEG, H_DIV, H_REM, H_SHL, H_F2I, H_N };
+static const char *const helper_name[H_N] = {"kd_add", "kd_sub", "kd_mul", "kd_neg",
+                                             "kd_div", "kd_rem", "kd_shl", "kd_f2i"};
+static const char *const helper_def[H_N] = {
+	"static inline int64_t kd_add(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }\n",
+	"static inline int64_t kd_sub(int64_t a, int64_t b) { return (int64_t)((uint64_t)a - (uint64_t)b); }\n",
+	"static inline int64_t kd_mul(int64_t a, int64_t b) { return (int64_t)((uint64_t)a * (uint64_t)b); }\n",
+	"static inline int64_t kd_neg(int64_t a) { return (int64_t)(0 - (uint64_t)a); }\n",
+	"static inline int64_t kd_div(int64_t a, int64_t b) { return b == -1 ? kd_neg(a) : a / b; }\n",
+	"static inline int64_t kd_rem(int64_t a, int64_t b) { return b == -1 ? 0 : a % b; }\n",
+	"static inline int64_t kd_shl(int64_t a, int64_t b) { return (int64_t)((uint64_t)a << b); }\n",
+	"static inline int64_t kd_f2i(double x)\n{\n\treturn x != x ? 0 : x >= 9.2233720368547758e18 ? INT64_MAX\n\t       : x <= -9.2233720368547758e18 ? INT64_MIN : (int64_t)x;\n}\n",
+};
+
+typedef struct {
+	KdBuf *o;
+	unsigned used;     /* helpers called, bit per H_* */
+	const KdModule *m;
+	const KdFunc *f;
+	int *site;         /* instruction -> index in the kd_site table, or -1 */
+	int last_line;
+	char *reach, *target;
+} Emit;
+
+static const char *rt_target(KdTarget t)
+{
+	static const char *const names[] = {"0", "KDSL_TARGET_NEURON", "KDSL_TARGET_ASCEND",
+	                                    "KDSL_TARGET_AIPU"};
+	return names[t];
+}
+
+static const char *rt_dtype(KdDtype dt)
+{
+	static const char *const names[KD_NDTYPE] = {
+		"0", "KDSL_I8", "KDSL_I16", "KDSL_I32", "KDSL_I64", "KDSL_U8", "KDSL_U16", "KDSL_U32",
+		"KDSL_U64", "KDSL_F16", "KDSL_BF16", "KDSL_F32", "KDSL_BOOL"};
+	return names[dt];
+}
+
+/* A C string literal of s. */
+static void cstr(KdBuf *o, const char *s)
+{
+	kd_buf_puts(o, "\"");
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			kd_buf_printf(o, "\\%c", c);
+		else if (c < 32 || c >= 127)
+			kd_buf_printf(o, "\\%03o", c);
+		else
+			kd_buf_put(o, (const char *)&c, 1);
+	}
+	kd_buf_puts(o, "\"");
+}
+
+static void local(Emit *e, int v)
+{
+	const KdVal *x = &e->f->val[v];
+	if (x->name)
+		kd_buf_printf(e->o, "kd_%s_%d", x->name, v);
+	else
+		kd_buf_printf(e->o, "kd_t%d", v);
+}
+
+static void val(Emit *e, int v)
+{
+	const KdVal *x = &e->f->val[v];
+	switch (x->kind) {
+	case VK_CONST:
+		if (x->type == VT_BOOL)
+			kd_buf_printf(e->o, "%d", (int)x->c);
+		else if (x->c == INT64_MIN)
+			kd_buf_puts(e->o, "INT64_MIN");
+		else if (x->c > INT32_MAX || x->c < -INT32_MAX)
+			kd_buf_printf(e->o, "INT64_C(%lld)", (long long)x->c);
+		else
+			kd_buf_printf(e->o, "%lld", (long long)x->c);
+		break;
+	case VK_FCONST:
+		if (isnan(x->f))
+			kd_buf_puts(e->o, "(HUGE_VAL - HUGE_VAL)");
+		else if (isinf(x->f))
+			kd_buf_puts(e->o, x->f > 0 ? "HUGE_VAL" : "(-HUGE_VAL)");
+		else {
+			char tmp[64];
+			snprintf(tmp, sizeof tmp, "%.17g", x->f);
+			kd_buf_puts(e->o, tmp);
+			if (!strpbrk(tmp, ".e"))
+				kd_buf_puts(e->o, ".0");
+		}
+		break;
+	case VK_STR: cstr(e->o, x->s); break;
+	case VK_PARAM: kd_buf_printf(e->o, "(int64_t)%s", e->f->params[x->index].name); break;
+	default: local(e, v); break;
+	}
+}
+
+static void line(Emit *e, KdSpan at)
+{
+	int l, c;
+	kd_source_linecol(e->m->src, at.off, &l, &c);
+	if (l == e->last_line)
+		return;
+	e->last_line = l;
+	kd_buf_printf(e->o, "#line %d ", l);
+	cstr(e->o, e->m->src->path);
+	kd_buf_puts(e->o, "\n");
+}
+
+static const char *ctype(KdValType t)
+{
+	return t == VT_FLOAT ? "double" : t == VT_BOOL ? "int" : "int64_t";
+}
+
+static void param_decl(KdBuf *o, const KdFunc *f, const struct KdParam *p, const char *sep)
+{
+	if (p->is_tensor) {
+		const KdBuffer *b = &f->buf[p->buf];
+		kd_buf_printf(o, "%s%s%s *%s", sep, b->written ? "" : "const ", kd_dtypes[b->dt].ctype,
+		              p->name);
+	} else {
+		kd_buf_printf(o, "%s%s %s", sep, kd_dtypes[p->dt].ctype, p->name);
+	}
+}
+
+static void prototype(KdBuf *o, const KdFunc *f, const char *rt)
+{
+	kd_buf_printf(o, "int %s(kdsl_rt *%s", f->name, rt);
+	for (int i = 0; i < f->nparam; i++)
+		param_decl(o, f, &f->params[i], ", ");
+	kd_buf_puts(o, ")");
+}
+
+/* ---- operands ---- */
+
+/* A tensor operand: the whole buffer, then the byte offset of the view. */
+static void ref(Emit *e, int v, int writes)
+{
+	const KdFunc *f = e->f;
+	const KdIns *vi = &f->ins[f->val[v].def];
+	const KdBuffer *b = &f->buf[f->val[v].buf];
+	kd_buf_printf(e->o, "%s(", writes ? "kdsl_ref_of" : "kdsl_cref_of");
+	if (b->param >= 0)
+		kd_buf_printf(e->o, "%s", b->name);
+	else
+		kd_buf_printf(e->o, "kd_mem_%s + %lld", kd_spaces[b->space].name, (long long)b->addr);
+	kd_buf_printf(e->o, ", %lld, %s), ", (long long)b->bytes, kd_spaces[b->space].rt_enum);
+	const KdVal *off = &f->val[vi->args[0]];
+	if (off->kind == VK_CONST && off->c < INT32_MAX / 8 && off->c > -INT32_MAX / 8)
+		kd_buf_printf(e->o, "%lld", (long long)(off->c * kd_dtypes[b->dt].size));
+	else {
+		kd_buf_puts(e->o, "kd_mul(");
+		e->used |= 1u << H_MUL;
+		val(e, vi->args[0]);
+		kd_buf_printf(e->o, ", %d)", kd_dtypes[b->dt].size);
+	}
+}
+
+static void effect(Emit *e, const KdIns *in)
+{
+	const KdOpDesc *d = &kd_ops[in->op];
+	const KdFunc *f = e->f;
+	kd_buf_printf(e->o, "\tif ((kd_err = %s(kd_rt, &kd_site[%d]", d->rt, e->site[in - f->ins]);
+	/* The vector ops take the dtype of their tensors first (TIK's are typed). */
+	if (in->op == OP_VEC_DUP || in->op == OP_VEC_ADD)
+		kd_buf_printf(e->o, ", %s", rt_dtype(f->buf[f->val[in->args[1]].buf].dt));
+	for (int i = 0; i < in->nargs; i++) {
+		const KdOpParam *p = &d->param[i];
+		kd_buf_puts(e->o, ", ");
+		if (p->kind == PK_TENSOR)
+			ref(e, in->args[i], p->flags & PF_WRITE);
+		else if (p->kind == PK_NUM && f->val[in->args[i]].type != VT_FLOAT) {
+			kd_buf_puts(e->o, "(double)");
+			val(e, in->args[i]);
+		} else
+			val(e, in->args[i]);
+	}
+	kd_buf_puts(e->o, ")) != KDSL_OK)\n\t\treturn kd_err;\n");
+}
+
+static void cast(Emit *e, const KdIns *in)
+{
+	const KdVal *r = &e->f->val[in->res], *x = &e->f->val[in->args[0]];
+	const KdDtypeInfo *di = &kd_dtypes[r->dt];
+	kd_buf_puts(e->o, " = ");
+	if (r->type == VT_FLOAT) {
+		if (r->dt == KD_F16)
+			kd_buf_puts(e->o, "kdsl_f16_to_f64(kdsl_f64_to_f16(");
+		else if (r->dt == KD_BF16)
+			kd_buf_puts(e->o, "(double)kdsl_bf16_to_f32(kdsl_f32_to_bf16((float)");
+		else if (r->dt == KD_F32)
+			kd_buf_puts(e->o, "(double)(float)(");
+		else
+			kd_buf_puts(e->o, "(double)((");
+		val(e, in->args[0]);
+		kd_buf_puts(e->o, "))");
+	} else if (r->type == VT_BOOL) {
+		kd_buf_puts(e->o, "(");
+		val(e, in->args[0]);
+		kd_buf_puts(e->o, " != 0)");
+	} else {
+		const char *src = x->type == VT_FLOAT ? "kd_f2i" : "(int64_t)";
+		if (x->type == VT_FLOAT)
+			e->used |= 1u << H_F2I;
+		if (di->size == 8 || r->dt == KD_DT_NONE)
+			kd_buf_printf(e->o, "%s(", src);
+		else
+			kd_buf_printf(e->o, "(int64_t)(%s)(u%s)(uint64_t)%s(", di->ctype,
+			              di->is_signed ? di->ctype : di->ctype + 1, src);
+		val(e, in->args[0]);
+		kd_buf_puts(e->o, ")");
+	}
+	kd_buf_puts(e->o, ";\n");
+}
+
+static void pure(Emit *e, const KdIns *in)
+{
+	const KdFunc *f = e->f;
+	const KdOpDesc *d = &kd_ops[in->op];
+	int fl = in->nargs && f->val[in->args[0]].type == VT_FLOAT;
+	if (in->op == OP_VIEW)
+		return;
+	if ((in->op == OP_DIV || in->op == OP_REM) && !fl) {
+		kd_buf_puts(e->o, "\tif (");
+		val(e, in->args[1]);
+		kd_buf_printf(e->o, " == 0)\n\t\treturn kdsl_rt_fail(kd_rt, &kd_site[%d], KDSL_ERR_RANGE, "
+		              "\"division by zero\");\n", e->site[in - f->ins]);
+	}
+	if (in->op == OP_SHL || in->op == OP_SHR) {
+		kd_buf_puts(e->o, "\tif (");
+		val(e, in->args[1]);
+		kd_buf_puts(e->o, " < 0 || ");
+		val(e, in->args[1]);
+		kd_buf_printf(e->o, " > 63)\n\t\treturn kdsl_rt_fail(kd_rt, &kd_site[%d], KDSL_ERR_RANGE, "
+		              "\"shift count must be in 0..63, got %%lld\", (long long)", e->site[in - f->ins]);
+		val(e, in->args[1]);
+		kd_buf_puts(e->o, ");\n");
+	}
+	kd_buf_puts(e->o, "\t");
+	local(e, in->res);
+	if (in->op == OP_CAST) {
+		cast(e, in);
+		return;
+	}
+	static const signed char wrap[KD_NOP] = {
+		[OP_ADD] = H_ADD + 1, [OP_SUB] = H_SUB + 1, [OP_MUL] = H_MUL + 1, [OP_DIV] = H_DIV + 1,
+		[OP_REM] = H_REM + 1, [OP_SHL] = H_SHL + 1, [OP_NEG] = H_NEG + 1};
+	kd_buf_puts(e->o, " = ");
+	if (!fl && wrap[in->op]) {
+		int h = wrap[in->op] - 1;
+		e->used |= 1u << h;
+		if (h == H_DIV)
+			e->used |= 1u << H_NEG;
+		kd_buf_printf(e->o, "%s(", helper_name[h]);
+		for (int i = 0; i < in->nargs; i++) {
+			if (i)
+				kd_buf_puts(e->o, ", ");
+			val(e, in->args[i]);
+		}
+		kd_buf_puts(e->o, ");\n");
+		return;
+	}
+	if (in->nargs == 1) {
+		kd_buf_printf(e->o, "%s", d->c_op);
+		val(e, in->args[0]);
+	} else {
+		kd_buf_puts(e->o, "(");
+		val(e, in->args[0]);
+		kd_buf_printf(e->o, " %s ", d->c_op);
+		val(e, in->args[1]);
+		kd_buf_puts(e->o, ")");
+	}
+	kd_buf_puts(e->o, ";\n");
+}
+
+/* Assigns a successor's block parameters as one parallel copy: through
+ * temporaries when an argument is another parameter of the same block. */
+static void pass_args(Emit *e, const KdSucc *s, const char *indent)
+{
+	const KdBlock *to = e->f->blk[s->blk];
+	int clash = 0;
+	for (int i = 0; i < s->nargs; i++)
+		for (int j = 0; j < to->nparam; j++)
+			clash |= j != i && s->args[i] == to->params[j];
+	if (clash)
+		kd_buf_printf(e->o, "%s{\n", indent);
+	for (int i = 0; i < s->nargs; i++) {
+		if (s->args[i] == to->params[i])
+			continue;
+		kd_buf_printf(e->o, "%s", indent);
+		if (clash) {
+			kd_buf_printf(e->o, "\t%s kd_pc%d = ", ctype(e->f->val[to->params[i]].type), i);
+		} else {
+			local(e, to->params[i]);
+			kd_buf_puts(e->o, " = ");
+		}
+		val(e, s->args[i]);
+		kd_buf_puts(e->o, ";\n");
+	}
+	for (int i = 0; clash && i < s->nargs; i++) {
+		if (s->args[i] == to->params[i])
+			continue;
+		kd_buf_printf(e->o, "%s\t", indent);
+		local(e, to->params[i]);
+		kd_buf_printf(e->o, " = kd_pc%d;\n", i);
+	}
+	if (clash)
+		kd_buf_printf(e->o, "%s}\n", indent);
+	kd_buf_printf(e->o, "%sgoto kd_bb%d;\n", indent, s->blk);
+}
+
+static void term(Emit *e, const KdIns *in, int next)
+{
+	switch (in->op) {
+	case OP_RET:
+		kd_buf_puts(e->o, "\treturn KDSL_OK;\n");
+		break;
+	case OP_JMP:
+		/* Fall through into the next block when it needs no arguments. */
+		if (in->succ[0].blk == next && !in->succ[0].nargs)
+			break;
+		pass_args(e, &in->succ[0], "\t");
+		break;
+	case OP_BR:
+		kd_buf_puts(e->o, "\tif (");
+		val(e, in->args[0]);
+		kd_buf_puts(e->o, ") {\n");
+		pass_args(e, &in->succ[0], "\t\t");
+		kd_buf_puts(e->o, "\t} else {\n");
+		pass_args(e, &in->succ[1], "\t\t");
+		kd_buf_puts(e->o, "\t}\n");
+		break;
+	default:
+		break;
+	}
+}
+
+static void reach(Emit *e)
+{
+	const KdFunc *f = e->f;
+	int *stack = calloc((size_t)f->nblk + 1, sizeof *stack), sp = 0;
+	e->reach = calloc((size_t)f->nblk + 1, 1);
+	e->target = calloc((size_t)f->nblk + 1, 1);
+	stack[sp++] = 0;
+	e->reach[0] = 1;
+	while (sp) {
+		const KdBlock *b = f->blk[stack[--sp]];
+		const KdIns *t = &f->ins[b->insv[b->nins - 1]];
+		for (int s = 0; s < t->nsucc; s++) {
+			int to = t->succ[s].blk;
+			e->target[to] = 1;
+			if (!e->reach[to]) {
+				e->reach[to] = 1;
+				stack[sp++] = to;
+			}
+		}
+	}
+	free(stack);
+}
+
+static void func(Emit *e, const KdFunc *f)
+{
+	KdBuf *o = e->o;
+	e->f = f;
+	e->last_line = -1;
+	reach(e);
+	e->site = calloc((size_t)f->nins + 1, sizeof *e->site);
+	int nsite = 0;
+	prototype(o, f, "kd_rt");
+	kd_buf_puts(o, "\n{\n");
+	/* Sites: every op call and every scalar op that can fail at run time. */
+	for (int i = 0; i < f->nins; i++) {
+		const KdIns *in = &f->ins[i];
+		int fl = in->nargs && f->val[in->args[0]].type == VT_FLOAT;
+		e->site[i] = -1;
+		if (!e->reach[in->blk])
+			continue;
+		if (kd_ops[in->op].kind == OK_EFFECT || ((in->op == OP_DIV || in->op == OP_REM) && !fl) ||
+		    in->op == OP_SHL || in->op == OP_SHR) {
+			int l, c;
+			kd_source_linecol(e->m->src, in->span.off, &l, &c);
+			kd_buf_puts(o, nsite ? ",\n\t\t" : "\tstatic const kdsl_site kd_site[] = {\n\t\t");
+			kd_buf_puts(o, "{");
+			cstr(o, e->m->src->path);
+			kd_buf_printf(o, ", %d, %d, \"%s\"}", l, c,
+			              kd_ops[in->op].kind == OK_EFFECT ? kd_ops[in->op].name : "kdsl");
+			e->site[i] = nsite++;
+		}
+	}
+	if (nsite)
+		kd_buf_puts(o, ",\n\t};\n");
+	kd_buf_printf(o, "\tint kd_err;\n");
+	int used[KD_NSPACE] = {0};
+	for (int i = 0; i < f->nins; i++)
+		if (f->ins[i].op == OP_VIEW && e->reach[f->ins[i].blk]) {
+			const KdBuffer *b = &f->buf[f->val[f->ins[i].res].buf];
+			used[b->space] |= b->param < 0;
+		}
+	for (int s = 1; s < KD_NSPACE; s++)
+		if (used[s])
+			kd_buf_printf(o, "\tunsigned char *kd_mem_%s;\n", kd_spaces[s].name);
+	/* Locals: block parameters, then instruction results, in id order. */
+	for (int v = 0; v < f->nval; v++) {
+		const KdVal *x = &f->val[v];
+		int need = x->kind == VK_BARG ? e->reach[x->def]
+		           : x->kind == VK_INS ? x->type != VT_REF && e->reach[f->ins[x->def].blk] : 0;
+		if (!need)
+			continue;
+		kd_buf_printf(o, "\t%s ", ctype(x->type));
+		local(e, v);
+		kd_buf_puts(o, ";\n");
+	}
+	kd_buf_puts(o, "\n");
+	kd_buf_printf(o, "\tif ((kd_err = kdsl_rt_enter(kd_rt, %s, \"%s\")) != KDSL_OK)\n\t\treturn kd_err;\n",
+	              rt_target(f->target), f->name);
+	for (int i = 0; i < f->nparam; i++)
+		if (f->params[i].is_tensor)
+			kd_buf_printf(o, "\tif (!%s)\n\t\treturn kdsl_rt_null_param(kd_rt, \"%s\", \"%s\");\n",
+			              f->params[i].name, f->name, f->params[i].name);
+	for (int s = 1; s < KD_NSPACE; s++)
+		if (used[s])
+			kd_buf_printf(o, "\tkd_mem_%s = kdsl_rt_mem(kd_rt, %s, NULL);\n", kd_spaces[s].name,
+			              kd_spaces[s].rt_enum);
+	for (int b = 0; b < f->nblk; b++) {
+		const KdBlock *bl = f->blk[b];
+		if (!e->reach[b])
+			continue;
+		if (e->target[b])
+			kd_buf_printf(o, "kd_bb%d: /* %s */\n", b, bl->label ? bl->label : "");
+		int next = b + 1;
+		while (next < f->nblk && !e->reach[next])
+			next++;
+		for (int k = 0; k < bl->nins; k++) {
+			const KdIns *in = &f->ins[bl->insv[k]];
+			const KdOpDesc *d = &kd_ops[in->op];
+			if (in->op == OP_VIEW)
+				continue;
+			line(e, in->span);
+			if (d->kind == OK_EFFECT)
+				effect(e, in);
+			else if (d->kind == OK_TERM)
+				term(e, in, next);
+			else
+				pure(e, in);
+		}
+	}
+	kd_buf_puts(o, "}\n");
+	free(e->site);
+	free(e->reach);
+	free(e->target);
+}
+
+void kd_emit_c(KdBuf *out, const KdModule *m)
+{
+	KdBuf body = {0};
+	Emit e = {.o = &body, .m = m};
+	for (int i = 0; i < m->nfn; i++) {
+		kd_buf_puts(&body, "\n");
+		func(&e, m->fn[i]);
+	}
+	kd_buf_printf(out, "/* Generated by kdslc %s from ", KDSLC_VERSION);
+	kd_buf_puts(out, m->src->path);
+	kd_buf_printf(out, " (target %s). Do not edit. */\n", kd_target_names[m->target]);
+	kd_buf_puts(out, "#include <math.h>\n#include <stdint.h>\n#include \"kdsl_rt.h\"\n");
+	if (e.used) {
+		kd_buf_puts(out, "\n/* Integer arithmetic wraps in 64 bits, as kdsl defines it. */\n");
+		for (int h = 0; h < H_N; h++)
+			if (e.used & (1u << h))
+				kd_buf_puts(out, helper_def[h]);
+	}
+	kd_buf_put(out, body.s ? body.s : "", body.n);
+	kd_buf_free(&body);
+}
+
+void kd_emit_header(KdBuf *out, const KdModule *m)
+{
+	/* The guard comes from the kernel file's name, so it does not depend
+	 * on where the header is written. */
+	KdBuf g = {0};
+	const char *base = strrchr(m->src->path, '/');
+	kd_buf_puts(&g, "KDSL_");
+	for (const char *s = base ? base + 1 : m->src->path; *s; s++) {
+		char c = *s;
+		kd_buf_printf(&g, "%c", (c >= 'a' && c <= 'z') ? c - 32
+		              : ((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) ? c : '_');
+	}
+	kd_buf_puts(&g, "_H");
+	kd_buf_printf(out, "/* Generated by kdslc %s from %s. Do not edit. */\n", KDSLC_VERSION, m->src->path);
+	kd_buf_printf(out, "#ifndef %s\n#define %s\n\n#include \"kdsl_rt.h\"\n\n", g.s, g.s);
+	kd_buf_puts(out, "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
+	for (int i = 0; i < m->nfn; i++) {
+		kd_buf_printf(out, "/* kernel %s, target %s: returns KDSL_OK or an error code. */\n",
+		              m->fn[i]->name, kd_target_names[m->target]);
+		prototype(out, m->fn[i], "rt");
+		kd_buf_puts(out, ";\n");
+	}
+	kd_buf_printf(out, "\n#ifdef __cplusplus\n}\n#endif\n#endif /* %s */\n", g.s);
+	kd_buf_free(&g);
+}
+
+void kd_emit_harness(KdBuf *out, const KdModule *m)
+{
+	kd_buf_puts(out, "\n/* ---- kdslc run: the kernel table for kdsl_harness_main ---- */\n");
+	kd_buf_printf(out, "#line %d \"kdslc-run.c\"\n", 1);
+	kd_buf_puts(out, "#include \"kdsl_harness.h\"\n");
+	for (int i = 0; i < m->nfn; i++) {
+		const KdFunc *f = m->fn[i];
+		kd_buf_printf(out, "\nstatic int kd_call_%d(kdsl_rt *rt, void *const *t, const int64_t *s)\n{\n", i);
+		kd_buf_puts(out, "\t(void)t;\n\t(void)s;\n");
+		kd_buf_printf(out, "\treturn %s(rt", f->name);
+		for (int p = 0; p < f->nparam; p++) {
+			const struct KdParam *pp = &f->params[p];
+			if (pp->is_tensor)
+				kd_buf_printf(out, ", (%s%s *)t[%d]", f->buf[pp->buf].written ? "" : "const ",
+				              kd_dtypes[pp->dt].ctype, p);
+			else
+				kd_buf_printf(out, ", (%s)s[%d]", kd_dtypes[pp->dt].ctype, p);
+		}
+		kd_buf_puts(out, ");\n}\n");
+		for (int p = 0; p < f->nparam; p++) {
+			const struct KdParam *pp = &f->params[p];
+			if (!pp->is_tensor)
+				continue;
+			const KdBuffer *b = &f->buf[pp->buf];
+			kd_buf_printf(out, "static const int64_t kd_dims_%d_%d[] = {", i, p);
+			for (int d = 0; d < b->rank; d++)
+				kd_buf_printf(out, "%s%lld", d ? ", " : "", (long long)b->dims[d]);
+			kd_buf_puts(out, "};\n");
+		}
+		if (f->nparam) {
+			kd_buf_printf(out, "static const kdsl_param_info kd_params_%d[] = {\n", i);
+			for (int p = 0; p < f->nparam; p++) {
+				const struct KdParam *pp = &f->params[p];
+				if (pp->is_tensor)
+					kd_buf_printf(out, "\t{\"%s\", %s, 1, %d, %d, kd_dims_%d_%d},\n", pp->name,
+					              rt_dtype(pp->dt), f->buf[pp->buf].written, f->buf[pp->buf].rank, i, p);
+				else
+					kd_buf_printf(out, "\t{\"%s\", %s, 0, 0, 0, NULL},\n", pp->name, rt_dtype(pp->dt));
+			}
+			kd_buf_puts(out, "};\n");
+		}
+	}
+	kd_buf_puts(out, "\nstatic const kdsl_kernel_info kd_kernels[] = {\n");
+	for (int i = 0; i < m->nfn; i++) {
+		const KdFunc *f = m->fn[i];
+		kd_buf_printf(out, "\t{\"%s\", %s, %d, ", f->name, rt_target(f->target), f->nparam);
+		if (f->nparam)
+			kd_buf_printf(out, "kd_params_%d", i);
+		else
+			kd_buf_puts(out, "NULL");
+		kd_buf_printf(out, ", kd_call_%d},\n", i);
+	}
+	kd_buf_puts(out, "};\n\nint main(int argc, char **argv)\n{\n");
+	kd_buf_printf(out, "\treturn kdsl_harness_main(argc, argv, kd_kernels, %d);\n}\n", m->nfn);
+}

@@ -1,0 +1,223 @@
+/* main.c: kdslc.  source -> tokens -> AST -> sema -> SSA IR -> verify,
+ * rules, placement -> C.  Exit status: 0 success, 1 errors in the input,
+ * 2 usage or I/O errors (LANGUAGE.md section 5). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "driver.h"
+#include "../frontend/parse.h"
+#include "../frontend/sema.h"
+#include "../ir/build.h"
+#include "../backend/emit.h"
+
+#define KDSLC_VERSION "0.1.0"
+
+static const char usage[] =
+	"usage: kdslc FILE.k [-o OUT.c] [--header OUT.h] [--emit=tokens|ast|ir|c]\n"
+	"                    [-O0|-O1] [-Werror] [-Werror=GROUP] [-Wno-GROUP]\n"
+	"       kdslc run FILE.k [--arg NAME=iota|zeros|ones|random[:seed]|FILE.npy|INT]...\n"
+	"                        [--out DIR] [--kernel NAME] [--quiet]\n"
+	"       kdslc --doc-ops=TARGET      print the op reference of a target (markdown)\n"
+	"       kdslc --version | --help\n"
+	"FILE may be - for standard input; -o - writes to standard output.\n"
+	"Warning groups: unused, hazard.\n";
+
+static int write_file(const char *path, const KdBuf *b)
+{
+	if (!strcmp(path, "-")) {
+		fwrite(b->s ? b->s : "", 1, b->n, stdout);
+		return fflush(stdout) ? -1 : 0;
+	}
+	FILE *f = fopen(path, "wb");
+	if (!f)
+		return -1;
+	size_t n = fwrite(b->s ? b->s : "", 1, b->n, f);
+	int bad = n != b->n;
+	return fclose(f) || bad ? -1 : 0;
+}
+
+int kd_compile(const KdOptions *o, KdBuf *c_out, int harness)
+{
+	KdArena *a = kd_arena_new();
+	KdSource src;
+	KdDiag d;
+	KdBuf out = {0};
+	int rc = 1;
+	if (kd_source_load(&src, a, o->input) < 0) {
+		fprintf(stderr, "kdslc: error: cannot read '%s': %s\n", o->input, strerror(errno));
+		kd_arena_free(a);
+		return 2;
+	}
+	kd_diag_init(&d, &src, stderr);
+	d.werror_all = o->werror;
+	memcpy(d.wgroup_off, o->wno, sizeof d.wgroup_off);
+	memcpy(d.wgroup_err, o->werr, sizeof d.wgroup_err);
+
+	if (o->emit == EMIT_TOKENS) {
+		kd_dump_tokens(&out, &d, &src);
+		goto done;
+	}
+	KdNode *file = kd_parse(a, &d, &src);
+	if (d.nerror)
+		goto done;
+	if (o->emit == EMIT_AST) {
+		kd_ast_dump(&out, &src, file);
+		goto done;
+	}
+	KdTarget target;
+	kd_sema(a, &d, file, &target);
+	/* Kernels sema accepted go on to the rule checker, so one run reports
+	 * the rule errors of a file that also has type errors. */
+	if (!target)
+		goto done;
+	KdModule *m = kd_ir_build(a, &d, &src, file, target);
+	if (kd_ir_verify(&d, m))
+		goto done;
+	/* Dead values go first, so no rule is checked on code that never runs
+	 * and the C has no unused locals. */
+	kd_ir_dce(m);
+	kd_ir_check_rules(&d, m);
+	kd_ir_place(&d, m);
+	if (d.nerror || kd_ir_verify(&d, m))
+		goto done;
+	if (o->emit == EMIT_IR) {
+		kd_ir_print(&out, m);
+		goto done;
+	}
+	if (c_out) {
+		kd_emit_c(c_out, m);
+		if (harness)
+			kd_emit_harness(c_out, m);
+		rc = 0;
+		goto finish;
+	}
+	if (o->header) {
+		KdBuf h = {0};
+		kd_emit_header(&h, m);
+		if (write_file(o->header, &h) < 0) {
+			fprintf(stderr, "kdslc: error: cannot write '%s': %s\n", o->header, strerror(errno));
+			kd_buf_free(&h);
+			rc = 2;
+			goto finish;
+		}
+		kd_buf_free(&h);
+		if (!o->output) {
+			rc = 0;
+			goto finish;
+		}
+	}
+	kd_emit_c(&out, m);
+done:
+	if (d.nerror) {
+		rc = 1;
+	} else if (!c_out) {
+		const char *path = o->output ? o->output : "-";
+		if (write_file(path, &out) < 0) {
+			fprintf(stderr, "kdslc: error: cannot write '%s': %s\n", path, strerror(errno));
+			rc = 2;
+		} else {
+			rc = 0;
+		}
+	}
+finish:
+	kd_buf_free(&out);
+	kd_arena_free(a);
+	return rc;
+}
+
+static int bad_usage(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "kdslc: error: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\n%s", usage);
+	return 2;
+}
+
+static int warning_flag(KdOptions *o, const char *a)
+{
+	if (!strcmp(a, "-Werror")) {
+		o->werror = 1;
+		return 0;
+	}
+	const char *g = NULL;
+	unsigned char *set = NULL;
+	if (!strncmp(a, "-Werror=", 8)) {
+		g = a + 8;
+		set = o->werr;
+	} else if (!strncmp(a, "-Wno-", 5)) {
+		g = a + 5;
+		set = o->wno;
+	} else if (!strncmp(a, "-W", 2)) {
+		int k = kd_wgroup_lookup(a + 2);
+		if (k < 0)
+			return -1;
+		o->wno[k] = 0;
+		return 0;
+	}
+	int k = g ? kd_wgroup_lookup(g) : -1;
+	if (k < 0)
+		return -1;
+	set[k] = 1;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	KdOptions o = {.opt = 1};
+	if (argc > 1 && !strcmp(argv[1], "run"))
+		return kd_run(argc - 2, argv + 2);
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			fputs(usage, stdout);
+			return 0;
+		} else if (!strcmp(a, "--version")) {
+			printf("kdslc %s\n", KDSLC_VERSION);
+			return 0;
+		} else if (!strcmp(a, "-o") || !strcmp(a, "--header")) {
+			if (i + 1 >= argc)
+				return bad_usage("'%s' needs a file name", a);
+			*(a[1] == 'o' ? &o.output : &o.header) = argv[++i];
+		} else if (!strncmp(a, "--emit=", 7)) {
+			static const char *const kinds[] = {"c", "tokens", "ast", "ir"};
+			int k = -1;
+			for (int j = 0; j < 4; j++)
+				if (!strcmp(a + 7, kinds[j]))
+					k = j;
+			if (k < 0)
+				return bad_usage("unknown --emit kind '%s' (expected tokens, ast, ir or c)", a + 7);
+			o.emit = (KdEmitKind)k;
+		} else if (!strcmp(a, "-O0") || !strcmp(a, "-O1") || !strcmp(a, "-O")) {
+			o.opt = a[2] == '0' ? 0 : 1;
+		} else if (!strcmp(a, "--stats")) {
+			o.stats = 1;
+		} else if (!strncmp(a, "--doc-ops=", 10)) {
+			o.doc_ops = a + 10;
+		} else if (!strncmp(a, "-W", 2)) {
+			if (warning_flag(&o, a) < 0)
+				return bad_usage("unknown warning option '%s' (groups: unused, hazard)", a);
+		} else if (a[0] == '-' && a[1]) {
+			return bad_usage("unknown option '%s'", a);
+		} else if (o.input) {
+			return bad_usage("more than one input file ('%s')", a);
+		} else {
+			o.input = a;
+		}
+	}
+	if (o.doc_ops) {
+		KdTarget t = kd_target_lookup(o.doc_ops, strlen(o.doc_ops));
+		if (!t)
+			return bad_usage("unknown target '%s' (expected neuron, ascend or aipu)", o.doc_ops);
+		KdBuf b = {0};
+		kd_op_doc(&b, t);
+		fwrite(b.s ? b.s : "", 1, b.n, stdout);
+		kd_buf_free(&b);
+		return 0;
+	}
+	if (!o.input)
+		return bad_usage("%s", "no input file");
+	if (o.stats)
+		fprintf(stderr, "kdslc: warning: --stats arrives with the passes; ignored\n");
+	return kd_compile(&o, NULL, 0);
+}

@@ -1,0 +1,108 @@
+/* ast.h: the syntax tree the parser builds and sema annotates.  Every node
+ * lives in the arena and carries the span of the source it came from. */
+#ifndef KD_AST_H
+#define KD_AST_H
+
+#include "kd.h"
+
+typedef enum {
+	/* declarations */
+	N_FILE,      /* list: decls (N_TARGET, N_CONST, N_KERNEL) */
+	N_TARGET,    /* name */
+	N_CONST,     /* name, a: value */
+	N_KERNEL,    /* name, list: params (N_PARAM), a: body (N_BLOCK) */
+	N_PARAM,     /* name, type */
+	/* statements */
+	N_BLOCK,     /* list: statements */
+	N_LET,       /* name, type (may be NULL), a: init (may be NULL); flags: KD_LET_VAR */
+	N_LETTUPLE,  /* list: N_IDENT names, a: init */
+	N_ASSIGN,    /* name, a: value */
+	N_FOR,       /* name, a: lo, b: hi, c: step (may be NULL), d: body */
+	N_IF,        /* a: cond, b: then (N_BLOCK), c: else (N_BLOCK, N_IF or NULL) */
+	N_RETURN,    /* no operands */
+	N_EXPRSTMT,  /* a: expression */
+	/* expressions */
+	N_INT,       /* ival */
+	N_FLOAT,     /* fval */
+	N_STR,       /* name: contents without quotes (escapes resolved) */
+	N_BOOL,      /* ival: 0 or 1 */
+	N_IDENT,     /* name */
+	N_BINARY,    /* op (a KdBinop), a, b */
+	N_UNARY,     /* op (a KdUnop), a */
+	N_CALL,      /* name: callee, name_span, list: arguments (exprs, then N_KWARG) */
+	N_CAST,      /* type: the target type (scalar or vector), list: arguments */
+	N_KWARG,     /* name, a: value */
+	N_INDEX,     /* a: base, list: indices (exprs or N_SLICE) */
+	N_SLICE,     /* a: lo (may be NULL), b: hi (may be NULL) */
+	N_LIST,      /* list: elements, written [a, b] */
+	N_TUPLE,     /* list: elements, written (a, b) */
+	/* types */
+	N_TYPE,      /* see KdTypeAst fields below */
+	N_NKIND
+} KdNodeKind;
+
+typedef enum {
+	B_ADD, B_SUB, B_MUL, B_DIV, B_REM, B_SHL, B_SHR, B_AND, B_OR, B_XOR,
+	B_EQ, B_NE, B_LT, B_LE, B_GT, B_GE, B_LAND, B_LOR, B_NBINOP
+} KdBinop;
+typedef enum { U_NEG, U_NOT, U_PLUS, U_NUNOP } KdUnop;
+
+extern const char *const kd_binop_spelling[B_NBINOP];
+extern const char *const kd_unop_spelling[U_NUNOP];
+
+enum {
+	KD_LET_VAR = 1,      /* N_LET: declared with var */
+	KD_KERNEL_BAD = 2    /* N_KERNEL: sema reported errors in it */
+};
+
+typedef struct KdNode KdNode;
+typedef struct KdType KdType;       /* semantic type, defined by sema.h */
+typedef struct KdSym KdSym;         /* a declaration, defined by sema.h */
+
+typedef struct {
+	KdNode **v;
+	int n;
+} KdNodeList;
+
+struct KdNode {
+	KdNodeKind kind;
+	KdSpan span;                  /* the whole construct */
+	KdSpan name_span;             /* the name, for N_CALL/N_LET/N_KWARG/... */
+	int op;                       /* KdBinop / KdUnop */
+	int flags;
+	const char *name;
+	int64_t ival;
+	double fval;
+	KdNode *a, *b, *c, *d;
+	KdNodeList list;
+	KdNode *type;                 /* N_TYPE for N_PARAM, N_LET, N_CAST */
+	int height;                   /* expression tree height (leaves 0); the
+	                               * parser bounds it so later passes may recurse */
+
+	/* N_TYPE: space (NULL for scalar/vector types), dtype, vector lanes
+	 * (0: scalar), mask element bits (bool8x8 -> 8; 0: not a mask),
+	 * list: dims, list2: block dims (blocked tensors). */
+	const char *space;
+	KdSpan space_span;
+	KdDtype dtype;
+	int lanes, maskbits;
+	KdNodeList list2;
+
+	/* filled in by sema */
+	KdType *ty;                   /* type of an expression or declaration */
+	KdSym *sym;                   /* N_IDENT, N_LET, N_PARAM, N_FOR: the declaration */
+	int is_const;                 /* expression folded to cval/fcval */
+	int64_t cval;
+	double fcval;
+	const void *opdesc;           /* N_CALL: the KdOpDesc it resolved to */
+	KdNode **bound;               /* N_CALL: argument per op parameter (NULL: default) */
+};
+
+/* Builders used by the grammar actions. */
+KdNode *kd_node(KdArena *a, KdNodeKind k, KdSpan span);
+void kd_list_push(KdArena *a, KdNodeList *l, KdNode *n);
+
+/* --emit=ast: an S-expression dump, one node per line, stable for tests. */
+void kd_ast_dump(KdBuf *out, const KdSource *src, const KdNode *file);
+
+#endif

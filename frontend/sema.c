@@ -1,0 +1,874 @@
+/* sema.c: names, types, shapes and constants of a parsed file.  Errors
+ * are reported and analysis goes on with TY_ERROR, which every check
+ * accepts silently, so one mistake gives one message. */
+#include <math.h>
+#include <string.h>
+
+#include "sema.h"
+#include "../ir/op.h"
+
+typedef struct Scope {
+	struct Scope *up;
+	KdVec syms;
+} Scope;
+
+typedef struct {
+	KdArena *a;
+	KdDiag *d;
+	KdTarget target;
+	Scope *scope;
+	KdType *t_err, *t_void, *t_int, *t_float, *t_bool, *t_str;
+	int loop_depth;
+} Sema;
+
+static KdType *mkty(Sema *s, KdTyKind k)
+{
+	KdType *t = kd_alloc(s->a, sizeof *t);
+	t->kind = k;
+	return t;
+}
+
+int64_t kd_type_nelem(const KdType *t)
+{
+	int64_t n = 1;
+	for (int i = 0; i < t->rank; i++)
+		n *= t->dims[i];
+	return n;
+}
+
+const char *kd_type_str(KdArena *a, const KdType *t)
+{
+	switch (t->kind) {
+	case TY_ERROR: return "<error>";
+	case TY_VOID: return "nothing";
+	case TY_INT: return t->dt == KD_I64 ? "integer" : kd_fmt(a, "integer (%s)", kd_dtypes[t->dt].name);
+	case TY_FLOAT: return t->dt ? kd_fmt(a, "number (%s)", kd_dtypes[t->dt].name) : "number";
+	case TY_BOOL: return "bool";
+	case TY_STR: return "string";
+	case TY_LIST: return "list";
+	case TY_TUPLE: return "tuple";
+	case TY_TENSOR: {
+		KdBuf b = {0};
+		kd_buf_printf(&b, "%s%s %s[", t->is_view ? "view of " : "", kd_spaces[t->space].name,
+		              kd_dtypes[t->dt].name);
+		for (int i = 0; i < t->rank; i++)
+			kd_buf_printf(&b, "%s%lld", i ? ", " : "", (long long)t->dims[i]);
+		kd_buf_puts(&b, "]");
+		char *r = kd_strdup(a, b.s);
+		kd_buf_free(&b);
+		return r;
+	}
+	}
+	return "?";
+}
+
+/* ---- scopes ---- */
+
+static void push_scope(Sema *s)
+{
+	Scope *sc = kd_alloc(s->a, sizeof *sc);
+	sc->up = s->scope;
+	s->scope = sc;
+}
+
+static void pop_scope(Sema *s)
+{
+	s->scope = s->scope->up;
+}
+
+static KdSym *lookup(Sema *s, const char *name)
+{
+	for (Scope *sc = s->scope; sc; sc = sc->up)
+		for (int i = sc->syms.n - 1; i >= 0; i--) {
+			KdSym *y = sc->syms.v[i];
+			if (!strcmp(y->name, name))
+				return y;
+		}
+	return NULL;
+}
+
+/* Names that would break the generated C: its keywords, the typedef
+ * convention of its headers, and our own prefixes. */
+static int reserved_c_name(const char *n)
+{
+	static const char *const kw[] = {
+		"auto", "break", "case", "char", "const", "continue", "default", "do", "double",
+		"else", "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long",
+		"register", "restrict", "return", "short", "signed", "sizeof", "static", "struct",
+		"switch", "typedef", "union", "unsigned", "void", "volatile", "while", "_Bool",
+		"_Complex", "_Imaginary", "_Alignas", "_Alignof", "_Atomic", "_Generic",
+		"_Noreturn", "_Static_assert", "_Thread_local", "main", "rt", "NULL", "bool",
+		"true", "false", "errno", "assert", "offsetof", NULL};
+	for (int i = 0; kw[i]; i++)
+		if (!strcmp(n, kw[i]))
+			return 1;
+	size_t len = strlen(n);
+	if (!strncmp(n, "kd_", 3) || !strncmp(n, "kdsl_", 5) || !strncmp(n, "KDSL_", 5) ||
+	    n[0] == '_' || (len > 2 && !strcmp(n + len - 2, "_t")))
+		return 1;
+	return 0;
+}
+
+static KdSym *declare(Sema *s, KdSymKind k, const char *name, KdSpan at, KdNode *decl, KdType *ty)
+{
+	for (int i = 0; i < s->scope->syms.n; i++) {
+		KdSym *y = s->scope->syms.v[i];
+		if (!strcmp(y->name, name)) {
+			kd_error(s->d, at, "redefinition of '%s'", name);
+			kd_note(s->d, y->decl->name_span.len ? y->decl->name_span : y->decl->span,
+			        "previous definition of '%s' is here", name);
+			break;
+		}
+	}
+	if (kd_space_lookup(s->target, name, strlen(name)))
+		kd_error(s->d, at, "'%s' is a memory-space keyword of target %s and cannot name a value",
+		         name, kd_target_names[s->target]);
+	KdSym *y = kd_alloc(s->a, sizeof *y);
+	y->kind = k;
+	y->name = name;
+	y->decl = decl;
+	y->ty = ty;
+	kd_vec_push(s->a, &s->scope->syms, y);
+	return y;
+}
+
+/* ---- expressions ---- */
+
+static KdType *expr(Sema *s, KdNode *n);
+
+static int is_num(const KdType *t)
+{
+	return t->kind == TY_INT || t->kind == TY_FLOAT || t->kind == TY_ERROR;
+}
+
+static int is_intlike(const KdType *t)
+{
+	return t->kind == TY_INT || t->kind == TY_BOOL || t->kind == TY_ERROR;
+}
+
+/* Integer folding wraps like the generated C (two's complement). */
+static int64_t wrap_op(int op, int64_t x, int64_t y)
+{
+	uint64_t a = (uint64_t)x, b = (uint64_t)y;
+	switch (op) {
+	case B_ADD: return (int64_t)(a + b);
+	case B_SUB: return (int64_t)(a - b);
+	case B_MUL: return (int64_t)(a * b);
+	}
+	return 0;
+}
+
+static void fold_binary(Sema *s, KdNode *n, KdType *t)
+{
+	KdNode *l = n->a, *r = n->b;
+	if (!l->is_const || !r->is_const)
+		return;
+	if (t->kind == TY_FLOAT || (t->kind == TY_BOOL && (l->ty->kind == TY_FLOAT || r->ty->kind == TY_FLOAT))) {
+		double x = l->ty->kind == TY_FLOAT ? l->fcval : (double)l->cval;
+		double y = r->ty->kind == TY_FLOAT ? r->fcval : (double)r->cval;
+		double v = 0;
+		int64_t b = 0;
+		switch (n->op) {
+		case B_ADD: v = x + y; break;
+		case B_SUB: v = x - y; break;
+		case B_MUL: v = x * y; break;
+		case B_DIV: v = x / y; break;
+		case B_EQ: b = x == y; break;
+		case B_NE: b = x != y; break;
+		case B_LT: b = x < y; break;
+		case B_LE: b = x <= y; break;
+		case B_GT: b = x > y; break;
+		case B_GE: b = x >= y; break;
+		default: return;
+		}
+		n->is_const = 1;
+		n->fcval = v;
+		n->cval = b;
+		return;
+	}
+	int64_t x = l->cval, y = r->cval, v = 0;
+	switch (n->op) {
+	case B_ADD: case B_SUB: case B_MUL: v = wrap_op(n->op, x, y); break;
+	case B_DIV:
+	case B_REM:
+		if (y == 0) {
+			kd_error(s->d, r->span, "division by zero in a constant expression");
+			return;
+		}
+		if (x == INT64_MIN && y == -1)
+			v = n->op == B_DIV ? INT64_MIN : 0;
+		else
+			v = n->op == B_DIV ? x / y : x % y;
+		break;
+	case B_SHL:
+	case B_SHR:
+		if (y < 0 || y > 63) {
+			kd_error(s->d, r->span, "shift count must be in 0..63, got %lld", (long long)y);
+			return;
+		}
+		v = n->op == B_SHL ? (int64_t)((uint64_t)x << y) : x >> y;
+		break;
+	case B_AND: v = x & y; break;
+	case B_OR: v = x | y; break;
+	case B_XOR: v = x ^ y; break;
+	case B_EQ: v = x == y; break;
+	case B_NE: v = x != y; break;
+	case B_LT: v = x < y; break;
+	case B_LE: v = x <= y; break;
+	case B_GT: v = x > y; break;
+	case B_GE: v = x >= y; break;
+	case B_LAND: v = x && y; break;
+	case B_LOR: v = x || y; break;
+	default: return;
+	}
+	n->is_const = 1;
+	n->cval = v;
+}
+
+static KdType *binary(Sema *s, KdNode *n)
+{
+	KdType *l = expr(s, n->a), *r = expr(s, n->b);
+	if (l->kind == TY_ERROR || r->kind == TY_ERROR)
+		return s->t_err;
+	const char *op = kd_binop_spelling[n->op];
+	KdType *t = s->t_err;
+	switch (n->op) {
+	case B_ADD: case B_SUB: case B_MUL: case B_DIV:
+		if (!is_num(l) || !is_num(r))
+			break;
+		t = l->kind == TY_FLOAT || r->kind == TY_FLOAT ? s->t_float : s->t_int;
+		break;
+	case B_REM: case B_SHL: case B_SHR: case B_AND: case B_OR: case B_XOR:
+		if (l->kind == TY_INT && r->kind == TY_INT)
+			t = s->t_int;
+		break;
+	case B_EQ: case B_NE: case B_LT: case B_LE: case B_GT: case B_GE:
+		if ((is_num(l) && is_num(r)) || (l->kind == TY_BOOL && r->kind == TY_BOOL))
+			t = s->t_bool;
+		break;
+	case B_LAND: case B_LOR:
+		if (is_intlike(l) && is_intlike(r))
+			t = s->t_bool;
+		break;
+	}
+	if (t == s->t_err) {
+		kd_error(s->d, n->span, "invalid operands to '%s': %s and %s", op,
+		         kd_type_str(s->a, l), kd_type_str(s->a, r));
+		return t;
+	}
+	fold_binary(s, n, t);
+	return t;
+}
+
+static KdType *unary(Sema *s, KdNode *n)
+{
+	KdType *t = expr(s, n->a);
+	if (t->kind == TY_ERROR)
+		return t;
+	if (n->op == U_NOT) {
+		if (!is_intlike(t)) {
+			kd_error(s->d, n->span, "invalid operand to '!': %s", kd_type_str(s->a, t));
+			return s->t_err;
+		}
+		n->is_const = n->a->is_const;
+		n->cval = !n->a->cval;
+		return s->t_bool;
+	}
+	if (!is_num(t)) {
+		kd_error(s->d, n->span, "invalid operand to unary '%s': %s", kd_unop_spelling[n->op],
+		         kd_type_str(s->a, t));
+		return s->t_err;
+	}
+	n->is_const = n->a->is_const;
+	n->cval = n->op == U_NEG ? (int64_t)(0 - (uint64_t)n->a->cval) : n->a->cval;
+	n->fcval = n->op == U_NEG ? -n->a->fcval : n->a->fcval;
+	return t;
+}
+
+static KdType *ident(Sema *s, KdNode *n)
+{
+	KdSym *y = lookup(s, n->name);
+	if (!y) {
+		if (kd_space_lookup(s->target, n->name, strlen(n->name)))
+			kd_error(s->d, n->span, "'%s' is a memory space, not a value", n->name);
+		else
+			kd_error(s->d, n->span, "use of undeclared identifier '%s'", n->name);
+		return s->t_err;
+	}
+	n->sym = y;
+	y->used = 1;
+	if (y->is_const && y->kind != SYM_VAR) {
+		n->is_const = 1;
+		n->cval = y->cval;
+		n->fcval = y->fcval;
+	}
+	return y->ty;
+}
+
+static KdType *index_expr(Sema *s, KdNode *n)
+{
+	KdType *b = expr(s, n->a);
+	for (int i = 0; i < n->list.n; i++) {
+		KdNode *x = n->list.v[i];
+		if (x->kind == N_SLICE) {
+			if (x->a)
+				expr(s, x->a);
+			if (x->b)
+				expr(s, x->b);
+			continue;
+		}
+		KdType *t = expr(s, x);
+		if (t->kind != TY_ERROR && t->kind != TY_INT)
+			kd_error(s->d, x->span, "tensor index must be an integer, got %s", kd_type_str(s->a, t));
+	}
+	if (b->kind == TY_ERROR)
+		return b;
+	if (b->kind != TY_TENSOR) {
+		kd_error(s->d, n->a->span, "only tensors can be indexed, got %s", kd_type_str(s->a, b));
+		return s->t_err;
+	}
+	if (b->is_view) {
+		kd_error(s->d, n->span, "a tensor view cannot be indexed again");
+		return s->t_err;
+	}
+	if (s->target == KD_TARGET_ASCEND) {
+		/* TIK's reading (LANGUAGE.md 3): one flat element index, whatever the rank. */
+		if (n->list.n != 1 || ((KdNode *)n->list.v[0])->kind == N_SLICE) {
+			kd_error(s->d, n->span,
+			         "on target ascend a tensor takes one flat element index (t[k]), got %d %s",
+			         n->list.n, n->list.n == 1 ? "slice" : "indices");
+			return s->t_err;
+		}
+		/* A constant index outside the tensor is the bounds rule's to report. */
+		KdType *t = mkty(s, TY_TENSOR);
+		*t = *b;
+		t->is_view = 1;
+		return t;
+	}
+	kd_error(s->d, n->span, "tensor indexing on target %s arrives with its target's ops",
+	         kd_target_names[s->target]);
+	return s->t_err;
+}
+
+static KdType *cast(Sema *s, KdNode *n)
+{
+	KdNode *ty = n->type;
+	if (n->list.n != 1 || ((KdNode *)n->list.v[0])->kind == N_KWARG) {
+		kd_error(s->d, n->span, "cast to %s takes one value, got %d arguments",
+		         kd_dtypes[ty->dtype].name, n->list.n);
+		return s->t_err;
+	}
+	KdNode *x = n->list.v[0];
+	KdType *t = expr(s, x);
+	if (t->kind == TY_ERROR)
+		return t;
+	if (ty->lanes || ty->maskbits) {
+		kd_error(s->d, n->span, "vector casts arrive with the aipu target");
+		return s->t_err;
+	}
+	if (!is_num(t) && t->kind != TY_BOOL) {
+		kd_error(s->d, x->span, "cannot cast %s to %s", kd_type_str(s->a, t), kd_dtypes[ty->dtype].name);
+		return s->t_err;
+	}
+	const KdDtypeInfo *di = &kd_dtypes[ty->dtype];
+	KdType *r = mkty(s, di->is_float ? TY_FLOAT : ty->dtype == KD_BOOL ? TY_BOOL : TY_INT);
+	r->dt = ty->dtype;
+	if (x->is_const) {
+		n->is_const = 1;
+		double f = t->kind == TY_FLOAT ? x->fcval : (double)x->cval;
+		if (di->is_float) {
+			n->fcval = f;   /* rounded to the dtype by the IR builder's cast */
+			n->is_const = 0;
+		} else if (ty->dtype == KD_BOOL) {
+			n->cval = f != 0;
+		} else {
+			if (t->kind == TY_FLOAT && !(f > -9.3e18 && f < 9.3e18)) {
+				kd_error(s->d, x->span, "value %g does not fit %s", f, di->name);
+				return s->t_err;
+			}
+			int64_t v = t->kind == TY_FLOAT ? (int64_t)f : x->cval;
+			int bits = di->size * 8;
+			if (bits < 64) {
+				uint64_t m = ((uint64_t)1 << bits) - 1, u = (uint64_t)v & m;
+				if (di->is_signed && (u >> (bits - 1)))
+					u |= ~m;
+				v = (int64_t)u;
+			}
+			n->cval = v;
+		}
+	}
+	return r;
+}
+
+/* Binds a call's arguments to the op's parameters: positional first, then
+ * keywords by the vendor's names, then defaults. */
+static KdType *call(Sema *s, KdNode *n)
+{
+	const KdOpDesc *d = kd_op_lookup(s->target, n->name);
+	for (int i = 0; i < n->list.n; i++) {
+		KdNode *x = n->list.v[i];
+		expr(s, x->kind == N_KWARG ? x->a : x);
+	}
+	if (!d) {
+		for (int t = 1; t < KD_NTARGET; t++)
+			if (kd_op_lookup((KdTarget)t, n->name)) {
+				kd_error(s->d, n->name_span, "'%s' is an op of target %s, not of target %s",
+				         n->name, kd_target_names[t], kd_target_names[s->target]);
+				return s->t_err;
+			}
+		if (lookup(s, n->name))
+			kd_error(s->d, n->name_span, "'%s' is not an op and cannot be called", n->name);
+		else
+			kd_error(s->d, n->name_span, "unknown op '%s' for target %s", n->name,
+			         kd_target_names[s->target]);
+		return s->t_err;
+	}
+	n->opdesc = d;
+	n->bound = kd_alloc(s->a, sizeof *n->bound * (size_t)(d->nparam ? d->nparam : 1));
+	int bad = 0, pos = 0, seen_kw = 0;
+	for (int i = 0; i < n->list.n; i++) {
+		KdNode *x = n->list.v[i];
+		int p;
+		if (x->kind == N_KWARG) {
+			seen_kw = 1;
+			p = kd_op_param_index(d, x->name);
+			if (p < 0) {
+				kd_error(s->d, x->name_span, "%s: no parameter named '%s'", d->name, x->name);
+				bad = 1;
+				continue;
+			}
+			if (n->bound[p]) {
+				kd_error(s->d, x->name_span, "%s: parameter '%s' given twice", d->name, x->name);
+				bad = 1;
+				continue;
+			}
+			n->bound[p] = x->a;
+		} else {
+			if (seen_kw) {
+				kd_error(s->d, x->span, "%s: positional argument after a keyword argument", d->name);
+				bad = 1;
+				continue;
+			}
+			p = pos++;
+			if (p >= d->nparam) {
+				kd_error(s->d, x->span, "%s: too many arguments: takes %d, got %d", d->name,
+				         d->nparam, n->list.n);
+				bad = 1;
+				break;
+			}
+			n->bound[p] = x;
+		}
+	}
+	for (int p = 0; p < d->nparam && !bad; p++) {
+		const KdOpParam *pp = &d->param[p];
+		KdNode *x = n->bound[p];
+		if (!x) {
+			if (!(pp->flags & PF_OPT)) {
+				kd_error(s->d, n->span, "%s: missing argument '%s'", d->name, pp->name);
+				bad = 1;
+			}
+			continue;
+		}
+		KdType *t = x->ty;
+		if (t->kind == TY_ERROR) {
+			bad = 1;
+			continue;
+		}
+		const char *want = NULL;
+		switch (pp->kind) {
+		case PK_TENSOR: if (t->kind != TY_TENSOR) want = "a tensor"; break;
+		case PK_INT: if (t->kind != TY_INT) want = "an integer"; break;
+		case PK_NUM: if (t->kind != TY_INT && t->kind != TY_FLOAT) want = "a number"; break;
+		case PK_STR: if (t->kind != TY_STR) want = "a string"; break;
+		}
+		if (want) {
+			kd_error(s->d, x->span, "%s: argument '%s' must be %s, got %s", d->name, pp->name,
+			         want, kd_type_str(s->a, t));
+			bad = 1;
+		}
+	}
+	if (bad)
+		n->opdesc = NULL;
+	return s->t_void;
+}
+
+static KdType *expr(Sema *s, KdNode *n)
+{
+	KdType *t = s->t_err;
+	switch (n->kind) {
+	case N_INT: n->is_const = 1; n->cval = n->ival; t = s->t_int; break;
+	case N_FLOAT: n->is_const = 1; n->fcval = n->fval; t = s->t_float; break;
+	case N_BOOL: n->is_const = 1; n->cval = n->ival; t = s->t_bool; break;
+	case N_STR: n->is_const = 1; t = s->t_str; break;
+	case N_IDENT: t = ident(s, n); break;
+	case N_BINARY: t = binary(s, n); break;
+	case N_UNARY: t = unary(s, n); break;
+	case N_INDEX: t = index_expr(s, n); break;
+	case N_CAST: t = cast(s, n); break;
+	case N_CALL: t = call(s, n); break;
+	case N_LIST:
+	case N_TUPLE:
+		t = mkty(s, n->kind == N_LIST ? TY_LIST : TY_TUPLE);
+		t->nelem = n->list.n;
+		t->elem = kd_alloc(s->a, sizeof *t->elem * (size_t)(n->list.n + 1));
+		for (int i = 0; i < n->list.n; i++)
+			t->elem[i] = expr(s, n->list.v[i]);
+		break;
+	case N_KWARG:
+		kd_error(s->d, n->span, "keyword argument outside a call");
+		break;
+	case N_SLICE:
+		kd_error(s->d, n->span, "a slice is only valid inside a tensor index");
+		break;
+	case N_TYPE:
+		kd_error(s->d, n->span, "a type is not a value here");
+		break;
+	default:
+		kd_error(s->d, n->span, "expected an expression");
+		break;
+	}
+	n->ty = t;
+	return t;
+}
+
+/* ---- types and declarations ---- */
+
+/* A dimension list: positive compile-time integers. */
+static int dims(Sema *s, KdNodeList *l, int64_t *out, const char *what)
+{
+	if (l->n > KD_MAXDIM) {
+		kd_error(s->d, ((KdNode *)l->v[KD_MAXDIM])->span, "at most %d %s, got %d", KD_MAXDIM,
+		         what, l->n);
+		return -1;
+	}
+	int ok = 0;
+	for (int i = 0; i < l->n; i++) {
+		KdNode *x = l->v[i];
+		KdType *t = expr(s, x);
+		if (t->kind == TY_ERROR) {
+			ok = -1;
+		} else if (t->kind != TY_INT || !x->is_const) {
+			kd_error(s->d, x->span, "%s must be compile-time integers", what);
+			ok = -1;
+		} else if (x->cval <= 0 || x->cval > ((int64_t)1 << 40)) {
+			kd_error(s->d, x->span, "%s must be in 1..2^40, got %lld", what, (long long)x->cval);
+			ok = -1;
+		} else {
+			out[i] = x->cval;
+		}
+	}
+	return ok;
+}
+
+/* Resolves a written type; `want` is 'p' for a parameter, 'b' for an
+ * on-chip buffer, 'v' for a value. */
+static KdType *type_of(Sema *s, KdNode *ty, int want)
+{
+	if (!ty->space) {
+		if (ty->lanes || ty->maskbits) {
+			kd_error(s->d, ty->span, "vector and mask types arrive with the aipu target");
+			return s->t_err;
+		}
+		KdType *t = mkty(s, kd_dtypes[ty->dtype].is_float ? TY_FLOAT
+		                    : ty->dtype == KD_BOOL ? TY_BOOL : TY_INT);
+		t->dt = ty->dtype;
+		if (want == 'p' && t->kind != TY_INT) {
+			kd_error(s->d, ty->span, "scalar parameters must have an integer dtype, got %s",
+			         kd_dtypes[ty->dtype].name);
+			return s->t_err;
+		}
+		if (want == 'b') {
+			kd_error(s->d, ty->span, "a declaration without a value needs a tensor type");
+			return s->t_err;
+		}
+		return t;
+	}
+	KdSpace sp = kd_space_lookup(s->target, ty->space, strlen(ty->space));
+	if (!sp) {
+		KdBuf b = {0};
+		for (int i = 1; i < KD_NSPACE; i++)
+			if (kd_spaces[i].targets & (1u << s->target))
+				kd_buf_printf(&b, "%s%s", b.n ? ", " : "", kd_spaces[i].name);
+		kd_error(s->d, ty->space_span, "unknown memory space '%s' for target %s (expected %s)",
+		         ty->space, kd_target_names[s->target], b.s ? b.s : "none");
+		kd_buf_free(&b);
+		return s->t_err;
+	}
+	KdType *t = mkty(s, TY_TENSOR);
+	t->space = sp;
+	t->dt = ty->dtype;
+	if (ty->lanes || ty->maskbits) {
+		kd_error(s->d, ty->span, "tensor elements must be scalar dtypes");
+		return s->t_err;
+	}
+	if (ty->list2.n) {
+		kd_error(s->d, ty->span, "blocked tensors arrive with the neuron target (mod_alloc)");
+		return s->t_err;
+	}
+	if (dims(s, &ty->list, t->dims, "tensor dimensions") < 0)
+		return s->t_err;
+	t->rank = ty->list.n;
+	if (t->rank == 0) {
+		kd_error(s->d, ty->span, "a tensor type needs at least one dimension");
+		return s->t_err;
+	}
+	int64_t bytes = kd_type_nelem(t) * kd_dtypes[t->dt].size;
+	if (bytes > ((int64_t)1 << 40)) {
+		kd_error(s->d, ty->span, "tensor of %lld bytes is too large", (long long)bytes);
+		return s->t_err;
+	}
+	if (want == 'p' && !kd_spaces[sp].external) {
+		kd_error(s->d, ty->space_span, "kernel parameters live in external memory; '%s' is on-chip",
+		         ty->space);
+		return s->t_err;
+	}
+	if (want == 'b' && kd_spaces[sp].external) {
+		kd_error(s->d, ty->space_span,
+		         "'%s' is external memory: only kernel parameters live there; declare on-chip buffers in %s",
+		         ty->space, s->target == KD_TARGET_ASCEND ? "ub or l1" : "on-chip memory");
+		return s->t_err;
+	}
+	if (want == 'v') {
+		kd_error(s->d, ty->span, "a value cannot have a tensor type");
+		return s->t_err;
+	}
+	return t;
+}
+
+static void check_name(Sema *s, const char *name, KdSpan at, const char *what)
+{
+	if (reserved_c_name(name))
+		kd_error(s->d, at, "'%s' cannot name a %s: it is reserved in the generated C", name, what);
+}
+
+/* Makes `init` fit a declared scalar type. */
+static void check_assign(Sema *s, KdType *want, KdNode *init, const char *what)
+{
+	KdType *t = init->ty;
+	if (t->kind == TY_ERROR || want->kind == TY_ERROR)
+		return;
+	int ok = t->kind == want->kind || (want->kind == TY_FLOAT && t->kind == TY_INT) ||
+	         (want->kind == TY_INT && t->kind == TY_BOOL);
+	if (!ok)
+		kd_error(s->d, init->span, "%s: cannot use %s as %s", what, kd_type_str(s->a, t),
+		         kd_type_str(s->a, want));
+}
+
+static void block(Sema *s, KdNode *n);
+
+static void stmt(Sema *s, KdNode *n)
+{
+	switch (n->kind) {
+	case N_BLOCK:
+		push_scope(s);
+		block(s, n);
+		pop_scope(s);
+		break;
+	case N_LET: {
+		KdType *t = s->t_err;
+		KdSymKind k = n->flags & KD_LET_VAR ? SYM_VAR : SYM_LET;
+		if (!n->a) {
+			/* An on-chip buffer: the compiler places it. */
+			if (n->type)
+				t = type_of(s, n->type, 'b');
+			else
+				kd_error(s->d, n->span, "'%s' needs a type or a value", n->name);
+			if (t->kind == TY_TENSOR) {
+				if (n->flags & KD_LET_VAR)
+					kd_error(s->d, n->span, "on-chip buffers are declared with let, not var");
+				k = SYM_BUF;
+			}
+		} else {
+			t = expr(s, n->a);
+			if (n->type) {
+				KdType *want = type_of(s, n->type, 'v');
+				check_assign(s, want, n->a, n->name);
+				t = want;
+			}
+			if (t->kind == TY_VOID) {
+				kd_error(s->d, n->a->span, "'%s' is initialised with a call that returns nothing", n->name);
+				t = s->t_err;
+			} else if (t->kind == TY_TENSOR || t->kind == TY_STR || t->kind == TY_LIST ||
+			           t->kind == TY_TUPLE) {
+				kd_error(s->d, n->a->span, "'%s' cannot hold %s; only scalar values can be named",
+				         n->name, kd_type_str(s->a, t));
+				t = s->t_err;
+			}
+		}
+		KdSym *y = declare(s, k, n->name, n->name_span, n, t);
+		if (k == SYM_LET && n->a && n->a->is_const && t->kind != TY_ERROR) {
+			y->is_const = 1;
+			y->cval = n->a->cval;
+			y->fcval = n->a->ty->kind == TY_FLOAT ? n->a->fcval : (double)n->a->cval;
+		}
+		n->sym = y;
+		n->ty = t;
+		break;
+	}
+	case N_LETTUPLE:
+		expr(s, n->a);
+		kd_error(s->d, n->span, "tuple declarations take the tuples of aipu ops (vsplit)");
+		break;
+	case N_ASSIGN: {
+		KdType *t = expr(s, n->a);
+		KdSym *y = lookup(s, n->name);
+		if (!y) {
+			kd_error(s->d, n->name_span, "use of undeclared identifier '%s'", n->name);
+			break;
+		}
+		if (y->kind != SYM_VAR) {
+			kd_error(s->d, n->name_span, "cannot assign to '%s': it is not declared with var", n->name);
+			kd_note(s->d, y->decl->name_span.len ? y->decl->name_span : y->decl->span,
+			        "'%s' is declared here", n->name);
+			break;
+		}
+		if (t->kind != TY_ERROR)
+			check_assign(s, y->ty, n->a, n->name);
+		y->assigned = 1;
+		n->sym = y;
+		break;
+	}
+	case N_FOR: {
+		KdType *lo = expr(s, n->a), *hi = expr(s, n->b);
+		if (lo->kind != TY_INT && lo->kind != TY_ERROR)
+			kd_error(s->d, n->a->span, "loop bounds must be integers, got %s", kd_type_str(s->a, lo));
+		if (hi->kind != TY_INT && hi->kind != TY_ERROR)
+			kd_error(s->d, n->b->span, "loop bounds must be integers, got %s", kd_type_str(s->a, hi));
+		if (n->c) {
+			KdType *st = expr(s, n->c);
+			if (st->kind != TY_ERROR && (st->kind != TY_INT || !n->c->is_const))
+				kd_error(s->d, n->c->span, "loop step must be a compile-time integer");
+			else if (st->kind == TY_INT && n->c->cval <= 0)
+				kd_error(s->d, n->c->span, "loop step must be positive, got %lld", (long long)n->c->cval);
+		}
+		push_scope(s);
+		n->sym = declare(s, SYM_IV, n->name, n->name_span, n, s->t_int);
+		s->loop_depth++;
+		stmt(s, n->d);
+		s->loop_depth--;
+		pop_scope(s);
+		break;
+	}
+	case N_IF: {
+		KdType *c = expr(s, n->a);
+		if (!is_intlike(c))
+			kd_error(s->d, n->a->span, "condition must be a scalar, got %s", kd_type_str(s->a, c));
+		stmt(s, n->b);
+		if (n->c)
+			stmt(s, n->c);
+		break;
+	}
+	case N_RETURN:
+		break;
+	case N_EXPRSTMT: {
+		KdType *t = expr(s, n->a);
+		if (t->kind != TY_VOID && t->kind != TY_ERROR)
+			kd_warn(s->d, KD_W_UNUSED, n->a->span, "expression result unused");
+		break;
+	}
+	default:
+		kd_error(s->d, n->span, "expected a statement");
+		break;
+	}
+}
+
+static void block(Sema *s, KdNode *n)
+{
+	for (int i = 0; i < n->list.n; i++)
+		stmt(s, n->list.v[i]);
+}
+
+static void kernel(Sema *s, KdNode *k)
+{
+	int before = s->d->nerror;
+	check_name(s, k->name, k->name_span, "kernel");
+	push_scope(s);
+	for (int i = 0; i < k->list.n; i++) {
+		KdNode *p = k->list.v[i];
+		check_name(s, p->name, p->name_span, "parameter");
+		KdType *t = type_of(s, p->type, 'p');
+		KdSym *y = declare(s, SYM_PARAM, p->name, p->name_span, p, t);
+		y->index = i;
+		p->sym = y;
+		p->ty = t;
+	}
+	if (k->a) {
+		push_scope(s);
+		block(s, k->a);
+		pop_scope(s);
+	}
+	pop_scope(s);
+	/* The IR builder skips this kernel; the others still get their rules checked. */
+	if (s->d->nerror != before)
+		k->flags |= KD_KERNEL_BAD;
+}
+
+int kd_sema(KdArena *a, KdDiag *d, KdNode *file, KdTarget *target)
+{
+	Sema s = {.a = a, .d = d};
+	s.t_err = mkty(&s, TY_ERROR);
+	s.t_void = mkty(&s, TY_VOID);
+	s.t_int = mkty(&s, TY_INT);
+	s.t_int->dt = KD_I64;
+	s.t_float = mkty(&s, TY_FLOAT);
+	s.t_bool = mkty(&s, TY_BOOL);
+	s.t_bool->dt = KD_BOOL;
+	s.t_str = mkty(&s, TY_STR);
+	int before = d->nerror;
+	push_scope(&s);
+
+	int nkernel = 0;
+	KdNode *tgt = NULL;
+	for (int i = 0; i < file->list.n; i++) {
+		KdNode *n = file->list.v[i];
+		if (n->kind != N_TARGET)
+			continue;
+		if (tgt) {
+			kd_error(d, n->span, "a file declares exactly one target");
+			kd_note(d, tgt->span, "the target is declared here");
+			continue;
+		}
+		tgt = n;
+		s.target = kd_target_lookup(n->name, strlen(n->name));
+		if (!s.target)
+			kd_error(d, n->name_span.len ? n->name_span : n->span,
+			         "unknown target '%s' (expected neuron, ascend or aipu)", n->name);
+	}
+	if (!tgt && d->nerror == before)
+		kd_error(d, file->span, "missing 'target' declaration (target neuron|ascend|aipu;)");
+	*target = s.target;
+	if (!s.target)
+		return d->nerror - before;
+
+	for (int i = 0; i < file->list.n; i++) {
+		KdNode *n = file->list.v[i];
+		if (n->kind == N_CONST) {
+			KdType *t = expr(&s, n->a);
+			if (t->kind != TY_ERROR && (!n->a->is_const || (t->kind != TY_INT && t->kind != TY_FLOAT &&
+			                                               t->kind != TY_BOOL))) {
+				kd_error(d, n->a->span, "const '%s' needs a compile-time scalar value", n->name);
+				t = s.t_err;
+			}
+			KdSym *y = declare(&s, SYM_CONST, n->name, n->name_span, n, t);
+			y->is_const = t->kind != TY_ERROR;
+			y->cval = n->a->cval;
+			y->fcval = n->a->fcval;
+			n->sym = y;
+		} else if (n->kind == N_KERNEL) {
+			nkernel++;
+			for (int j = 0; j < i; j++) {
+				KdNode *o = file->list.v[j];
+				if (o->kind == N_KERNEL && !strcmp(o->name, n->name)) {
+					kd_error(d, n->name_span, "redefinition of kernel '%s'", n->name);
+					kd_note(d, o->name_span, "previous definition is here");
+					break;
+				}
+			}
+			kernel(&s, n);
+		}
+	}
+	if (!nkernel && d->nerror == before)
+		kd_error(d, tgt->span, "the file defines no kernel");
+	pop_scope(&s);
+	return d->nerror - before;
+}

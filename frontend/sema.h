@@ -1,0 +1,56 @@
+/* sema.h: semantic analysis of a parsed file: scopes, types, shapes,
+ * constant folding, memory spaces, kernel signatures and op calls bound
+ * against the op table.  The IR builder reads the annotated AST. */
+#ifndef KD_SEMA_H
+#define KD_SEMA_H
+
+#include "ast.h"
+
+enum { KD_MAXDIM = 8 };
+
+typedef enum {
+	TY_ERROR,    /* already reported: silences follow-on errors */
+	TY_VOID, TY_INT, TY_FLOAT, TY_BOOL, TY_STR,
+	TY_TENSOR,   /* a tensor, or a view of one (is_view) */
+	TY_LIST, TY_TUPLE
+} KdTyKind;
+
+struct KdType {
+	KdTyKind kind;
+	KdDtype dt;            /* scalar dtype (TY_INT: I64 unless cast), tensor element */
+	KdSpace space;
+	int rank;
+	int64_t dims[KD_MAXDIM];
+	int is_view;           /* t[k]: an element address inside the tensor */
+	int nelem;             /* TY_LIST / TY_TUPLE */
+	KdType **elem;
+};
+
+typedef enum {
+	SYM_CONST,   /* file-level const: cval */
+	SYM_PARAM,   /* kernel parameter (tensor or scalar) */
+	SYM_BUF,     /* on-chip buffer declared with let */
+	SYM_LET,     /* immutable value */
+	SYM_VAR,     /* mutable value */
+	SYM_IV       /* loop induction variable */
+} KdSymKind;
+
+struct KdSym {
+	KdSymKind kind;
+	const char *name;
+	KdNode *decl;
+	KdType *ty;
+	int is_const;
+	int64_t cval;
+	double fcval;
+	int index;             /* SYM_PARAM: parameter number */
+	int slot;              /* free for the IR builder */
+	int used, assigned;
+};
+
+/* Returns the number of errors.  *target receives the file's target. */
+int kd_sema(KdArena *a, KdDiag *d, KdNode *file, KdTarget *target);
+const char *kd_type_str(KdArena *a, const KdType *t);
+int64_t kd_type_nelem(const KdType *t);
+
+#endif

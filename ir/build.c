@@ -1,0 +1,430 @@
+/* build.c: lowers the checked AST to SSA.  Control flow is structured, so
+ * SSA form comes directly: an environment maps each scalar symbol to its
+ * current value, loop headers and if-joins take block parameters for the
+ * vars assigned inside them, and nothing needs a later renaming pass. */
+#include <string.h>
+
+#include "build.h"
+#include "../frontend/sema.h"
+
+typedef struct {
+	KdArena *a;
+	KdDiag *d;
+	KdModule *m;
+	KdFunc *f;
+	int cur;           /* current block, -1 after a return */
+	int *env;          /* symbol slot -> current value */
+	int nslot, capslot;
+	KdSym **slotsym;
+} Build;
+
+static int slot_of(Build *b, KdSym *y)
+{
+	if (y->slot > 0)
+		return y->slot - 1;
+	if (b->nslot == b->capslot) {
+		int cap = b->capslot ? b->capslot * 2 : 32;
+		int *e = kd_alloc(b->a, sizeof *e * (size_t)cap);
+		KdSym **s = kd_alloc(b->a, sizeof *s * (size_t)cap);
+		if (b->nslot) {
+			memcpy(e, b->env, sizeof *e * (size_t)b->nslot);
+			memcpy(s, b->slotsym, sizeof *s * (size_t)b->nslot);
+		}
+		b->env = e;
+		b->slotsym = s;
+		b->capslot = cap;
+	}
+	b->slotsym[b->nslot] = y;
+	b->env[b->nslot] = -1;
+	y->slot = ++b->nslot;
+	return y->slot - 1;
+}
+
+static KdValType vtype(const KdType *t)
+{
+	switch (t->kind) {
+	case TY_FLOAT: return VT_FLOAT;
+	case TY_BOOL: return VT_BOOL;
+	case TY_STR: return VT_STR;
+	case TY_TENSOR: return VT_REF;
+	default: return VT_INT;
+	}
+}
+
+static int emit(Build *b, KdOp op, int nargs, const int *args, const KdSpan *spans, KdSpan at,
+                KdValType rty, KdDtype dt, const char *name)
+{
+	int i = kd_ins_add(b->a, b->f, b->cur, op, nargs, args, spans, at);
+	return kd_ins_result(b->a, b->f, i, rty, dt, -1, name);
+}
+
+static int expr(Build *b, KdNode *n);
+
+/* Converts an integer or bool value to a float one where arithmetic mixes them. */
+static int to_float(Build *b, int v, KdSpan at)
+{
+	if (b->f->val[v].type == VT_FLOAT)
+		return v;
+	if (b->f->val[v].kind == VK_CONST)
+		return kd_val_fconst(b->a, b->f, (double)b->f->val[v].c);
+	return emit(b, OP_CAST, 1, &v, NULL, at, VT_FLOAT, KD_DT_NONE, NULL);
+}
+
+static int constant(Build *b, KdNode *n)
+{
+	switch (n->ty->kind) {
+	case TY_FLOAT: return kd_val_fconst(b->a, b->f, n->fcval);
+	case TY_BOOL: return kd_val_bool(b->a, b->f, (int)n->cval);
+	case TY_STR: return kd_val_str(b->a, b->f, n->name);
+	default: {
+		int v = kd_val_const(b->a, b->f, n->cval);
+		b->f->val[v].dt = n->ty->dt ? n->ty->dt : KD_I64;
+		return v;
+	}
+	}
+}
+
+/* A tensor operand: a view of a buffer at an element offset. */
+static int view(Build *b, KdNode *n)
+{
+	KdNode *base = n->kind == N_INDEX ? n->a : n;
+	KdSym *y = base->sym;
+	int buf = y->slot - 1, off;
+	if (n->kind == N_INDEX)
+		off = expr(b, n->list.v[0]);
+	else
+		off = kd_val_const(b->a, b->f, 0);
+	int i = kd_ins_add(b->a, b->f, b->cur, OP_VIEW, 1, &off, &n->span, n->span);
+	return kd_ins_result(b->a, b->f, i, VT_REF, b->f->buf[buf].dt, buf, NULL);
+}
+
+static int call(Build *b, KdNode *n)
+{
+	const KdOpDesc *d = n->opdesc;
+	int args[KD_MAXPARAM];
+	KdSpan spans[KD_MAXPARAM];
+	for (int p = 0; p < d->nparam; p++) {
+		KdNode *x = n->bound[p];
+		spans[p] = x ? x->span : n->span;
+		if (!x)
+			args[p] = kd_val_const(b->a, b->f, d->param[p].def);
+		else if (d->param[p].kind == PK_TENSOR)
+			args[p] = view(b, x);
+		else
+			args[p] = expr(b, x);
+	}
+	kd_ins_add(b->a, b->f, b->cur, (KdOp)(d - kd_ops), d->nparam, args, spans, n->span);
+	for (int p = 0; p < d->nparam; p++)
+		if (d->param[p].flags & PF_WRITE)
+			b->f->buf[b->f->val[args[p]].buf].written = 1;
+	return -1;
+}
+
+static int expr(Build *b, KdNode *n)
+{
+	if (n->is_const && n->ty->kind != TY_TENSOR)
+		return constant(b, n);
+	switch (n->kind) {
+	case N_IDENT: {
+		KdSym *y = n->sym;
+		int sl = slot_of(b, y);
+		return b->env[sl];
+	}
+	case N_BINARY: {
+		int l = expr(b, n->a), r = expr(b, n->b);
+		KdValType t = vtype(n->ty);
+		if (t == VT_FLOAT || (t == VT_BOOL && (b->f->val[l].type == VT_FLOAT ||
+		                                       b->f->val[r].type == VT_FLOAT))) {
+			l = to_float(b, l, n->a->span);
+			r = to_float(b, r, n->b->span);
+		}
+		int args[2] = {l, r};
+		KdSpan spans[2] = {n->a->span, n->b->span};
+		return emit(b, (KdOp)(OP_ADD + n->op), 2, args, spans, n->span, t,
+		            t == VT_FLOAT ? KD_DT_NONE : t == VT_BOOL ? KD_BOOL : KD_I64, NULL);
+	}
+	case N_UNARY: {
+		int v = expr(b, n->a);
+		if (n->op == U_PLUS)
+			return v;
+		return emit(b, n->op == U_NEG ? OP_NEG : OP_NOT, 1, &v, &n->a->span, n->span,
+		            vtype(n->ty), n->op == U_NOT ? KD_BOOL : b->f->val[v].dt, NULL);
+	}
+	case N_CAST: {
+		int v = expr(b, n->list.v[0]);
+		return emit(b, OP_CAST, 1, &v, &n->span, n->span, vtype(n->ty), n->ty->dt, NULL);
+	}
+	case N_CALL:
+		return call(b, n);
+	default:
+		/* sema rejected everything else before lowering */
+		return kd_val_const(b->a, b->f, 0);
+	}
+}
+
+/* ---- statements ---- */
+
+static void stmt(Build *b, KdNode *n);
+
+static void body(Build *b, KdNode *n)
+{
+	if (n->kind != N_BLOCK) {
+		stmt(b, n);
+		return;
+	}
+	for (int i = 0; i < n->list.n && b->cur >= 0; i++)
+		stmt(b, n->list.v[i]);
+}
+
+/* The vars declared before `n` that `n` assigns: they become block params. */
+static void assigned(Build *b, KdNode *n, int limit, unsigned char *mark)
+{
+	if (!n)
+		return;
+	if (n->kind == N_ASSIGN && n->sym && n->sym->slot > 0 && n->sym->slot - 1 < limit)
+		mark[n->sym->slot - 1] = 1;
+	assigned(b, n->a, limit, mark);
+	assigned(b, n->b, limit, mark);
+	assigned(b, n->c, limit, mark);
+	assigned(b, n->d, limit, mark);
+	for (int i = 0; i < n->list.n; i++)
+		assigned(b, n->list.v[i], limit, mark);
+}
+
+static int *collect(Build *b, KdNode *n, int *count)
+{
+	unsigned char *mark = kd_alloc(b->a, (size_t)b->nslot + 1);
+	assigned(b, n, b->nslot, mark);
+	int *slots = kd_alloc(b->a, sizeof *slots * ((size_t)b->nslot + 1)), k = 0;
+	for (int i = 0; i < b->nslot; i++)
+		if (mark[i])
+			slots[k++] = i;
+	*count = k;
+	return slots;
+}
+
+static int *env_args(Build *b, const int *slots, int k)
+{
+	int *args = kd_alloc(b->a, sizeof *args * ((size_t)k + 1));
+	for (int i = 0; i < k; i++)
+		args[i] = b->env[slots[i]];
+	return args;
+}
+
+static void for_stmt(Build *b, KdNode *n)
+{
+	KdFunc *f = b->f;
+	int lo = expr(b, n->a), hi = expr(b, n->b);
+	int64_t step = n->c ? n->c->cval : 1;
+	/* A loop that never runs is dropped, and with it any rule it breaks. */
+	if (n->a->is_const && n->b->is_const && n->a->cval >= n->b->cval)
+		return;
+	int k;
+	int *slots = collect(b, n->d, &k);
+	int head = kd_block_new(b->a, f, kd_fmt(b->a, "for_%s", n->name));
+	int bodyb = kd_block_new(b->a, f, kd_fmt(b->a, "for_%s_body", n->name));
+	int ivslot = slot_of(b, n->sym);
+	int *init = kd_alloc(b->a, sizeof *init * ((size_t)k + 2));
+	init[0] = lo;
+	for (int i = 0; i < k; i++)
+		init[i + 1] = b->env[slots[i]];
+	int j = kd_ins_add(b->a, f, b->cur, OP_JMP, 0, NULL, NULL, n->span);
+	kd_ins_succ(b->a, f, j, 0, head, k + 1, init);
+
+	int iv = kd_block_param(b->a, f, head, VT_INT, KD_I64, n->name);
+	for (int i = 0; i < k; i++) {
+		KdSym *y = b->slotsym[slots[i]];
+		b->env[slots[i]] = kd_block_param(b->a, f, head, b->f->val[b->env[slots[i]]].type,
+		                                  b->f->val[b->env[slots[i]]].dt, y->name);
+	}
+	KdLoop *lp = kd_alloc(b->a, sizeof *lp);
+	*lp = (KdLoop){iv, lo, hi, step, n->span};
+	f->blk[head]->loop = lp;
+	b->cur = head;
+	int cargs[2] = {iv, hi};
+	KdSpan cspans[2] = {n->name_span, n->b->span};
+	int cond = emit(b, OP_LT, 2, cargs, cspans, n->span, VT_BOOL, KD_BOOL, NULL);
+	int br = kd_ins_add(b->a, f, head, OP_BR, 1, &cond, NULL, n->span);
+	kd_ins_succ(b->a, f, br, 0, bodyb, 0, NULL);
+	int *at_head = env_args(b, slots, k);
+
+	b->cur = bodyb;
+	b->env[ivslot] = iv;
+	body(b, n->d);
+	if (b->cur >= 0) {
+		int sv = kd_val_const(b->a, f, step);
+		int nargs[2] = {iv, sv};
+		int next = emit(b, OP_ADD, 2, nargs, NULL, n->span, VT_INT, KD_I64, n->name);
+		int *back = kd_alloc(b->a, sizeof *back * ((size_t)k + 2));
+		back[0] = next;
+		for (int i = 0; i < k; i++)
+			back[i + 1] = b->env[slots[i]];
+		j = kd_ins_add(b->a, f, b->cur, OP_JMP, 0, NULL, NULL, n->span);
+		kd_ins_succ(b->a, f, j, 0, head, k + 1, back);
+	}
+	/* The exit block comes after the body, so blocks print in source order. */
+	int exit = kd_block_new(b->a, f, kd_fmt(b->a, "for_%s_end", n->name));
+	kd_ins_succ(b->a, f, br, 1, exit, 0, NULL);
+	/* After the loop the vars hold what the header last saw. */
+	for (int i = 0; i < k; i++)
+		b->env[slots[i]] = at_head[i];
+	b->cur = exit;
+}
+
+static void if_stmt(Build *b, KdNode *n)
+{
+	KdFunc *f = b->f;
+	if (n->a->is_const) {
+		KdNode *taken = n->a->cval ? n->b : n->c;
+		if (taken)
+			body(b, taken);
+		return;
+	}
+	int cond = expr(b, n->a);
+	int k;
+	int *slots = collect(b, n, &k);
+	int *before = env_args(b, slots, k);
+	int thenb = kd_block_new(b->a, f, "if_then");
+	int br = kd_ins_add(b->a, f, b->cur, OP_BR, 1, &cond, &n->a->span, n->span);
+	kd_ins_succ(b->a, f, br, 0, thenb, 0, NULL);
+	/* Jumps to the join are patched once it exists, after both arms. */
+	int pending[2], npending = 0;
+	int *penv[2];
+	b->cur = thenb;
+	body(b, n->b);
+	if (b->cur >= 0) {
+		penv[npending] = env_args(b, slots, k);
+		pending[npending++] = kd_ins_add(b->a, f, b->cur, OP_JMP, 0, NULL, NULL, n->span);
+	}
+	int elseb = -1;
+	if (n->c) {
+		for (int i = 0; i < k; i++)
+			b->env[slots[i]] = before[i];
+		elseb = kd_block_new(b->a, f, "if_else");
+		kd_ins_succ(b->a, f, br, 1, elseb, 0, NULL);
+		b->cur = elseb;
+		body(b, n->c);
+		if (b->cur >= 0) {
+			penv[npending] = env_args(b, slots, k);
+			pending[npending++] = kd_ins_add(b->a, f, b->cur, OP_JMP, 0, NULL, NULL, n->span);
+		}
+	}
+	int join = kd_block_new(b->a, f, "if_end");
+	if (elseb < 0)
+		kd_ins_succ(b->a, f, br, 1, join, k, before);
+	for (int i = 0; i < npending; i++)
+		kd_ins_succ(b->a, f, pending[i], 0, join, k, penv[i]);
+	int reached = elseb < 0 || npending > 0;
+	for (int i = 0; i < k; i++) {
+		KdSym *y = b->slotsym[slots[i]];
+		b->env[slots[i]] = kd_block_param(b->a, f, join, f->val[before[i]].type,
+		                                  f->val[before[i]].dt, y->name);
+	}
+	b->cur = join;
+	if (!reached) {
+		/* Both arms return: the join is unreachable; close it. */
+		kd_ins_add(b->a, f, join, OP_RET, 0, NULL, NULL, n->span);
+		b->cur = -1;
+	}
+}
+
+static void stmt(Build *b, KdNode *n)
+{
+	switch (n->kind) {
+	case N_BLOCK:
+		body(b, n);
+		break;
+	case N_LET: {
+		KdSym *y = n->sym;
+		if (y->kind == SYM_BUF) {
+			KdType *t = y->ty;
+			KdBuffer buf = {.name = y->name, .space = t->space, .dt = t->dt, .rank = t->rank,
+			                .addr = -1, .param = -1, .span = n->name_span};
+			memcpy(buf.dims, t->dims, sizeof buf.dims[0] * (size_t)t->rank);
+			y->slot = kd_buf_new(b->a, b->f, buf) + 1;
+			break;
+		}
+		int v = expr(b, n->a);
+		if (y->ty->kind == TY_FLOAT && b->f->val[v].type != VT_FLOAT)
+			v = to_float(b, v, n->a->span);
+		int sl = slot_of(b, y);
+		b->env[sl] = v;
+		if (!b->f->val[v].name)
+			b->f->val[v].name = y->name;
+		break;
+	}
+	case N_ASSIGN: {
+		int v = expr(b, n->a);
+		if (n->sym->ty->kind == TY_FLOAT && b->f->val[v].type != VT_FLOAT)
+			v = to_float(b, v, n->a->span);
+		int sl = slot_of(b, n->sym);
+		b->env[sl] = v;
+		break;
+	}
+	case N_FOR:
+		for_stmt(b, n);
+		break;
+	case N_IF:
+		if_stmt(b, n);
+		break;
+	case N_RETURN:
+		kd_ins_add(b->a, b->f, b->cur, OP_RET, 0, NULL, NULL, n->span);
+		b->cur = -1;
+		break;
+	case N_EXPRSTMT:
+		expr(b, n->a);
+		break;
+	default:
+		break;
+	}
+}
+
+static KdFunc *kernel(Build *b, KdNode *k, KdTarget t)
+{
+	KdFunc *f = kd_func_new(b->a, k->name, t, k->span);
+	b->f = f;
+	b->nslot = 0;
+	f->nparam = k->list.n;
+	f->params = kd_alloc(b->a, sizeof *f->params * ((size_t)k->list.n + 1));
+	b->cur = kd_block_new(b->a, f, "entry");
+	for (int i = 0; i < k->list.n; i++) {
+		KdNode *p = k->list.v[i];
+		KdType *ty = p->ty;
+		struct KdParam *fp = &f->params[i];
+		fp->name = p->name;
+		fp->dt = ty->dt;
+		fp->buf = fp->val = -1;
+		if (ty->kind == TY_TENSOR) {
+			KdBuffer buf = {.name = p->name, .space = ty->space, .dt = ty->dt, .rank = ty->rank,
+			                .addr = 0, .param = i, .span = p->name_span};
+			memcpy(buf.dims, ty->dims, sizeof buf.dims[0] * (size_t)ty->rank);
+			fp->is_tensor = 1;
+			fp->buf = kd_buf_new(b->a, f, buf);
+			p->sym->slot = fp->buf + 1;
+		} else {
+			fp->val = kd_val_new(b->a, f, (KdVal){.kind = VK_PARAM, .type = VT_INT, .dt = ty->dt,
+			                                      .index = i, .name = p->name, .buf = -1});
+			int sl = slot_of(b, p->sym);
+			b->env[sl] = fp->val;
+		}
+	}
+	body(b, k->a);
+	if (b->cur >= 0)
+		kd_ins_add(b->a, f, b->cur, OP_RET, 0, NULL, NULL, k->span);
+	return f;
+}
+
+KdModule *kd_ir_build(KdArena *a, KdDiag *d, const KdSource *src, KdNode *file, KdTarget t)
+{
+	KdModule *m = kd_alloc(a, sizeof *m);
+	m->target = t;
+	m->src = src;
+	m->arena = a;
+	Build b = {.a = a, .d = d, .m = m};
+	for (int i = 0; i < file->list.n; i++) {
+		KdNode *k = file->list.v[i];
+		if (k->kind == N_KERNEL && !(k->flags & KD_KERNEL_BAD))
+			kd_module_add(a, m, kernel(&b, k, t));
+	}
+	return m;
+}

@@ -1,0 +1,95 @@
+/* dce.c: removes pure instructions and block parameters whose values
+ * nothing observable uses.  It runs at every -O level: the emitter relies
+ * on it, since a C local that is set and never read draws a warning. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir.h"
+
+typedef struct {
+	KdFunc *f;
+	char *live;
+	int *work, nwork;
+} Dce;
+
+static void mark(Dce *d, int v)
+{
+	if (v < 0 || d->live[v])
+		return;
+	d->live[v] = 1;
+	d->work[d->nwork++] = v;
+}
+
+static void func(KdFunc *f)
+{
+	Dce d = {.f = f};
+	d.live = calloc((size_t)f->nval + 1, 1);
+	d.work = malloc(sizeof *d.work * ((size_t)f->nval + 1));
+	/* Roots: the operands of ops with effects, and branch conditions. */
+	for (int i = 0; i < f->nins; i++) {
+		const KdIns *in = &f->ins[i];
+		KdOpKind k = kd_ops[in->op].kind;
+		if (k == OK_EFFECT || in->op == OP_BR)
+			for (int a = 0; a < in->nargs; a++)
+				mark(&d, in->args[a]);
+	}
+	while (d.nwork) {
+		int v = d.work[--d.nwork];
+		const KdVal *x = &f->val[v];
+		if (x->kind == VK_INS) {
+			const KdIns *in = &f->ins[x->def];
+			for (int a = 0; a < in->nargs; a++)
+				mark(&d, in->args[a]);
+		} else if (x->kind == VK_BARG) {
+			/* A live block parameter makes what every jump passes it live. */
+			for (int i = 0; i < f->nins; i++)
+				for (int s = 0; s < f->ins[i].nsucc; s++)
+					if (f->ins[i].succ[s].blk == x->def)
+						mark(&d, f->ins[i].succ[s].args[x->index]);
+		}
+	}
+	/* Drop dead block parameters and the arguments that fed them. */
+	for (int b = 0; b < f->nblk; b++) {
+		KdBlock *bl = f->blk[b];
+		char *keep = calloc((size_t)bl->nparam + 1, 1);
+		int n = 0;
+		for (int p = 0; p < bl->nparam; p++) {
+			int v = bl->params[p];
+			/* A loop's induction variable stays: the loop metadata names it. */
+			keep[p] = d.live[v] || (bl->loop && bl->loop->iv == v);
+			if (keep[p]) {
+				f->val[v].index = n;
+				bl->params[n++] = v;
+			}
+		}
+		for (int i = 0; i < f->nins; i++)
+			for (int s = 0; s < f->ins[i].nsucc; s++) {
+				KdSucc *sc = &f->ins[i].succ[s];
+				if (sc->blk != b)
+					continue;
+				int m = 0;
+				for (int p = 0; p < sc->nargs; p++)
+					if (keep[p])
+						sc->args[m++] = sc->args[p];
+				sc->nargs = m;
+			}
+		bl->nparam = n;
+		free(keep);
+		int m = 0;
+		for (int k = 0; k < bl->nins; k++) {
+			const KdIns *in = &f->ins[bl->insv[k]];
+			if (kd_ops[in->op].kind == OK_PURE && in->res >= 0 && !d.live[in->res])
+				continue;
+			bl->insv[m++] = bl->insv[k];
+		}
+		bl->nins = m;
+	}
+	free(d.live);
+	free(d.work);
+}
+
+void kd_ir_dce(KdModule *m)
+{
+	for (int i = 0; i < m->nfn; i++)
+		func(m->fn[i]);
+}

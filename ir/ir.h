@@ -1,0 +1,157 @@
+/* ir.h: the SSA IR.  A module holds functions (one per kernel); a function
+ * holds blocks with parameters (our phis), values and buffers.  Tensor
+ * operands are SSA values too: a `view` names a buffer and an element
+ * offset, so every op's operands are plain value ids. */
+#ifndef KD_IR_H
+#define KD_IR_H
+
+#include "kd.h"
+#include "op.h"
+
+enum { KD_MAXRANK = 8 };
+
+typedef enum {
+	VK_CONST,    /* integer or bool constant: c */
+	VK_FCONST,   /* floating constant: f */
+	VK_STR,      /* string constant: s */
+	VK_PARAM,    /* scalar kernel parameter number `index` */
+	VK_BARG,     /* parameter `index` of block `def` */
+	VK_INS       /* result of instruction `def` (an index into fn->ins) */
+} KdValKind;
+
+/* What a value holds.  Integers are computed in 64 bits whatever their
+ * declared dtype (casts wrap explicitly); floats in double. */
+typedef enum { VT_INT, VT_FLOAT, VT_BOOL, VT_STR, VT_REF } KdValType;
+
+typedef struct {
+	KdValKind kind;
+	KdValType type;
+	KdDtype dt;        /* declared dtype of a scalar; element dtype of a ref */
+	int buf;           /* VT_REF: the buffer it views */
+	int index;
+	int def;
+	int64_t c;
+	double f;
+	const char *s;
+	const char *name;  /* source name, for readable output (may be NULL) */
+} KdVal;
+
+/* A tensor: a kernel parameter or an on-chip buffer the compiler places. */
+typedef struct {
+	const char *name;
+	KdSpace space;
+	KdDtype dt;
+	int rank;
+	int64_t dims[KD_MAXRANK];
+	int64_t nelem, bytes;
+	int64_t addr;      /* on-chip byte address assigned by placement; -1 before */
+	int param;         /* kernel parameter number, or -1 */
+	int written;       /* some op writes it (so a parameter is not const) */
+	KdSpan span;
+} KdBuffer;
+
+typedef struct {
+	int blk;           /* successor block */
+	int nargs;
+	int *args;         /* values for the block's parameters */
+} KdSucc;
+
+typedef struct KdIns {
+	KdOp op;
+	int res;           /* result value, or -1 */
+	int nargs;
+	int *args;
+	KdSpan span;       /* the source construct (a call, an operator) */
+	KdSpan *argspan;   /* nargs spans, for diagnostics about one operand */
+	int nsucc;         /* terminators: 0 (ret), 1 (jmp), 2 (br: args[0] is the condition) */
+	KdSucc succ[2];
+	int blk;           /* the block that holds it */
+} KdIns;
+
+/* A loop header records its induction variable so the rule checker can
+ * bound addresses over the whole iteration space. */
+typedef struct {
+	int iv;            /* value id of the induction variable (a block param) */
+	int lo, hi;        /* value ids of the bounds */
+	int64_t step;
+	KdSpan span;
+} KdLoop;
+
+typedef struct {
+	int nparam;
+	int *params;       /* value ids */
+	int *insv;         /* instruction ids, in order */
+	int nins, capins;
+	KdLoop *loop;      /* non-NULL for a loop header */
+	const char *label; /* hint: "for_i", "if_then" */
+} KdBlock;
+
+typedef struct KdFunc {
+	const char *name;
+	KdTarget target;
+	KdSpan span;
+	int nparam;        /* kernel parameters, in source order */
+	struct KdParam {
+		const char *name;
+		int is_tensor;
+		int buf;       /* tensor: its buffer */
+		int val;       /* scalar: its value */
+		KdDtype dt;
+	} *params;
+	KdBlock **blk;
+	int nblk, capblk;
+	KdIns *ins;
+	int nins, capins;
+	KdVal *val;
+	int nval, capval;
+	KdBuffer *buf;
+	int nbuf, capbuf;
+} KdFunc;
+
+typedef struct KdModule {
+	KdTarget target;
+	const KdSource *src;
+	KdFunc **fn;
+	int nfn;
+	KdArena *arena;
+} KdModule;
+
+/* ---- construction (ir.c) ---- */
+KdFunc *kd_func_new(KdArena *a, const char *name, KdTarget t, KdSpan span);
+int kd_block_new(KdArena *a, KdFunc *f, const char *label);
+int kd_block_param(KdArena *a, KdFunc *f, int blk, KdValType ty, KdDtype dt, const char *name);
+int kd_val_const(KdArena *a, KdFunc *f, int64_t c);            /* VT_INT, i64 */
+int kd_val_bool(KdArena *a, KdFunc *f, int b);
+int kd_val_fconst(KdArena *a, KdFunc *f, double x);
+int kd_val_str(KdArena *a, KdFunc *f, const char *s);
+int kd_val_new(KdArena *a, KdFunc *f, KdVal v);
+int kd_buf_new(KdArena *a, KdFunc *f, KdBuffer b);
+/* Appends an instruction to block blk; returns its id.  If rty is not -1
+ * it creates the result value of that type. */
+int kd_ins_add(KdArena *a, KdFunc *f, int blk, KdOp op, int nargs, const int *args,
+               const KdSpan *argspan, KdSpan span);
+int kd_ins_result(KdArena *a, KdFunc *f, int ins, KdValType ty, KdDtype dt, int buf,
+                  const char *name);
+void kd_ins_succ(KdArena *a, KdFunc *f, int ins, int which, int blk, int nargs, const int *args);
+void kd_module_add(KdArena *a, KdModule *m, KdFunc *f);
+
+/* ---- printing and checking ---- */
+void kd_ir_print(KdBuf *out, const KdModule *m);
+/* Structural verifier: SSA dominance, block params, terminators, operand
+ * types against the op table.  Reports through d; returns the error count.
+ * A failure here is a compiler bug, so messages say "internal". */
+int kd_ir_verify(KdDiag *d, const KdModule *m);
+/* Hardware rules of the target, from the op table's ranges and hooks. */
+int kd_ir_check_rules(KdDiag *d, KdModule *m);
+/* Removes pure instructions and block parameters nothing uses. */
+void kd_ir_dce(KdModule *m);
+/* Places on-chip buffers (ub, l1, ...) and checks capacity. */
+int kd_ir_place(KdDiag *d, KdModule *m);
+
+/* Convenience */
+static inline KdIns *kd_defins(const KdFunc *f, int v)
+{
+	return f->val[v].kind == VK_INS ? &f->ins[f->val[v].def] : NULL;
+}
+
+#endif

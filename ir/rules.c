@@ -1,0 +1,273 @@
+/* rules.c: the hardware-rule checker.  It walks every op of the target,
+ * checks the table's integer ranges, memory spaces and dtypes, then calls
+ * the op's hook.  Integer operands are bounded by an affine analysis over
+ * the loop nest: an operand that is affine in induction variables of
+ * loops with constant bounds takes exactly the values between its corner
+ * values, so a rule broken at any iteration is a compile-time error.
+ * Operands that depend on runtime values are left to the runtime, which
+ * re-checks every rule. */
+#include <string.h>
+
+#include "rules.h"
+
+enum { MAXTERM = 8 };
+
+typedef struct {
+	int ok;
+	int64_t c;
+	int n;
+	struct { int blk; int64_t k; } t[MAXTERM];   /* k * (trip index of loop blk) */
+} Aff;
+
+static int64_t trips(const KdFunc *f, const KdLoop *l)
+{
+	int64_t lo = f->val[l->lo].c, hi = f->val[l->hi].c;
+	return hi <= lo ? 0 : (hi - lo - 1) / l->step + 1;
+}
+
+static int is_iconst(const KdFunc *f, int v)
+{
+	return f->val[v].kind == VK_CONST;
+}
+
+static Aff aff_add(Aff x, Aff y, int64_t sy)
+{
+	Aff r = x;
+	if (!x.ok || !y.ok || __builtin_mul_overflow(y.c, sy, &y.c) ||
+	    __builtin_add_overflow(r.c, y.c, &r.c)) {
+		r.ok = 0;
+		return r;
+	}
+	for (int i = 0; i < y.n; i++) {
+		int64_t k;
+		if (__builtin_mul_overflow(y.t[i].k, sy, &k)) {
+			r.ok = 0;
+			return r;
+		}
+		int j = 0;
+		while (j < r.n && r.t[j].blk != y.t[i].blk)
+			j++;
+		if (j == r.n) {
+			if (r.n == MAXTERM) {
+				r.ok = 0;
+				return r;
+			}
+			r.t[r.n].blk = y.t[i].blk;
+			r.t[r.n++].k = 0;
+		}
+		if (__builtin_add_overflow(r.t[j].k, k, &r.t[j].k)) {
+			r.ok = 0;
+			return r;
+		}
+	}
+	return r;
+}
+
+static Aff aff_scale(Aff x, int64_t k)
+{
+	Aff zero = {.ok = 1};
+	return aff_add(zero, x, k);
+}
+
+static Aff aff_of(const KdFunc *f, int v, int depth)
+{
+	Aff r = {0};
+	const KdVal *x = &f->val[v];
+	if (depth > 64)
+		return r;
+	if (x->kind == VK_CONST && x->type != VT_FLOAT) {
+		r.ok = 1;
+		r.c = x->c;
+		return r;
+	}
+	if (x->kind == VK_BARG) {
+		const KdLoop *l = f->blk[x->def]->loop;
+		if (!l || l->iv != v || !is_iconst(f, l->lo) || !is_iconst(f, l->hi) || !trips(f, l))
+			return r;
+		r.ok = 1;
+		r.c = f->val[l->lo].c;
+		r.n = 1;
+		r.t[0].blk = x->def;
+		r.t[0].k = l->step;
+		return r;
+	}
+	if (x->kind != VK_INS)
+		return r;
+	const KdIns *in = &f->ins[x->def];
+	switch (in->op) {
+	case OP_ADD:
+		return aff_add(aff_of(f, in->args[0], depth + 1), aff_of(f, in->args[1], depth + 1), 1);
+	case OP_SUB:
+		return aff_add(aff_of(f, in->args[0], depth + 1), aff_of(f, in->args[1], depth + 1), -1);
+	case OP_NEG:
+		return aff_scale(aff_of(f, in->args[0], depth + 1), -1);
+	case OP_MUL: {
+		Aff a = aff_of(f, in->args[0], depth + 1), b = aff_of(f, in->args[1], depth + 1);
+		if (a.ok && !a.n)
+			return aff_scale(b, a.c);
+		if (b.ok && !b.n)
+			return aff_scale(a, b.c);
+		return r;
+	}
+	case OP_SHL: {
+		Aff b = aff_of(f, in->args[1], depth + 1);
+		if (b.ok && !b.n && b.c >= 0 && b.c < 62)
+			return aff_scale(aff_of(f, in->args[0], depth + 1), (int64_t)1 << b.c);
+		return r;
+	}
+	default:
+		return r;
+	}
+}
+
+static int64_t gcd(int64_t a, int64_t b)
+{
+	if (a < 0)
+		a = -a;
+	if (b < 0)
+		b = -b;
+	while (b) {
+		int64_t t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+KdRange kd_range_of(KdCheck *c, int v)
+{
+	KdRange r = {0};
+	const KdFunc *f = c->f;
+	Aff a = aff_of(f, v, 0);
+	if (!a.ok)
+		return r;
+	r.known = 1;
+	r.lo = r.hi = a.c;
+	for (int i = 0; i < a.n; i++) {
+		int64_t n = trips(f, f->blk[a.t[i].blk]->loop), span;
+		if (__builtin_mul_overflow(a.t[i].k, n - 1, &span)) {
+			r.known = 0;
+			return r;
+		}
+		if ((span < 0 ? __builtin_add_overflow(r.lo, span, &r.lo)
+		              : __builtin_add_overflow(r.hi, span, &r.hi))) {
+			r.known = 0;
+			return r;
+		}
+		if (n > 1)
+			r.mod = gcd(r.mod, a.t[i].k);
+	}
+	r.rem = r.mod ? ((a.c % r.mod) + r.mod) % r.mod : a.c;
+	return r;
+}
+
+KdRange kd_range_scale(KdRange r, int64_t k, int64_t add)
+{
+	if (!r.known)
+		return r;
+	KdRange o = r;
+	if (__builtin_mul_overflow(r.lo, k, &o.lo) || __builtin_mul_overflow(r.hi, k, &o.hi) ||
+	    __builtin_add_overflow(o.lo, add, &o.lo) || __builtin_add_overflow(o.hi, add, &o.hi) ||
+	    __builtin_mul_overflow(r.mod, k, &o.mod)) {
+		o.known = 0;
+		return o;
+	}
+	if (k < 0) {
+		int64_t t = o.lo;
+		o.lo = o.hi;
+		o.hi = t;
+		o.mod = -o.mod;
+	}
+	o.rem = o.mod ? (((r.rem * k + add) % o.mod) + o.mod) % o.mod : o.lo;
+	return o;
+}
+
+int kd_arg_const(const KdFunc *f, const KdIns *ins, int i, int64_t *out)
+{
+	const KdVal *x = &f->val[ins->args[i]];
+	if (x->kind != VK_CONST)
+		return 0;
+	*out = x->c;
+	return 1;
+}
+
+int kd_arg_legal(const KdFunc *f, const KdIns *ins, int i, int64_t *out)
+{
+	const KdOpParam *p = &kd_ops[ins->op].param[i];
+	return kd_arg_const(f, ins, i, out) && (!(p->flags & PF_RANGE) || (*out >= p->lo && *out <= p->hi));
+}
+
+const KdBuffer *kd_check_ref(KdCheck *c, const KdIns *ins, int i, KdRange *off)
+{
+	const KdFunc *f = c->f;
+	const KdVal *v = &f->val[ins->args[i]];
+	const KdIns *vi = &f->ins[v->def];
+	*off = kd_range_of(c, vi->args[0]);
+	return &f->buf[v->buf];
+}
+
+void kd_check_error(KdCheck *c, const KdIns *ins, int i, const char *fmt, ...)
+{
+	KdBuf b = {0};
+	va_list ap;
+	va_start(ap, fmt);
+	kd_buf_printf(&b, "%s: ", kd_ops[ins->op].name);
+	kd_buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	kd_error(c->d, i >= 0 ? ins->argspan[i] : ins->span, "%s", b.s);
+	kd_buf_free(&b);
+}
+
+/* Ranges, spaces and dtypes straight from the table. */
+static void table_rules(KdCheck *c, const KdIns *ins)
+{
+	const KdOpDesc *d = &kd_ops[ins->op];
+	const KdFunc *f = c->f;
+	for (int i = 0; i < d->nparam; i++) {
+		const KdOpParam *p = &d->param[i];
+		if (p->kind == PK_TENSOR) {
+			const KdBuffer *b = &f->buf[f->val[ins->args[i]].buf];
+			if (p->spaces && !(p->spaces & (1u << b->space))) {
+				KdBuf sp = {0};
+				for (int s = 1; s < KD_NSPACE; s++)
+					if (p->spaces & (1u << s))
+						kd_buf_printf(&sp, "%s%s", sp.n ? " or " : "", kd_spaces[s].name);
+				kd_check_error(c, ins, i, "%s must be in %s, got '%s' in %s", p->name, sp.s,
+				               b->name, kd_spaces[b->space].name);
+				kd_buf_free(&sp);
+			}
+			if (d->dtypes && !(d->dtypes & KD_DTBIT(b->dt)))
+				kd_check_error(c, ins, i, "dtype %s of %s '%s' is not supported (supported: %s)",
+				               kd_dtypes[b->dt].name, p->name, b->name,
+				               kd_dtype_list(c->a, d->dtypes));
+		} else if (p->flags & PF_RANGE) {
+			KdRange r = kd_range_of(c, ins->args[i]);
+			if (!r.known)
+				continue;
+			if (r.lo < p->lo || r.hi > p->hi)
+				kd_check_error(c, ins, i, "%s must be in %lld..%lld, got %lld", p->name,
+				               (long long)p->lo, (long long)p->hi,
+				               (long long)(r.lo < p->lo ? r.lo : r.hi));
+		}
+	}
+}
+
+int kd_ir_check_rules(KdDiag *d, KdModule *m)
+{
+	int before = d->nerror;
+	KdArena *a = kd_arena_new();
+	for (int fi = 0; fi < m->nfn; fi++) {
+		KdCheck c = {.d = d, .m = m, .f = m->fn[fi], .a = a};
+		for (int i = 0; i < c.f->nins; i++) {
+			const KdIns *in = &c.f->ins[i];
+			const KdOpDesc *od = &kd_ops[in->op];
+			if (od->kind != OK_EFFECT)
+				continue;
+			table_rules(&c, in);
+			if (od->check)
+				od->check(&c, in);
+		}
+	}
+	kd_arena_free(a);
+	return d->nerror - before;
+}

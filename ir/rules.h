@@ -1,0 +1,43 @@
+/* rules.h: what the hardware-rule hooks of the op table see.  Internal to
+ * ir/.  Integer operands are known as ranges: exactly (a constant), over
+ * a loop nest with constant bounds (affine in the induction variables),
+ * or not at all (they depend on a runtime value; the runtime checks). */
+#ifndef KD_RULES_H
+#define KD_RULES_H
+
+#include "ir.h"
+
+typedef struct {
+	int known;         /* 0: depends on a runtime value */
+	int64_t lo, hi;    /* every value the operand takes over the loop nest */
+	int64_t mod, rem;  /* every value is rem mod `mod` (mod 0: lo == hi) */
+} KdRange;
+
+struct KdCheck {
+	KdDiag *d;
+	KdModule *m;
+	KdFunc *f;
+	KdArena *a;
+	int dead;          /* the instruction never runs (an empty loop) */
+};
+
+KdRange kd_range_of(KdCheck *c, int val);
+/* Scales and shifts a range: the byte range of an element offset. */
+KdRange kd_range_scale(KdRange r, int64_t k, int64_t add);
+/* The tensor operand i of ins: its buffer, and its element offset range. */
+const KdBuffer *kd_check_ref(KdCheck *c, const KdIns *ins, int i, KdRange *elem_off);
+/* Reports "OP: msg" at operand i (or the whole op when i < 0). */
+KD_PRINTF(4, 5) void kd_check_error(KdCheck *c, const KdIns *ins, int i, const char *fmt, ...);
+/* Value of an integer argument when it is one constant. */
+int kd_arg_const(const KdFunc *f, const KdIns *ins, int i, int64_t *out);
+/* The same, and within the table's range: hooks build on legal values only,
+ * so a range error is not reported twice in other words. */
+int kd_arg_legal(const KdFunc *f, const KdIns *ins, int i, int64_t *out);
+
+/* ascend hooks (rules_ascend.c) */
+void kd_check_data_move(KdCheck *c, const KdIns *ins);
+void kd_check_vec(KdCheck *c, const KdIns *ins);
+int64_t kd_cost_data_move(const KdFunc *f, const KdIns *ins);
+int64_t kd_cost_vec(const KdFunc *f, const KdIns *ins);
+
+#endif

@@ -1,0 +1,119 @@
+/* rules_ascend.c: the rules of seed 001 (TIK data_move) and of the TIK
+ * vector ops beyond what the op table's ranges say. */
+#include "rules.h"
+
+/* Seed 001, Table 2: the scope pairs data_move accepts (src -> dst). */
+static const struct { KdSpace src, dst; } move_pairs[] = {
+	{KD_SP_GM, KD_SP_L1}, {KD_SP_L1, KD_SP_GM}, {KD_SP_GM, KD_SP_UB},
+	{KD_SP_UB, KD_SP_GM}, {KD_SP_UB, KD_SP_UB},
+};
+
+/* ub and l1 addresses must be 32-byte aligned for every value the
+ * operand takes. */
+static void aligned(KdCheck *c, const KdIns *ins, int i, const KdBuffer *b, KdRange off)
+{
+	uint32_t al = kd_spaces[b->space].align;
+	KdRange by = kd_range_scale(off, kd_dtypes[b->dt].size, 0);
+	if (!al || !by.known)
+		return;
+	const char *pname = kd_ops[ins->op].param[i].name;
+	if (by.lo % al)
+		kd_check_error(c, ins, i, "%s address in %s must be %u-byte aligned, got byte offset %lld",
+		               pname, kd_spaces[b->space].name, al, (long long)by.lo);
+	else if (by.mod % al)
+		kd_check_error(c, ins, i,
+		               "%s address in %s must be %u-byte aligned, got byte offsets %lld, %lld, ... "
+		               "that step by %lld", pname, kd_spaces[b->space].name, al,
+		               (long long)by.lo, (long long)(by.lo + by.mod), (long long)by.mod);
+}
+
+/* Bytes [off, off + extent) of b, for every value of off. */
+static void inside(KdCheck *c, const KdIns *ins, int i, const KdBuffer *b, KdRange off, int64_t extent,
+                   const char *verb)
+{
+	KdRange by = kd_range_scale(off, kd_dtypes[b->dt].size, 0);
+	int64_t end;
+	if (!by.known || extent <= 0 || __builtin_add_overflow(by.hi, extent, &end))
+		return;
+	if (by.lo < 0 || end > b->bytes)
+		kd_check_error(c, ins, i,
+		               "every byte must be inside its tensor: %s %s bytes %lld..%lld of '%s', which has %lld bytes",
+		               kd_ops[ins->op].param[i].name, verb, (long long)by.lo, (long long)(end - 1),
+		               b->name, (long long)b->bytes);
+}
+
+void kd_check_data_move(KdCheck *c, const KdIns *ins)
+{
+	const KdFunc *f = c->f;
+	KdRange doff, soff;
+	const KdBuffer *dst = kd_check_ref(c, ins, 0, &doff), *src = kd_check_ref(c, ins, 1, &soff);
+	if (dst->dt != src->dt)
+		kd_check_error(c, ins, -1, "src and dst must have the same dtype, got %s (src '%s') and %s (dst '%s')",
+		               kd_dtypes[src->dt].name, src->name, kd_dtypes[dst->dt].name, dst->name);
+	int pair = 0;
+	for (size_t i = 0; i < sizeof move_pairs / sizeof move_pairs[0]; i++)
+		pair |= move_pairs[i].src == src->space && move_pairs[i].dst == dst->space;
+	if (!pair)
+		kd_check_error(c, ins, -1,
+		               "cannot move from %s to %s (scopes allowed: gm->l1, l1->gm, gm->ub, ub->gm, ub->ub)",
+		               kd_spaces[src->space].name, kd_spaces[dst->space].name);
+	aligned(c, ins, 0, dst, doff);
+	aligned(c, ins, 1, src, soff);
+	int64_t nburst, burst, sstride, dstride;
+	if (!kd_arg_legal(f, ins, 3, &nburst) || !kd_arg_legal(f, ins, 4, &burst))
+		return;
+	if (kd_arg_legal(f, ins, 5, &sstride))
+		inside(c, ins, 1, src, soff, ((nburst - 1) * (burst + sstride) + burst) * 32, "reads");
+	if (kd_arg_legal(f, ins, 6, &dstride))
+		inside(c, ins, 0, dst, doff, ((nburst - 1) * (burst + dstride) + burst) * 32, "writes");
+}
+
+/* vec_dup (mask, dst, scalar, repeat, dst_rs) and vec_add (mask, dst, src0,
+ * src1, repeat, dst_rs, src0_rs, src1_rs). */
+void kd_check_vec(KdCheck *c, const KdIns *ins)
+{
+	const KdFunc *f = c->f;
+	int is_add = ins->op == OP_VEC_ADD;
+	int ntensor = is_add ? 3 : 1, rep = is_add ? 4 : 3;
+	KdRange off[3];
+	const KdBuffer *b[3];
+	for (int t = 0; t < ntensor; t++) {
+		b[t] = kd_check_ref(c, ins, 1 + t, &off[t]);
+		aligned(c, ins, 1 + t, b[t], off[t]);
+	}
+	for (int t = 1; t < ntensor; t++)
+		if (b[t]->dt != b[0]->dt)
+			kd_check_error(c, ins, 1 + t, "all operands must have the same dtype, got %s ('%s') and %s ('%s')",
+			               kd_dtypes[b[t]->dt].name, b[t]->name, kd_dtypes[b[0]->dt].name, b[0]->name);
+	int64_t mask, repeat, stride;
+	int sz = kd_dtypes[b[0]->dt].size;
+	KdRange mr = kd_range_of(c, ins->args[0]);
+	if (mr.known && sz && mr.lo >= 1 && mr.hi > 256 / sz && mr.hi <= 128)
+		kd_check_error(c, ins, 0, "mask must be in 1..%d for %s, got %lld", 256 / sz,
+		               kd_dtypes[b[0]->dt].name, (long long)mr.hi);
+	if (!kd_arg_legal(f, ins, 0, &mask) || mask > 256 / sz || !kd_arg_legal(f, ins, rep, &repeat) ||
+	    !repeat)
+		return;
+	for (int t = 0; t < ntensor; t++)
+		if (kd_arg_legal(f, ins, rep + 1 + t, &stride))
+			inside(c, ins, 1 + t, b[t], off[t], (repeat - 1) * stride * 32 + mask * sz,
+			       t ? "reads" : "writes");
+}
+
+/* No cost table on the page: a documented model.  The MTE moves 32 bytes
+ * a cycle after a fixed start of 100 cycles and 4 cycles per burst; a
+ * vector repeat takes one cycle after a start of 20. */
+int64_t kd_cost_data_move(const KdFunc *f, const KdIns *ins)
+{
+	int64_t nburst = 1, burst = 1;
+	kd_arg_const(f, ins, 3, &nburst);
+	kd_arg_const(f, ins, 4, &burst);
+	return 100 + nburst * (burst + 4);
+}
+
+int64_t kd_cost_vec(const KdFunc *f, const KdIns *ins)
+{
+	int64_t repeat = 1;
+	kd_arg_const(f, ins, ins->op == OP_VEC_ADD ? 4 : 3, &repeat);
+	return 20 + repeat;
+}

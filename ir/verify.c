@@ -1,0 +1,213 @@
+/* verify.c: the structural IR verifier.  It runs after building and after
+ * every pass; a failure is a compiler bug, reported as such. */
+#include <string.h>
+
+#include "ir.h"
+
+typedef struct {
+	KdDiag *d;
+	const KdFunc *f;
+	KdArena *a;
+	int *idom;         /* immediate dominator per block; -1 unreachable */
+	int *rpo;          /* reverse postorder number per block */
+	int *pos;          /* instruction -> position in its block */
+	int nerr;
+} Ver;
+
+static void fail(Ver *v, const KdIns *in, const char *what)
+{
+	KdSpan at = in ? in->span : v->f->span;
+	kd_error(v->d, at, "internal compiler error: invalid IR in '%s': %s", v->f->name, what);
+	v->nerr++;
+}
+
+static int nsucc(const KdFunc *f, int b, int k)
+{
+	const KdBlock *bl = f->blk[b];
+	if (!bl->nins)
+		return -1;
+	const KdIns *t = &f->ins[bl->insv[bl->nins - 1]];
+	return k < t->nsucc ? t->succ[k].blk : -1;
+}
+
+static void dfs(const KdFunc *f, int b, char *seen, int *order, int *n)
+{
+	/* Explicit stack: a deep loop nest must not recurse deeply. */
+	int *stack = order + f->nblk, *next = stack + f->nblk, sp = 0;
+	stack[sp] = b;
+	next[sp++] = 0;
+	seen[b] = 1;
+	while (sp) {
+		int x = stack[sp - 1];
+		int s = nsucc(f, x, next[sp - 1]++);
+		if (next[sp - 1] > 2) {
+			order[(*n)++] = x;
+			sp--;
+			continue;
+		}
+		if (s >= 0 && s < f->nblk && !seen[s]) {
+			seen[s] = 1;
+			stack[sp] = s;
+			next[sp++] = 0;
+		}
+	}
+}
+
+static int intersect(Ver *v, int a, int b)
+{
+	while (a != b) {
+		while (v->rpo[a] > v->rpo[b])
+			a = v->idom[a];
+		while (v->rpo[b] > v->rpo[a])
+			b = v->idom[b];
+	}
+	return a;
+}
+
+/* Cooper, Harvey and Kennedy's iterative dominators. */
+static void dominators(Ver *v)
+{
+	const KdFunc *f = v->f;
+	int n = f->nblk, cnt = 0;
+	char *seen = kd_alloc(v->a, (size_t)n);
+	int *post = kd_alloc(v->a, sizeof *post * (size_t)n * 3);
+	v->idom = kd_alloc(v->a, sizeof *v->idom * (size_t)n);
+	v->rpo = kd_alloc(v->a, sizeof *v->rpo * (size_t)n);
+	dfs(f, 0, seen, post, &cnt);
+	for (int i = 0; i < n; i++)
+		v->idom[i] = -1;
+	for (int i = 0; i < cnt; i++)
+		v->rpo[post[i]] = cnt - 1 - i;
+	v->idom[0] = 0;
+	for (int changed = 1; changed;) {
+		changed = 0;
+		for (int i = cnt - 1; i >= 0; i--) {
+			int b = post[i];
+			if (b == 0)
+				continue;
+			int nd = -1;
+			for (int p = 0; p < n; p++) {
+				if (v->idom[p] < 0)
+					continue;
+				for (int k = 0; k < 2; k++)
+					if (nsucc(f, p, k) == b)
+						nd = nd < 0 ? p : intersect(v, p, nd);
+			}
+			if (nd != v->idom[b]) {
+				v->idom[b] = nd;
+				changed = 1;
+			}
+		}
+	}
+}
+
+static int dominates(Ver *v, int a, int b)
+{
+	if (v->idom[b] < 0)
+		return 1;      /* unreachable code: nothing to prove */
+	for (;;) {
+		if (a == b)
+			return 1;
+		if (b == 0)
+			return 0;
+		b = v->idom[b];
+	}
+}
+
+/* Is value x available at instruction `in` (at position p of block b)? */
+static void use(Ver *v, const KdIns *in, int b, int p, int x)
+{
+	const KdFunc *f = v->f;
+	if (x < 0 || x >= f->nval) {
+		fail(v, in, "operand is not a value");
+		return;
+	}
+	const KdVal *val = &f->val[x];
+	if (val->kind == VK_INS) {
+		const KdIns *def = &f->ins[val->def];
+		if (def->blk == b ? v->pos[val->def] >= p : !dominates(v, def->blk, b))
+			fail(v, in, "operand does not dominate its use");
+	} else if (val->kind == VK_BARG) {
+		if (!dominates(v, val->def, b))
+			fail(v, in, "block parameter used outside the blocks its block dominates");
+	}
+}
+
+static int kind_ok(const KdFunc *f, const KdOpParam *p, int x)
+{
+	KdValType t = f->val[x].type;
+	switch (p->kind) {
+	case PK_TENSOR: return t == VT_REF;
+	case PK_INT: return t == VT_INT;
+	case PK_NUM: return t == VT_INT || t == VT_FLOAT;
+	default: return t == VT_STR;
+	}
+}
+
+static void func(Ver *v)
+{
+	const KdFunc *f = v->f;
+	v->pos = kd_alloc(v->a, sizeof *v->pos * ((size_t)f->nins + 1));
+	for (int b = 0; b < f->nblk; b++)
+		for (int k = 0; k < f->blk[b]->nins; k++)
+			v->pos[f->blk[b]->insv[k]] = k;
+	dominators(v);
+	for (int b = 0; b < f->nblk; b++) {
+		const KdBlock *bl = f->blk[b];
+		if (!bl->nins) {
+			fail(v, NULL, "empty block");
+			continue;
+		}
+		for (int k = 0; k < bl->nins; k++) {
+			const KdIns *in = &f->ins[bl->insv[k]];
+			const KdOpDesc *d = &kd_ops[in->op];
+			if ((d->kind == OK_TERM) != (k == bl->nins - 1))
+				fail(v, in, "a block must end in exactly one terminator");
+			if (in->blk != b)
+				fail(v, in, "instruction's block is wrong");
+			for (int i = 0; i < in->nargs; i++)
+				use(v, in, b, k, in->args[i]);
+			for (int s = 0; s < in->nsucc; s++) {
+				const KdSucc *sc = &in->succ[s];
+				if (sc->blk <= 0 || sc->blk >= f->nblk) {
+					fail(v, in, "branch to a bad block");
+					continue;
+				}
+				if (sc->nargs != f->blk[sc->blk]->nparam)
+					fail(v, in, "branch passes the wrong number of block arguments");
+				for (int i = 0; i < sc->nargs; i++)
+					use(v, in, b, k, sc->args[i]);
+			}
+			if (in->op == OP_BR && in->nsucc != 2)
+				fail(v, in, "br needs two successors");
+			if (in->op == OP_JMP && in->nsucc != 1)
+				fail(v, in, "jmp needs one successor");
+			if (d->kind == OK_EFFECT) {
+				if (in->nargs != d->nparam) {
+					fail(v, in, "operand count differs from the op table");
+					continue;
+				}
+				for (int i = 0; i < in->nargs; i++)
+					if (in->args[i] >= 0 && in->args[i] < f->nval &&
+					    !kind_ok(f, &d->param[i], in->args[i]))
+						fail(v, in, "operand kind differs from the op table");
+			}
+			if (in->op == OP_VIEW && (in->res < 0 || f->val[in->res].buf < 0 ||
+			                          f->val[in->res].buf >= f->nbuf))
+				fail(v, in, "view without a buffer");
+		}
+	}
+}
+
+int kd_ir_verify(KdDiag *d, const KdModule *m)
+{
+	KdArena *a = kd_arena_new();
+	int n = 0;
+	for (int i = 0; i < m->nfn; i++) {
+		Ver v = {.d = d, .f = m->fn[i], .a = a};
+		func(&v);
+		n += v.nerr;
+	}
+	kd_arena_free(a);
+	return n;
+}

@@ -1,0 +1,296 @@
+/* ascend.c: the TIK ops of seed 001 (data_move) and the vector ops its
+ * examples use (vec_dup, vec_add).  Each op checks every rule before it
+ * touches memory, so an op that fails writes nothing.  Arguments are
+ * int64 and may be anything, so the checks run in an order that keeps all
+ * later arithmetic inside 64 bits: ranges first (which bound the counts
+ * and strides), then offsets against sizes using unsigned differences. */
+#include <inttypes.h>
+#include <string.h>
+
+#include "rt_internal.h"
+
+#define BLOCK 32   /* bytes: the unit of bursts, strides and alignment */
+
+/* The first k in 0..n-1 whose access [off + k*step, +len) leaves a
+ * tensor of `bytes`, or -1 when all are inside.  off >= 0, step >= 0,
+ * len > 0, and n*step stays far below 2^63 after the range checks. */
+static int64_t first_outside(size_t bytes, int64_t off, int64_t n, int64_t step, int64_t len)
+{
+	uint64_t size = bytes, room, k;
+
+	if (n <= 0)
+		return -1;
+	if ((uint64_t)off > size || size - (uint64_t)off < (uint64_t)len)
+		return 0;
+	if (step == 0)
+		return -1;
+	room = size - (uint64_t)off - (uint64_t)len;
+	k = room / (uint64_t)step + 1;
+	return k < (uint64_t)n ? (int64_t)k : -1;
+}
+
+static int check_bounds(kdsl_rt *rt, const kdsl_site *site, const char *what,
+                        const char *unit, const char *verb, size_t bytes,
+                        int64_t off, int64_t n, int64_t step, int64_t len)
+{
+	int64_t k = first_outside(bytes, off, n, step, len);
+	uint64_t lo;
+
+	if (k < 0)
+		return KDSL_OK;
+	lo = (uint64_t)off + (uint64_t)k * (uint64_t)step;
+	return kdsl_rt_fail(rt, site, KDSL_ERR_BOUNDS,
+	                    "%s %s %" PRId64 " %s bytes %" PRIu64 "..%" PRIu64
+	                    " outside the tensor of %zu bytes",
+	                    what, unit, k, verb, lo, lo + (uint64_t)len - 1, bytes);
+}
+
+static int check_range(kdsl_rt *rt, const kdsl_site *site, const char *what,
+                       int64_t v, int64_t lo, int64_t hi)
+{
+	if (v >= lo && v <= hi)
+		return KDSL_OK;
+	return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "%s must be in %" PRId64 "..%" PRId64
+	                    ", got %" PRId64, what, lo, hi, v);
+}
+
+/* A NULL base, a negative offset, and the 32-byte rule of ub and l1.  The
+ * rule is about the address in the on-chip memory, so when the operand
+ * lies in this runtime's memory its position there counts too. */
+static int check_operand(kdsl_rt *rt, const kdsl_site *site, const char *what,
+                         const unsigned char *base, kdsl_mem mem, int64_t off)
+{
+	uint64_t at = 0;
+	uintptr_t b, m;
+
+	if (!base)
+		return kdsl_rt_fail(rt, site, KDSL_ERR_ARG, "%s tensor is NULL", what);
+	if (off < 0)
+		return kdsl_rt_fail(rt, site, KDSL_ERR_BOUNDS,
+		                    "%s offset must be >= 0, got byte offset %" PRId64, what, off);
+	if (mem != KDSL_MEM_UB && mem != KDSL_MEM_L1)
+		return KDSL_OK;
+	b = (uintptr_t)base;
+	m = (uintptr_t)rt->mem[mem];
+	if (rt->mem[mem] && b >= m && b - m < rt->mem_bytes[mem])
+		at = (uint64_t)(b - m);
+	if ((at + (uint64_t)off) % BLOCK == 0)
+		return KDSL_OK;
+	if (at % BLOCK == 0)
+		return kdsl_rt_fail(rt, site, KDSL_ERR_ALIGN,
+		                    "%s address in %s must be 32-byte aligned, got byte offset %" PRId64,
+		                    what, kdsl_mem_name(mem), off);
+	return kdsl_rt_fail(rt, site, KDSL_ERR_ALIGN,
+	                    "%s address in %s must be 32-byte aligned, got %s address %" PRIu64
+	                    " (tensor at %" PRIu64 ", byte offset %" PRId64 ")",
+	                    what, kdsl_mem_name(mem), kdsl_mem_name(mem), at + (uint64_t)off, at, off);
+}
+
+/* Table 2 of the page: the scope pairs data_move supports. */
+static int move_allowed(kdsl_mem src, kdsl_mem dst)
+{
+	switch (src) {
+	case KDSL_MEM_GM:
+		return dst == KDSL_MEM_L1 || dst == KDSL_MEM_UB;
+	case KDSL_MEM_L1:
+		return dst == KDSL_MEM_GM;
+	case KDSL_MEM_UB:
+		return dst == KDSL_MEM_GM || dst == KDSL_MEM_UB;
+	default:
+		return 0;
+	}
+}
+
+int kdsl_ascend_data_move(kdsl_rt *rt, const kdsl_site *site,
+                          kdsl_ref dst, int64_t dst_off,
+                          kdsl_cref src, int64_t src_off,
+                          int64_t sid, int64_t nburst, int64_t burst,
+                          int64_t src_stride, int64_t dst_stride)
+{
+	int64_t len, sstep, dstep, k;
+	int rc;
+
+	if (!rt)
+		return KDSL_ERR_ARG;
+	if ((rc = check_range(rt, site, "sid", sid, 0, 15)) ||
+	    (rc = check_range(rt, site, "nburst", nburst, 1, 4095)) ||
+	    (rc = check_range(rt, site, "burst", burst, 1, 65535)) ||
+	    (rc = check_range(rt, site, "src_stride", src_stride, 0, 65535)) ||
+	    (rc = check_range(rt, site, "dst_stride", dst_stride, 0, 65535)))
+		return rc;
+	if (!move_allowed(src.mem, dst.mem))
+		return kdsl_rt_fail(rt, site, KDSL_ERR_ARG,
+		                    "cannot move from %s to %s (allowed: gm->l1, l1->gm, gm->ub, ub->gm, ub->ub)",
+		                    kdsl_mem_name(src.mem), kdsl_mem_name(dst.mem));
+	if ((rc = check_operand(rt, site, "dst", dst.base, dst.mem, dst_off)) ||
+	    (rc = check_operand(rt, site, "src", src.base, src.mem, src_off)))
+		return rc;
+	len = burst * BLOCK;
+	sstep = (burst + src_stride) * BLOCK;
+	dstep = (burst + dst_stride) * BLOCK;
+	if ((rc = check_bounds(rt, site, "src", "burst", "reads", src.bytes, src_off, nburst, sstep, len)) ||
+	    (rc = check_bounds(rt, site, "dst", "burst", "writes", dst.bytes, dst_off, nburst, dstep, len)))
+		return rc;
+	/* Contiguous on both sides: one move (ub->ub may overlap). */
+	if (src_stride == 0 && dst_stride == 0) {
+		memmove(dst.base + dst_off, src.base + src_off, (size_t)(nburst * len));
+		return KDSL_OK;
+	}
+	/* Burst by burst in order, as the device issues them. */
+	for (k = 0; k < nburst; k++)
+		memmove(dst.base + dst_off + k * dstep, src.base + src_off + k * sstep, (size_t)len);
+	return KDSL_OK;
+}
+
+/* ---- vector ops ---- */
+
+/* One repeat's operand, copied out so a repeat reads all its inputs before
+ * it writes (in-place and overlapping operands then behave as on the
+ * device, repeat by repeat). 256 bytes is the most a repeat covers. */
+typedef union {
+	unsigned char b[256];
+	uint16_t u16[128];
+	uint32_t u32[64];
+	float f32[64];
+} vreg;
+
+static int vec_dtype_ok(kdsl_dtype dt, int with_unsigned)
+{
+	switch (dt) {
+	case KDSL_I16: case KDSL_I32: case KDSL_F16: case KDSL_F32:
+		return 1;
+	case KDSL_U16: case KDSL_U32:
+		return with_unsigned;
+	default:
+		return 0;
+	}
+}
+
+/* The checks vec_dup and vec_add share for one operand: in ub, not NULL,
+ * offset >= 0 and aligned.  Bounds follow once all ranges are known. */
+static int check_vec_operand(kdsl_rt *rt, const kdsl_site *site, const char *what,
+                             const unsigned char *base, kdsl_mem mem, int64_t off)
+{
+	if (mem != KDSL_MEM_UB)
+		return kdsl_rt_fail(rt, site, KDSL_ERR_ARG, "%s must be in ub, got %s",
+		                    what, kdsl_mem_name(mem));
+	return check_operand(rt, site, what, base, mem, off);
+}
+
+static int check_vec_common(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt, int with_unsigned,
+                            int64_t mask, int64_t repeat_times)
+{
+	int64_t size = (int64_t)kdsl_dtype_size(dt);
+
+	if (!vec_dtype_ok(dt, with_unsigned))
+		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "dtype must be one of %s, got %s",
+		                    with_unsigned ? "i16, u16, i32, u32, f16, f32" : "i16, i32, f16, f32",
+		                    kdsl_dtype_name(dt));
+	if (mask < 1 || mask > 256 / size)
+		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE,
+		                    "mask must be in 1..%" PRId64 " for %s, got %" PRId64,
+		                    256 / size, kdsl_dtype_name(dt), mask);
+	return check_range(rt, site, "repeat_times", repeat_times, 0, 255);
+}
+
+int kdsl_ascend_vec_dup(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
+                        int64_t mask, kdsl_ref dst, int64_t dst_off,
+                        double scalar, int64_t repeat_times, int64_t dst_rep_stride)
+{
+	unsigned char one[8];
+	vreg pat;
+	size_t size;
+	int64_t len, step, r, i;
+	int rc;
+
+	if (!rt)
+		return KDSL_ERR_ARG;
+	if ((rc = check_vec_common(rt, site, dt, 1, mask, repeat_times)) ||
+	    (rc = check_range(rt, site, "dst_rep_stride", dst_rep_stride, 0, 255)) ||
+	    (rc = check_vec_operand(rt, site, "dst", dst.base, dst.mem, dst_off)))
+		return rc;
+	size = kdsl_dtype_size(dt);
+	len = mask * (int64_t)size;
+	step = dst_rep_stride * BLOCK;
+	if ((rc = check_bounds(rt, site, "dst", "repeat", "writes", dst.bytes, dst_off,
+	                       repeat_times, step, len)))
+		return rc;
+	kdsl_store_value(dt, one, scalar);
+	for (i = 0; i < mask; i++)
+		memcpy(pat.b + i * (int64_t)size, one, size);
+	for (r = 0; r < repeat_times; r++)
+		memcpy(dst.base + dst_off + r * step, pat.b, (size_t)len);
+	return KDSL_OK;
+}
+
+/* One repeat of vec_add on copied-out operands; the dtype switch sits
+ * outside the element loops so each loop is a plain, vectorisable one. */
+static void add_repeat(kdsl_dtype dt, int64_t mask, vreg *out, const vreg *a, const vreg *b)
+{
+	int64_t i;
+
+	switch (dt) {
+	case KDSL_I16:
+		for (i = 0; i < mask; i++)
+			out->u16[i] = (uint16_t)(a->u16[i] + b->u16[i]);
+		break;
+	case KDSL_I32:
+		for (i = 0; i < mask; i++)
+			out->u32[i] = a->u32[i] + b->u32[i];
+		break;
+	case KDSL_F16:
+		/* The double sum of two halves is exact; rounding it once gives
+		 * the correctly rounded IEEE half sum. */
+		for (i = 0; i < mask; i++)
+			out->u16[i] = kdsl_h_f64_to_f16(kdsl_h_f16_to_f64(a->u16[i]) +
+			                                kdsl_h_f16_to_f64(b->u16[i]));
+		break;
+	case KDSL_F32:
+		for (i = 0; i < mask; i++)
+			out->f32[i] = a->f32[i] + b->f32[i];
+		break;
+	default:
+		break;
+	}
+}
+
+int kdsl_ascend_vec_add(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
+                        int64_t mask, kdsl_ref dst, int64_t dst_off,
+                        kdsl_cref src0, int64_t src0_off,
+                        kdsl_cref src1, int64_t src1_off,
+                        int64_t repeat_times, int64_t dst_rep_stride,
+                        int64_t src0_rep_stride, int64_t src1_rep_stride)
+{
+	vreg a, b, out;
+	int64_t len, dstep, s0step, s1step, r;
+	int rc;
+
+	if (!rt)
+		return KDSL_ERR_ARG;
+	if ((rc = check_vec_common(rt, site, dt, 0, mask, repeat_times)) ||
+	    (rc = check_range(rt, site, "dst_rep_stride", dst_rep_stride, 0, 255)) ||
+	    (rc = check_range(rt, site, "src0_rep_stride", src0_rep_stride, 0, 255)) ||
+	    (rc = check_range(rt, site, "src1_rep_stride", src1_rep_stride, 0, 255)) ||
+	    (rc = check_vec_operand(rt, site, "dst", dst.base, dst.mem, dst_off)) ||
+	    (rc = check_vec_operand(rt, site, "src0", src0.base, src0.mem, src0_off)) ||
+	    (rc = check_vec_operand(rt, site, "src1", src1.base, src1.mem, src1_off)))
+		return rc;
+	len = mask * (int64_t)kdsl_dtype_size(dt);
+	dstep = dst_rep_stride * BLOCK;
+	s0step = src0_rep_stride * BLOCK;
+	s1step = src1_rep_stride * BLOCK;
+	if ((rc = check_bounds(rt, site, "dst", "repeat", "writes", dst.bytes, dst_off,
+	                       repeat_times, dstep, len)) ||
+	    (rc = check_bounds(rt, site, "src0", "repeat", "reads", src0.bytes, src0_off,
+	                       repeat_times, s0step, len)) ||
+	    (rc = check_bounds(rt, site, "src1", "repeat", "reads", src1.bytes, src1_off,
+	                       repeat_times, s1step, len)))
+		return rc;
+	for (r = 0; r < repeat_times; r++) {
+		memcpy(a.b, src0.base + src0_off + r * s0step, (size_t)len);
+		memcpy(b.b, src1.base + src1_off + r * s1step, (size_t)len);
+		add_repeat(dt, mask, &out, &a, &b);
+		memcpy(dst.base + dst_off + r * dstep, out.b, (size_t)len);
+	}
+	return KDSL_OK;
+}

@@ -1,0 +1,151 @@
+/* kdsl_rt.h: the runtime that kdslc's generated C calls.  It owns the
+ * emulated on-chip memories of a target and implements the data-movement
+ * ops with every hardware rule re-checked at run time, so a kernel whose
+ * addresses depend on runtime values returns an error instead of
+ * corrupting memory.  Public symbols use kdsl_ / KDSL_. */
+#ifndef KDSL_RT_H
+#define KDSL_RT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef uint16_t kdsl_f16;   /* IEEE binary16 bit pattern */
+typedef uint16_t kdsl_bf16;  /* bfloat16 bit pattern */
+
+typedef enum {
+	KDSL_TARGET_NEURON = 1,
+	KDSL_TARGET_ASCEND = 2,
+	KDSL_TARGET_AIPU = 3
+} kdsl_target;
+
+/* Same order as the compiler's KdSpace. */
+typedef enum {
+	KDSL_MEM_GM = 1, KDSL_MEM_UB, KDSL_MEM_L1,
+	KDSL_MEM_HBM, KDSL_MEM_SBUF, KDSL_MEM_PSUM
+} kdsl_mem;
+
+/* Same order as the compiler's KdDtype. */
+typedef enum {
+	KDSL_I8 = 1, KDSL_I16, KDSL_I32, KDSL_I64,
+	KDSL_U8, KDSL_U16, KDSL_U32, KDSL_U64,
+	KDSL_F16, KDSL_BF16, KDSL_F32, KDSL_BOOL
+} kdsl_dtype;
+
+enum {
+	KDSL_OK = 0,
+	KDSL_ERR_RANGE = 1,    /* an argument outside the op's legal range */
+	KDSL_ERR_BOUNDS = 2,   /* an access outside its tensor */
+	KDSL_ERR_ALIGN = 3,    /* an address not aligned as the memory requires */
+	KDSL_ERR_TARGET = 4,   /* a kernel run on a runtime of another target */
+	KDSL_ERR_ARG = 5,      /* a NULL tensor or another bad call */
+	KDSL_ERR_NOMEM = 6
+};
+
+typedef struct kdsl_rt kdsl_rt;
+
+/* Where an op sits in the .k source; generated code passes one per call. */
+typedef struct {
+	const char *file;
+	int line, col;
+	const char *op;
+} kdsl_site;
+
+/* An operand: a whole tensor (base, size in bytes, memory) plus a byte
+ * offset passed beside it, so the runtime can check every access. */
+typedef struct {
+	unsigned char *base;
+	size_t bytes;
+	kdsl_mem mem;
+} kdsl_ref;
+typedef struct {
+	const unsigned char *base;
+	size_t bytes;
+	kdsl_mem mem;
+} kdsl_cref;
+
+/* Creates a runtime with the target's memories: ascend ub 256 KiB and
+ * l1 1 MiB; neuron sbuf 128 x 192 KiB and psum 128 x 16 KiB; aipu none.
+ * On-chip memory starts as a deterministic garbage pattern, never zero,
+ * and keeps its contents between kernel calls, as on the device.
+ * Returns NULL when out of memory or for an unknown target. */
+kdsl_rt *kdsl_rt_create(kdsl_target target);
+void kdsl_rt_destroy(kdsl_rt *rt);
+kdsl_target kdsl_rt_target(const kdsl_rt *rt);
+/* The last error as "file.k:LINE:COL: op: message", or "" when none. */
+const char *kdsl_rt_last_error(const kdsl_rt *rt);
+void kdsl_rt_clear_error(kdsl_rt *rt);
+/* Base and size in bytes of an on-chip memory; NULL if the target lacks it.
+ * Partitioned memories are laid out partition after partition. */
+unsigned char *kdsl_rt_mem(kdsl_rt *rt, kdsl_mem mem, size_t *bytes);
+/* Size in bytes of one partition (the whole memory when not partitioned). */
+size_t kdsl_rt_partition_bytes(const kdsl_rt *rt, kdsl_mem mem);
+
+/* Records an error at a site and returns code.  Generated code and the
+ * ops call it; the message is formatted like a compiler diagnostic. */
+int kdsl_rt_fail(kdsl_rt *rt, const kdsl_site *site, int code, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 4, 5)))
+#endif
+	;
+/* First call of every generated kernel: the runtime must be of its target
+ * and every tensor parameter non-NULL (checked by the caller, reported here). */
+int kdsl_rt_enter(kdsl_rt *rt, kdsl_target target, const char *kernel);
+int kdsl_rt_null_param(kdsl_rt *rt, const char *kernel, const char *param);
+
+/* ---- half precision: IEEE round-to-nearest-even in both directions ---- */
+float kdsl_f16_to_f32(kdsl_f16 h);
+double kdsl_f16_to_f64(kdsl_f16 h);
+kdsl_f16 kdsl_f32_to_f16(float f);
+kdsl_f16 kdsl_f64_to_f16(double d);
+float kdsl_bf16_to_f32(kdsl_bf16 h);
+kdsl_bf16 kdsl_f32_to_bf16(float f);
+size_t kdsl_dtype_size(kdsl_dtype dt);
+const char *kdsl_dtype_name(kdsl_dtype dt);   /* "f16" */
+
+/* ---- ascend (seed 001) ----
+ * Offsets are in bytes from the operand's base.  Every rule of the page is
+ * re-checked: sid 0..15, nburst 1..4095, burst 1..65535, strides 0..65535,
+ * 32-byte alignment in ub/l1, every byte inside its tensor. */
+int kdsl_ascend_data_move(kdsl_rt *rt, const kdsl_site *site,
+                          kdsl_ref dst, int64_t dst_off,
+                          kdsl_cref src, int64_t src_off,
+                          int64_t sid, int64_t nburst, int64_t burst,
+                          int64_t src_stride, int64_t dst_stride);
+/* Repeat r writes `mask` elements starting r*dst_rep_stride*32 bytes after
+ * dst_off.  mask 1..256/size(dt), repeat_times 0..255, strides 0..255. */
+int kdsl_ascend_vec_dup(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
+                        int64_t mask, kdsl_ref dst, int64_t dst_off,
+                        double scalar, int64_t repeat_times, int64_t dst_rep_stride);
+int kdsl_ascend_vec_add(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
+                        int64_t mask, kdsl_ref dst, int64_t dst_off,
+                        kdsl_cref src0, int64_t src0_off,
+                        kdsl_cref src1, int64_t src1_off,
+                        int64_t repeat_times, int64_t dst_rep_stride,
+                        int64_t src0_rep_stride, int64_t src1_rep_stride);
+
+/* Helpers for generated code: views of a kernel's tensors. */
+static inline kdsl_ref kdsl_ref_of(void *base, size_t bytes, kdsl_mem mem)
+{
+	kdsl_ref r;
+	r.base = (unsigned char *)base;
+	r.bytes = bytes;
+	r.mem = mem;
+	return r;
+}
+static inline kdsl_cref kdsl_cref_of(const void *base, size_t bytes, kdsl_mem mem)
+{
+	kdsl_cref r;
+	r.base = (const unsigned char *)base;
+	r.bytes = bytes;
+	r.mem = mem;
+	return r;
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,197 @@
+/* rt.c: a runtime instance: its emulated on-chip memories and its last
+ * error.  All state lives in the kdsl_rt, so runtimes are independent and
+ * the library has no global mutable state. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt_internal.h"
+
+#define KIB ((size_t)1024)
+
+/* Every memory starts 64-byte aligned, so a buffer the compiler places at
+ * a 32-byte aligned offset is at a truly aligned host address. */
+#define MEM_ALIGN 64
+
+const char *kdsl_mem_name(kdsl_mem mem)
+{
+	switch (mem) {
+	case KDSL_MEM_GM: return "gm";
+	case KDSL_MEM_UB: return "ub";
+	case KDSL_MEM_L1: return "l1";
+	case KDSL_MEM_HBM: return "hbm";
+	case KDSL_MEM_SBUF: return "sbuf";
+	case KDSL_MEM_PSUM: return "psum";
+	}
+	return "?";
+}
+
+const char *kdsl_target_name(kdsl_target target)
+{
+	switch (target) {
+	case KDSL_TARGET_NEURON: return "neuron";
+	case KDSL_TARGET_ASCEND: return "ascend";
+	case KDSL_TARGET_AIPU: return "aipu";
+	}
+	return "unknown";
+}
+
+/* The device's memory holds whatever the previous program left, so a
+ * kernel that reads a buffer before writing it must not see zeros by
+ * luck.  We fill with xorshift64 output from a fixed seed, different per
+ * memory: deterministic (runs are reproducible, outputs comparable across
+ * machines) yet clearly not zero. */
+static void fill_garbage(unsigned char *p, size_t n, uint64_t seed)
+{
+	uint64_t x = seed;
+	size_t i;
+
+	for (i = 0; i + 8 <= n; i += 8) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		memcpy(p + i, &x, 8);
+	}
+	for (; i < n; i++)
+		p[i] = (unsigned char)(x >> (8 * (i & 7)));
+}
+
+static int add_mem(kdsl_rt *rt, kdsl_mem mem, size_t parts, size_t part_bytes)
+{
+	size_t n = parts * part_bytes;
+
+	rt->mem[mem] = aligned_alloc(MEM_ALIGN, n);
+	if (!rt->mem[mem])
+		return -1;
+	rt->mem_bytes[mem] = n;
+	rt->part_bytes[mem] = part_bytes;
+	fill_garbage(rt->mem[mem], n, 0x9e3779b97f4a7c15ull ^ (uint64_t)mem);
+	return 0;
+}
+
+kdsl_rt *kdsl_rt_create(kdsl_target target)
+{
+	kdsl_rt *rt;
+	int bad = 0;
+
+	if (target != KDSL_TARGET_NEURON && target != KDSL_TARGET_ASCEND &&
+	    target != KDSL_TARGET_AIPU)
+		return NULL;
+	rt = calloc(1, sizeof *rt);
+	if (!rt)
+		return NULL;
+	rt->target = target;
+	if (target == KDSL_TARGET_ASCEND) {
+		bad |= add_mem(rt, KDSL_MEM_UB, 1, 256 * KIB);
+		bad |= add_mem(rt, KDSL_MEM_L1, 1, 1024 * KIB);
+	} else if (target == KDSL_TARGET_NEURON) {
+		bad |= add_mem(rt, KDSL_MEM_SBUF, 128, 192 * KIB);
+		bad |= add_mem(rt, KDSL_MEM_PSUM, 128, 16 * KIB);
+	}
+	if (bad) {
+		kdsl_rt_destroy(rt);
+		return NULL;
+	}
+	return rt;
+}
+
+void kdsl_rt_destroy(kdsl_rt *rt)
+{
+	int i;
+
+	if (!rt)
+		return;
+	for (i = 0; i < KDSL_NMEM; i++)
+		free(rt->mem[i]);
+	free(rt);
+}
+
+kdsl_target kdsl_rt_target(const kdsl_rt *rt)
+{
+	return rt ? rt->target : (kdsl_target)0;
+}
+
+const char *kdsl_rt_last_error(const kdsl_rt *rt)
+{
+	return rt ? rt->err : "";
+}
+
+void kdsl_rt_clear_error(kdsl_rt *rt)
+{
+	if (rt)
+		rt->err[0] = '\0';
+}
+
+unsigned char *kdsl_rt_mem(kdsl_rt *rt, kdsl_mem mem, size_t *bytes)
+{
+	if (bytes)
+		*bytes = 0;
+	if (!rt || (int)mem <= 0 || (int)mem >= KDSL_NMEM || !rt->mem[mem])
+		return NULL;
+	if (bytes)
+		*bytes = rt->mem_bytes[mem];
+	return rt->mem[mem];
+}
+
+size_t kdsl_rt_partition_bytes(const kdsl_rt *rt, kdsl_mem mem)
+{
+	if (!rt || (int)mem <= 0 || (int)mem >= KDSL_NMEM)
+		return 0;
+	return rt->part_bytes[mem];
+}
+
+/* Formats "file:line:col: op: message"; vsnprintf truncates safely when
+ * the message does not fit the fixed buffer. */
+static void set_error(kdsl_rt *rt, const kdsl_site *site, const char *fmt, va_list ap)
+{
+	size_t n = 0;
+	int k;
+
+	if (site) {
+		k = snprintf(rt->err, sizeof rt->err, "%s:%d:%d: ",
+		             site->file ? site->file : "<unknown>", site->line, site->col);
+		if (k > 0)
+			n = (size_t)k < sizeof rt->err ? (size_t)k : sizeof rt->err - 1;
+		if (site->op && n < sizeof rt->err - 1) {
+			k = snprintf(rt->err + n, sizeof rt->err - n, "%s: ", site->op);
+			if (k > 0)
+				n += (size_t)k < sizeof rt->err - n ? (size_t)k : sizeof rt->err - n - 1;
+		}
+	}
+	if (n < sizeof rt->err - 1)
+		vsnprintf(rt->err + n, sizeof rt->err - n, fmt, ap);
+}
+
+int kdsl_rt_fail(kdsl_rt *rt, const kdsl_site *site, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!rt)
+		return code;
+	va_start(ap, fmt);
+	set_error(rt, site, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+/* A kernel's run starts with a clean error, so last_error always
+ * describes the latest kernel. */
+int kdsl_rt_enter(kdsl_rt *rt, kdsl_target target, const char *kernel)
+{
+	if (!rt)
+		return KDSL_ERR_ARG;
+	rt->err[0] = '\0';
+	if (rt->target != target)
+		return kdsl_rt_fail(rt, NULL, KDSL_ERR_TARGET,
+		                    "kernel '%s' is for target %s but the runtime was created for %s",
+		                    kernel ? kernel : "?", kdsl_target_name(target),
+		                    kdsl_target_name(rt->target));
+	return KDSL_OK;
+}
+
+int kdsl_rt_null_param(kdsl_rt *rt, const char *kernel, const char *param)
+{
+	return kdsl_rt_fail(rt, NULL, KDSL_ERR_ARG, "kernel '%s': parameter '%s' is NULL",
+	                    kernel ? kernel : "?", param ? param : "?");
+}

@@ -1,0 +1,117 @@
+/* rt_internal.h: what the runtime's files share and the library does not
+ * export: the kdsl_rt struct, value conversions used by both the ops and
+ * the harness, and the digit generator behind numpy-style printing. */
+#ifndef KDSL_RT_INTERNAL_H
+#define KDSL_RT_INTERNAL_H
+
+#include <math.h>
+#include <stdint.h>
+
+#include "kdsl_rt.h"
+#include "rt_half.h"
+
+#if defined(__GNUC__)
+#define KDSL_INTERNAL __attribute__((visibility("hidden")))
+#else
+#define KDSL_INTERNAL
+#endif
+
+/* Indexed by kdsl_mem; index 0 is unused so the enum values index directly. */
+#define KDSL_NMEM 7
+
+struct kdsl_rt {
+	kdsl_target target;
+	unsigned char *mem[KDSL_NMEM];
+	size_t mem_bytes[KDSL_NMEM];
+	size_t part_bytes[KDSL_NMEM];
+	char err[1024];
+};
+
+KDSL_INTERNAL const char *kdsl_mem_name(kdsl_mem mem);
+KDSL_INTERNAL const char *kdsl_target_name(kdsl_target target);
+
+/* Shortest digits that identify m*2^e among the values of its format,
+ * numpy's Dragon4 (unique mode).  frac_cutoff >= 0 stops after that many
+ * digits past the decimal point (positional printing); total_cutoff >= 0
+ * stops after that many significant digits; min_* >= 0 forces at least
+ * that many fraction / significant digits.  Writes the digits (no point)
+ * to buf and returns their count; *exp10 is the power of ten of the first
+ * digit. unequal: the gap below the value is half the gap above it. */
+KDSL_INTERNAL int kdsl_dragon4(uint64_t m, int e, int unequal,
+                               int frac_cutoff, int total_cutoff,
+                               int frac_min, int total_min,
+                               char *buf, int bufsize, int *exp10);
+
+/* ---- harness fills (fill.c) ---- */
+
+typedef enum {
+	KDSL_FILL_IOTA = 1, KDSL_FILL_ZEROS, KDSL_FILL_ONES, KDSL_FILL_RANDOM,
+	KDSL_FILL_FILE, KDSL_FILL_NUMBER
+} kdsl_fill_kind;
+
+typedef struct {
+	kdsl_fill_kind kind;
+	uint64_t seed;          /* RANDOM */
+	const char *path;       /* FILE */
+	double number;          /* NUMBER */
+	int is_int;             /* NUMBER written as an integer */
+	int64_t ival;           /* NUMBER when is_int */
+} kdsl_fill;
+
+/* Parses iota|zeros|ones|random[:seed]|FILE.npy|NUMBER; 0 ok, -1 bad. */
+KDSL_INTERNAL int kdsl_fill_parse(const char *spec, kdsl_fill *out);
+/* Fills count elements (every kind but FILE). */
+KDSL_INTERNAL void kdsl_fill_tensor(const kdsl_fill *f, kdsl_dtype dt, size_t count, void *data);
+/* A scalar parameter's value; -1 when the kind makes no sense for one. */
+KDSL_INTERNAL int kdsl_fill_scalar(const kdsl_fill *f, int64_t *out);
+
+/* A double wrapped to an n-bit integer the way the ops define it:
+ * truncation toward zero, then modulo 2^64 (NaN and infinities give 0),
+ * so every conversion is defined behaviour. */
+static inline uint64_t kdsl_wrap_u64(double x)
+{
+	const double two64 = 18446744073709551616.0;
+	double m;
+
+	if (x != x || x == INFINITY || x == -INFINITY)
+		return 0;
+	m = fmod(trunc(x), two64);   /* exact, |m| < 2^64 */
+	if (m < 0)
+		return (uint64_t)0 - (uint64_t)(-m);
+	return (uint64_t)m;
+}
+
+/* Stores x into one element of dtype dt at p: integers wrap, floats round
+ * to nearest even, bool is x != 0. */
+static inline void kdsl_store_value(kdsl_dtype dt, void *p, double x)
+{
+	uint64_t u;
+	kdsl_f16 h;
+	float f;
+	unsigned char b;
+
+	switch (dt) {
+	case KDSL_F16:
+		h = kdsl_h_f64_to_f16(x);
+		memcpy(p, &h, 2);
+		return;
+	case KDSL_BF16:
+		h = kdsl_h_f64_to_bf16(x);
+		memcpy(p, &h, 2);
+		return;
+	case KDSL_F32:
+		f = (float)x;
+		memcpy(p, &f, 4);
+		return;
+	case KDSL_BOOL:
+		b = x != 0;
+		memcpy(p, &b, 1);
+		return;
+	default:
+		break;
+	}
+	u = kdsl_wrap_u64(x);
+	kdsl_store_bits(dt, p, u);
+}
+
+#endif

@@ -1,0 +1,35 @@
+#!/usr/bin/env python3
+"""Counts every test case in meson's testlog.json files: the Check
+subtests (TAP lines), each lit test, and each other test, and prints
+'N passed, N failed' as the last line."""
+import json
+import re
+import sys
+
+passed = failed = 0
+for path in sys.argv[1:]:
+    with open(path) as f:
+        for line in f:
+            t = json.loads(line)
+            out = t.get('stdout', '') or ''
+            name = t.get('name', '')
+            if name == 'lit':
+                p = sum(int(n) for n in re.findall(r'^\s*(?:Passed|Expectedly Failed)\s*:\s*(\d+)', out, re.M))
+                q = sum(int(n) for n in re.findall(r'^\s*(?:Failed|Unresolved|Timed Out|Unexpectedly Passed)\s*:\s*(\d+)', out, re.M))
+                if p + q == 0 and t['result'] != 'OK':
+                    q = 1
+                passed += p
+                failed += q
+            elif t.get('protocol') == 'tap' or re.search(r'^(not )?ok \d', out, re.M):
+                p = len(re.findall(r'^ok \d', out, re.M))
+                q = len(re.findall(r'^not ok \d', out, re.M))
+                if t['result'] != 'OK' and q == 0:
+                    q = 1
+                passed += p
+                failed += q
+            else:
+                if t['result'] in ('OK', 'EXPECTEDFAIL'):
+                    passed += 1
+                elif t['result'] != 'SKIP':
+                    failed += 1
+print(f'{passed} passed, {failed} failed')

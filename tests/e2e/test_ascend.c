@@ -1,0 +1,168 @@
+/* test_ascend.c: runs the seed 001 examples compiled by kdslc and checks
+ * every element against the outputs the seed page states. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ascend_data_move_contiguous.h"
+#include "ascend_data_move_large.h"
+#include "ascend_data_move_unaligned.h"
+#include "runtime_checks.h"
+
+static kdsl_rt *rt;
+
+static void setup(void)
+{
+	rt = kdsl_rt_create(KDSL_TARGET_ASCEND);
+	ck_assert_ptr_nonnull(rt);
+}
+
+static void teardown(void)
+{
+	kdsl_rt_destroy(rt);
+}
+
+/* Example 1: one burst of 32 blocks there and back: dst == src, bit for bit. */
+START_TEST(contiguous_is_identity)
+{
+	kdsl_f16 src[512], dst[512];
+	for (int i = 0; i < 512; i++) {
+		src[i] = kdsl_f32_to_f16((float)((i * 37 % 200) - 100) / 10.0f);
+		dst[i] = 0x7e00;
+	}
+	ck_assert_int_eq(data_move_contiguous(rt, src, dst), KDSL_OK);
+	for (int i = 0; i < 512; i++)
+		ck_assert_uint_eq(dst[i], src[i]);
+}
+END_TEST
+
+/* Example 2: 23 values in two overlapping bursts, doubled by vec_add. */
+START_TEST(unaligned_doubles)
+{
+	kdsl_f16 src[23], dst[24];
+	for (int i = 0; i < 23; i++)
+		src[i] = kdsl_f32_to_f16((float)i);
+	for (int i = 0; i < 24; i++)
+		dst[i] = 0xabcd;
+	ck_assert_int_eq(data_move_unaligned(rt, src, dst), KDSL_OK);
+	for (int i = 0; i < 23; i++)
+		ck_assert_float_eq(kdsl_f16_to_f32(dst[i]), 2.0f * (float)i);
+	/* the guard element after the tensor is untouched */
+	ck_assert_uint_eq(dst[23], 0xabcd);
+	/* and the result does not depend on what ub held before */
+	ck_assert_int_eq(data_move_unaligned(rt, src, dst), KDSL_OK);
+	ck_assert_float_eq(kdsl_f16_to_f32(dst[22]), 44.0f);
+}
+END_TEST
+
+/* Example 3: 2 x 126976 values of 2.0 through a 248 KiB ub: all 4.0. */
+START_TEST(large_adds_in_segments)
+{
+	size_t n = 126976 * 2;
+	kdsl_f16 *src = malloc(n * sizeof *src), *dst = malloc(n * sizeof *dst);
+	for (size_t i = 0; i < n; i++) {
+		src[i] = kdsl_f32_to_f16(2.0f);
+		dst[i] = 0;
+	}
+	ck_assert_int_eq(data_move_large(rt, src, dst), KDSL_OK);
+	for (size_t i = 0; i < n; i++)
+		ck_assert_uint_eq(dst[i], kdsl_f32_to_f16(4.0f));
+	/* The sums are f16 sums: 1 + 2^-10 doubles exactly, 40000 + 40000
+	 * overflows to infinity. */
+	for (size_t i = 0; i < n; i++)
+		src[i] = kdsl_f32_to_f16(i % 2 ? 1.0009765625f : 40000.0f);
+	ck_assert_int_eq(data_move_large(rt, src, dst), KDSL_OK);
+	for (size_t i = 0; i < n; i++)
+		ck_assert_uint_eq(dst[i], i % 2 ? kdsl_f32_to_f16(2.001953125f) : 0x7c00);
+	free(src);
+	free(dst);
+}
+END_TEST
+
+static void fill(kdsl_f16 *a, int n, kdsl_f16 v)
+{
+	for (int i = 0; i < n; i++)
+		a[i] = v;
+}
+
+START_TEST(runtime_bounds_error)
+{
+	kdsl_f16 src[64], dst[64];
+	fill(src, 64, 0x3c00);
+	fill(dst, 64, 0x1111);
+	ck_assert_int_eq(shifted_copy(rt, src, dst, 0), KDSL_OK);
+	ck_assert_uint_eq(dst[63], 0x3c00);
+	fill(dst, 64, 0x1111);
+	ck_assert_int_eq(shifted_copy(rt, src, dst, 16), KDSL_ERR_BOUNDS);
+	ck_assert_ptr_nonnull(strstr(kdsl_rt_last_error(rt), "runtime_checks.k:7:5: data_move:"));
+	for (int i = 0; i < 64; i++)
+		ck_assert_uint_eq(dst[i], 0x1111);
+	ck_assert_int_eq(shifted_copy(rt, src, dst, -1), KDSL_ERR_BOUNDS);
+}
+END_TEST
+
+START_TEST(runtime_align_error)
+{
+	kdsl_f16 src[64], dst[64];
+	fill(src, 64, 0x3c00);
+	ck_assert_int_eq(misaligned(rt, src, dst, 16), KDSL_OK);
+	ck_assert_int_eq(misaligned(rt, src, dst, 3), KDSL_ERR_ALIGN);
+	ck_assert_ptr_nonnull(strstr(kdsl_rt_last_error(rt), "runtime_checks.k:13:5: data_move:"));
+	ck_assert_ptr_nonnull(strstr(kdsl_rt_last_error(rt), "32-byte aligned"));
+}
+END_TEST
+
+START_TEST(runtime_range_error)
+{
+	kdsl_f16 src[64], dst[64];
+	fill(src, 64, 0x3c00);
+	ck_assert_int_eq(bursts(rt, src, dst, 4), KDSL_OK);
+	ck_assert_int_eq(bursts(rt, src, dst, 0), KDSL_ERR_RANGE);
+	ck_assert_ptr_nonnull(strstr(kdsl_rt_last_error(rt), "runtime_checks.k:19:5: data_move:"));
+	ck_assert_ptr_nonnull(strstr(kdsl_rt_last_error(rt), "nburst"));
+	ck_assert_int_eq(bursts(rt, src, dst, 4096), KDSL_ERR_RANGE);
+}
+END_TEST
+
+START_TEST(runtime_division_by_zero)
+{
+	kdsl_f16 src[64], dst[64];
+	fill(src, 64, 0x3c00);
+	ck_assert_int_eq(divide(rt, src, dst, 1), KDSL_OK);
+	ck_assert_int_eq(divide(rt, src, dst, 0), KDSL_ERR_RANGE);
+	ck_assert_ptr_nonnull(strstr(kdsl_rt_last_error(rt), "runtime_checks.k:25:18:"));
+	ck_assert_ptr_nonnull(strstr(kdsl_rt_last_error(rt), "division by zero"));
+}
+END_TEST
+
+START_TEST(wrong_target_and_null)
+{
+	kdsl_rt *n = kdsl_rt_create(KDSL_TARGET_NEURON);
+	kdsl_f16 src[512], dst[512];
+	ck_assert_int_eq(data_move_contiguous(n, src, dst), KDSL_ERR_TARGET);
+	kdsl_rt_destroy(n);
+	ck_assert_int_eq(data_move_contiguous(rt, NULL, dst), KDSL_ERR_ARG);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("e2e-ascend");
+	TCase *tc = tcase_create("seed001");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, contiguous_is_identity);
+	tcase_add_test(tc, unaligned_doubles);
+	tcase_add_test(tc, large_adds_in_segments);
+	tcase_add_test(tc, runtime_bounds_error);
+	tcase_add_test(tc, runtime_align_error);
+	tcase_add_test(tc, runtime_range_error);
+	tcase_add_test(tc, runtime_division_by_zero);
+	tcase_add_test(tc, wrong_target_and_null);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_ENV);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""Mutation fuzzing of kdslc: seeded, bounded, fast.  Every mutant of the
+examples must give exit status 0 or 1 (never a signal, 2, or a sanitizer
+report), and a mutant that compiles must give C that gcc accepts.
+usage: fuzz.py KDSLC RTINC WORKDIR COUNT SEED EXAMPLES..."""
+import os
+import random
+import subprocess
+import sys
+
+kdslc, rtinc, work, count, seed = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
+seeds = [open(p, 'rb').read() for p in sys.argv[6:]]
+rng = random.Random(seed)
+tokens = [b'(', b')', b'[', b']', b'{', b'}', b';', b',', b'..', b'=', b'0', b'-1', b'65536',
+          b'i', b'ub', b'gm', b'l1', b'f16', b'data_move', b'for', b'if', b'let', b'var',
+          b'"', b'/*', b'*/', b'//', b'\x00', b'\xff', b'1e999', b'0x', b'_', b'99999999999999999999']
+
+
+def mutate(data):
+    data = bytearray(data)
+    for _ in range(rng.randint(1, 4)):
+        op = rng.randrange(5)
+        pos = rng.randrange(len(data) + 1)
+        if op == 0 and data:                       # delete a span
+            del data[pos:pos + rng.randint(1, 8)]
+        elif op == 1:                              # insert a token
+            data[pos:pos] = rng.choice(tokens)
+        elif op == 2 and data:                     # flip a byte
+            data[min(pos, len(data) - 1)] = rng.randrange(256)
+        elif op == 3:                              # truncate
+            del data[pos:]
+        else:                                      # duplicate a span
+            data[pos:pos] = data[pos:pos + rng.randint(1, 40)]
+    return bytes(data)
+
+
+os.makedirs(work, exist_ok=True)
+bad = 0
+compiled = 0
+for n in range(count):
+    src = mutate(rng.choice(seeds))
+    path = os.path.join(work, 'm.k')
+    with open(path, 'wb') as f:
+        f.write(src)
+    r = subprocess.run([kdslc, path, '-o', os.path.join(work, 'm.c')],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=20)
+    err = r.stderr.decode('utf-8', 'replace')
+    if r.returncode not in (0, 1) or 'Sanitizer' in err or 'runtime error' in err:
+        bad += 1
+        keep = os.path.join(work, 'crash-%d.k' % n)
+        os.rename(path, keep)
+        print('FAIL: exit %d on %s\n%s' % (r.returncode, keep, err[-2000:]))
+        continue
+    if r.returncode == 1 and 'error:' not in err:
+        bad += 1
+        print('FAIL: exit 1 without an error message on mutant %d' % n)
+    if r.returncode == 0:
+        compiled += 1
+        c = subprocess.run(['gcc', '-std=c11', '-fsyntax-only', '-Wall', '-Wextra', '-pedantic', '-Werror',
+                            '-I' + rtinc, os.path.join(work, 'm.c')],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        if c.returncode != 0:
+            bad += 1
+            keep = os.path.join(work, 'badc-%d.k' % n)
+            os.rename(path, keep)
+            print('FAIL: generated C does not compile for %s\n%s' % (keep, c.stderr.decode()[-2000:]))
+print('fuzz: %d mutants, %d compiled, %d failures' % (count, compiled, bad))
+sys.exit(1 if bad else 0)

@@ -1,0 +1,28 @@
+# lit configuration for kdsl's compiler tests: tests/lit/<stage>/*.k
+import os
+import lit.formats
+
+config.name = 'kdsl'
+config.test_format = lit.formats.ShTest(execute_external=True)
+config.suffixes = ['.k', '.test']
+config.excludes = ['Inputs']
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.build_root, 'tests', 'lit-out')
+
+config.environment['PATH'] = os.pathsep.join(
+    [config.llvm_bin, os.environ.get('PATH', '/usr/bin:/bin')])
+config.environment['FILECHECK_OPTS'] = '-enable-var-scope'
+for var in ('ASAN_OPTIONS', 'UBSAN_OPTIONS', 'LSAN_OPTIONS', 'CC'):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+
+# C compilers for the generated code: warning-free under -Wall -Wextra -pedantic.
+cflags = '-std=c11 -Wall -Wextra -pedantic -Werror -I' + config.rt_inc
+config.substitutions.append(('%kdslc', config.kdslc))
+config.substitutions.append(('%rtinc', config.rt_inc))
+config.substitutions.append(('%rtlib', config.rt_lib))
+config.substitutions.append(('%cflags', cflags))
+config.substitutions.append(('%ldflags', '-L%s -Wl,-rpath,%s -lkdsl-runtime -lm %s'
+                             % (config.rt_lib, config.rt_lib, config.sanitize)))
+config.substitutions.append(('%examples', os.path.join(config.src_root, 'examples')))
+config.substitutions.append(('%python', '/usr/bin/python3'))

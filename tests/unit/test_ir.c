@@ -1,0 +1,222 @@
+/* test_ir.c: building IR by hand, the verifier, the affine range
+ * analysis behind the rule checker, dead-value removal and the printer. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir.h"
+#include "rules.h"
+
+static KdArena *A;
+static KdSource src;
+static KdDiag diag;
+static FILE *sink;
+
+static void setup(void)
+{
+	A = kd_arena_new();
+	kd_source_from_string(&src, A, "t.k", "target ascend;\n", 15);
+	sink = tmpfile();
+	kd_diag_init(&diag, &src, sink);
+}
+
+static void teardown(void)
+{
+	fclose(sink);
+	kd_arena_free(A);
+}
+
+/* for i in lo..hi step s { use(i * k + c) }: returns the use's value id. */
+static int loop_fn(KdFunc **out, int64_t lo, int64_t hi, int64_t step, int64_t k, int64_t c)
+{
+	KdSpan sp = {0, 1};
+	KdFunc *f = kd_func_new(A, "f", KD_TARGET_ASCEND, sp);
+	int entry = kd_block_new(A, f, "entry");
+	int head = kd_block_new(A, f, "head");
+	int body = kd_block_new(A, f, "body");
+	int exit = kd_block_new(A, f, "exit");
+	int vlo = kd_val_const(A, f, lo), vhi = kd_val_const(A, f, hi);
+	int j = kd_ins_add(A, f, entry, OP_JMP, 0, NULL, NULL, sp);
+	kd_ins_succ(A, f, j, 0, head, 1, &vlo);
+	int iv = kd_block_param(A, f, head, VT_INT, KD_I64, "i");
+	KdLoop *l = kd_alloc(A, sizeof *l);
+	*l = (KdLoop){iv, vlo, vhi, step, sp};
+	f->blk[head]->loop = l;
+	int cargs[2] = {iv, vhi};
+	int cmp = kd_ins_add(A, f, head, OP_LT, 2, cargs, NULL, sp);
+	int cv = kd_ins_result(A, f, cmp, VT_BOOL, KD_BOOL, -1, NULL);
+	int br = kd_ins_add(A, f, head, OP_BR, 1, &cv, NULL, sp);
+	kd_ins_succ(A, f, br, 0, body, 0, NULL);
+	kd_ins_succ(A, f, br, 1, exit, 0, NULL);
+	int margs[2] = {iv, kd_val_const(A, f, k)};
+	int mul = kd_ins_add(A, f, body, OP_MUL, 2, margs, NULL, sp);
+	int mv = kd_ins_result(A, f, mul, VT_INT, KD_I64, -1, NULL);
+	int aargs[2] = {mv, kd_val_const(A, f, c)};
+	int add = kd_ins_add(A, f, body, OP_ADD, 2, aargs, NULL, sp);
+	int use = kd_ins_result(A, f, add, VT_INT, KD_I64, -1, NULL);
+	int nargs[2] = {iv, kd_val_const(A, f, step)};
+	int nx = kd_ins_add(A, f, body, OP_ADD, 2, nargs, NULL, sp);
+	int nv = kd_ins_result(A, f, nx, VT_INT, KD_I64, -1, NULL);
+	int back = kd_ins_add(A, f, body, OP_JMP, 0, NULL, NULL, sp);
+	kd_ins_succ(A, f, back, 0, head, 1, &nv);
+	kd_ins_add(A, f, exit, OP_RET, 0, NULL, NULL, sp);
+	*out = f;
+	return use;
+}
+
+static KdModule *module_of(KdFunc *f)
+{
+	KdModule *m = kd_alloc(A, sizeof *m);
+	m->target = KD_TARGET_ASCEND;
+	m->src = &src;
+	m->arena = A;
+	kd_module_add(A, m, f);
+	return m;
+}
+
+START_TEST(well_formed_loop_verifies)
+{
+	KdFunc *f;
+	loop_fn(&f, 0, 10, 1, 4, 3);
+	ck_assert_int_eq(kd_ir_verify(&diag, module_of(f)), 0);
+	ck_assert_int_eq(diag.nerror, 0);
+}
+END_TEST
+
+START_TEST(affine_range_over_loop)
+{
+	KdFunc *f;
+	int v = loop_fn(&f, 2, 11, 3, 4, 5);   /* i = 2, 5, 8: 4i+5 = 13, 25, 37 */
+	KdCheck c = {.d = &diag, .m = module_of(f), .f = f, .a = A};
+	KdRange r = kd_range_of(&c, v);
+	ck_assert(r.known);
+	ck_assert_int_eq(r.lo, 13);
+	ck_assert_int_eq(r.hi, 37);
+	ck_assert_int_eq(r.mod, 12);
+	ck_assert_int_eq(r.rem, 1);
+	KdRange b = kd_range_scale(r, 2, 0);
+	ck_assert_int_eq(b.lo, 26);
+	ck_assert_int_eq(b.hi, 74);
+	ck_assert_int_eq(b.mod, 24);
+}
+END_TEST
+
+START_TEST(negative_coefficient_range)
+{
+	KdFunc *f;
+	int v = loop_fn(&f, 0, 4, 1, -8, 100);   /* 100, 92, 84, 76 */
+	KdCheck c = {.d = &diag, .m = module_of(f), .f = f, .a = A};
+	KdRange r = kd_range_of(&c, v);
+	ck_assert(r.known);
+	ck_assert_int_eq(r.lo, 76);
+	ck_assert_int_eq(r.hi, 100);
+}
+END_TEST
+
+START_TEST(runtime_value_is_unknown)
+{
+	KdSpan sp = {0, 1};
+	KdFunc *f = kd_func_new(A, "g", KD_TARGET_ASCEND, sp);
+	kd_block_new(A, f, "entry");
+	int p = kd_val_new(A, f, (KdVal){.kind = VK_PARAM, .type = VT_INT, .dt = KD_I32, .buf = -1});
+	KdCheck c = {.d = &diag, .f = f, .a = A};
+	ck_assert(!kd_range_of(&c, p).known);
+	int k = kd_val_const(A, f, 42);
+	KdRange r = kd_range_of(&c, k);
+	ck_assert(r.known && r.lo == 42 && r.hi == 42 && r.mod == 0);
+}
+END_TEST
+
+START_TEST(verifier_catches_bad_ir)
+{
+	KdSpan sp = {0, 1};
+	KdFunc *f = kd_func_new(A, "bad", KD_TARGET_ASCEND, sp);
+	int entry = kd_block_new(A, f, "entry");
+	int other = kd_block_new(A, f, "other");
+	kd_block_param(A, f, other, VT_INT, KD_I64, "x");
+	/* a jump that passes no argument to a block with one parameter */
+	int j = kd_ins_add(A, f, entry, OP_JMP, 0, NULL, NULL, sp);
+	kd_ins_succ(A, f, j, 0, other, 0, NULL);
+	/* a block with no terminator */
+	int args[2] = {kd_val_const(A, f, 1), kd_val_const(A, f, 2)};
+	int add = kd_ins_add(A, f, other, OP_ADD, 2, args, NULL, sp);
+	kd_ins_result(A, f, add, VT_INT, KD_I64, -1, NULL);
+	ck_assert_int_eq(kd_ir_verify(&diag, module_of(f)), 2);
+}
+END_TEST
+
+START_TEST(use_before_definition_is_caught)
+{
+	KdSpan sp = {0, 1};
+	KdFunc *f = kd_func_new(A, "order", KD_TARGET_ASCEND, sp);
+	int entry = kd_block_new(A, f, "entry");
+	int one = kd_val_const(A, f, 1);
+	/* %b = add %a, 1 comes before %a = add 1, 1 */
+	int first = kd_ins_add(A, f, entry, OP_ADD, 2, (int[]){one, one}, NULL, sp);
+	int second = kd_ins_add(A, f, entry, OP_ADD, 2, (int[]){one, one}, NULL, sp);
+	int a = kd_ins_result(A, f, second, VT_INT, KD_I64, -1, NULL);
+	f->ins[first].args[0] = a;
+	kd_ins_result(A, f, first, VT_INT, KD_I64, -1, NULL);
+	kd_ins_add(A, f, entry, OP_RET, 0, NULL, NULL, sp);
+	ck_assert_int_eq(kd_ir_verify(&diag, module_of(f)), 1);
+}
+END_TEST
+
+START_TEST(dce_removes_unused_values)
+{
+	KdFunc *f;
+	loop_fn(&f, 0, 10, 1, 4, 3);   /* the mul/add chain is used by nothing */
+	KdModule *m = module_of(f);
+	int before = f->blk[2]->nins;
+	kd_ir_dce(m);
+	ck_assert_int_eq(f->blk[2]->nins, before - 2);
+	ck_assert_int_eq(kd_ir_verify(&diag, m), 0);
+	KdBuf b = {0};
+	kd_ir_print(&b, m);
+	ck_assert_ptr_nonnull(strstr(b.s, "func @f() {"));
+	ck_assert_ptr_nonnull(strstr(b.s, "loop %"));
+	ck_assert_ptr_null(strstr(b.s, "mul"));
+	kd_buf_free(&b);
+}
+END_TEST
+
+START_TEST(op_table_is_consistent)
+{
+	const KdOpDesc *d = kd_op_lookup(KD_TARGET_ASCEND, "data_move");
+	ck_assert_ptr_nonnull(d);
+	ck_assert_int_eq(d->nparam, 7);
+	ck_assert_int_eq(kd_op_param_index(d, "burst"), 4);
+	ck_assert_int_eq(d->param[4].lo, 1);
+	ck_assert_int_eq(d->param[4].hi, 65535);
+	ck_assert_ptr_null(kd_op_lookup(KD_TARGET_NEURON, "data_move"));
+	ck_assert_ptr_null(kd_op_lookup(KD_TARGET_ASCEND, "add"));
+	/* every callable op has a runtime entry, a doc and a cost */
+	for (int i = 0; i < KD_NOP; i++)
+		if (kd_ops[i].target != KD_TARGET_NONE) {
+			ck_assert_ptr_nonnull(kd_ops[i].rt);
+			ck_assert_ptr_nonnull(kd_ops[i].doc);
+			ck_assert(kd_ops[i].cost != NULL);
+		}
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("ir");
+	TCase *tc = tcase_create("ir");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, well_formed_loop_verifies);
+	tcase_add_test(tc, affine_range_over_loop);
+	tcase_add_test(tc, negative_coefficient_range);
+	tcase_add_test(tc, runtime_value_is_unknown);
+	tcase_add_test(tc, verifier_catches_bad_ir);
+	tcase_add_test(tc, use_before_definition_is_caught);
+	tcase_add_test(tc, dce_removes_unused_values);
+	tcase_add_test(tc, op_table_is_consistent);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_ENV);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

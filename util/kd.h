@@ -1,0 +1,146 @@
+/* kd.h: what every compiler stage shares: arena, string buffer, source
+ * spans, diagnostics and the dtype table.  Compiler symbols use kd_ / Kd. */
+#ifndef KD_H
+#define KD_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#if defined(__GNUC__)
+#define KD_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define KD_PRINTF(f, a)
+#endif
+
+/* ---- arena: every AST and IR node lives here; freed in one go ---- */
+typedef struct KdArena KdArena;
+KdArena *kd_arena_new(void);
+void kd_arena_free(KdArena *a);
+void *kd_alloc(KdArena *a, size_t n);          /* zeroed, 16-byte aligned */
+char *kd_strndup(KdArena *a, const char *s, size_t n);
+char *kd_strdup(KdArena *a, const char *s);
+KD_PRINTF(2, 3) char *kd_fmt(KdArena *a, const char *fmt, ...);
+
+/* Growable array of pointers, arena backed (old storage is abandoned). */
+typedef struct {
+	void **v;
+	int n, cap;
+} KdVec;
+void kd_vec_push(KdArena *a, KdVec *v, void *p);
+
+/* ---- string buffer (malloc backed; used for output text) ---- */
+typedef struct {
+	char *s;
+	size_t n, cap;
+} KdBuf;
+void kd_buf_put(KdBuf *b, const char *s, size_t n);
+void kd_buf_puts(KdBuf *b, const char *s);
+KD_PRINTF(2, 3) void kd_buf_printf(KdBuf *b, const char *fmt, ...);
+void kd_buf_vprintf(KdBuf *b, const char *fmt, va_list ap);
+void kd_buf_free(KdBuf *b);
+
+/* ---- source text and spans ---- */
+typedef struct {
+	uint32_t off, len;           /* byte range in the source */
+} KdSpan;
+
+typedef struct {
+	const char *path;            /* as given on the command line */
+	const char *text;            /* NUL terminated (a copy; embedded NULs kept) */
+	size_t len;
+	uint32_t *line_off;          /* start offset of each line */
+	int nline;
+} KdSource;
+
+int kd_source_load(KdSource *src, KdArena *a, const char *path);   /* 0 ok, -1 I/O */
+void kd_source_from_string(KdSource *src, KdArena *a, const char *path,
+                           const char *text, size_t len);
+void kd_source_linecol(const KdSource *src, uint32_t off, int *line, int *col);
+KdSpan kd_span_join(KdSpan a, KdSpan b);
+
+/* ---- diagnostics: the one place that formats and counts them ---- */
+enum { KD_ERROR, KD_WARNING, KD_NOTE };
+
+/* Named warning groups, switchable with -W<name>/-Wno-<name>/-Werror=<name>. */
+enum { KD_W_NONE, KD_W_UNUSED, KD_W_HAZARD, KD_W_NGROUP };
+
+typedef struct {
+	const KdSource *src;
+	FILE *out;
+	int nerror, nwarning;
+	int max_errors;              /* stop reporting past this many (0: no limit) */
+	int werror_all;
+	unsigned char wgroup_off[KD_W_NGROUP];
+	unsigned char wgroup_err[KD_W_NGROUP];
+	int muted;                   /* set once max_errors is reached */
+} KdDiag;
+
+void kd_diag_init(KdDiag *d, const KdSource *src, FILE *out);
+KD_PRINTF(3, 4) void kd_error(KdDiag *d, KdSpan at, const char *fmt, ...);
+KD_PRINTF(4, 5) void kd_warn(KdDiag *d, int group, KdSpan at, const char *fmt, ...);
+KD_PRINTF(3, 4) void kd_note(KdDiag *d, KdSpan at, const char *fmt, ...);
+void kd_vdiag(KdDiag *d, int sev, int group, KdSpan at, const char *fmt, va_list ap);
+/* A diagnostic with no source position ("kdslc: error: ..."). */
+KD_PRINTF(2, 3) void kd_error_nopos(KdDiag *d, const char *fmt, ...);
+const char *kd_wgroup_name(int group);
+int kd_wgroup_lookup(const char *name);
+
+/* ---- scalar dtypes, shared by every stage ---- */
+typedef enum {
+	KD_DT_NONE,
+	KD_I8, KD_I16, KD_I32, KD_I64,
+	KD_U8, KD_U16, KD_U32, KD_U64,
+	KD_F16, KD_BF16, KD_F32,
+	KD_BOOL,
+	KD_NDTYPE
+} KdDtype;
+
+#define KD_DTBIT(t) (1u << (t))
+#define KD_DT_INTS (KD_DTBIT(KD_I8) | KD_DTBIT(KD_I16) | KD_DTBIT(KD_I32) | KD_DTBIT(KD_I64) | \
+                    KD_DTBIT(KD_U8) | KD_DTBIT(KD_U16) | KD_DTBIT(KD_U32) | KD_DTBIT(KD_U64))
+#define KD_DT_FLOATS (KD_DTBIT(KD_F16) | KD_DTBIT(KD_BF16) | KD_DTBIT(KD_F32))
+
+typedef struct {
+	const char *name;            /* kdsl spelling: "f16" */
+	const char *vendor;          /* the seed pages' spelling: "float16" */
+	const char *ctype;           /* C storage type in generated code */
+	uint8_t size;                /* bytes */
+	uint8_t is_float, is_signed;
+} KdDtypeInfo;
+
+extern const KdDtypeInfo kd_dtypes[KD_NDTYPE];
+KdDtype kd_dtype_lookup(const char *name, size_t len);   /* KD_DT_NONE if unknown */
+/* "uint8, int8, float16" for diagnostics and docs. */
+const char *kd_dtype_list(KdArena *a, uint32_t mask);
+
+/* ---- targets ---- */
+typedef enum { KD_TARGET_NONE, KD_TARGET_NEURON, KD_TARGET_ASCEND, KD_TARGET_AIPU, KD_NTARGET } KdTarget;
+extern const char *const kd_target_names[KD_NTARGET];
+KdTarget kd_target_lookup(const char *name, size_t len);
+
+/* Memory spaces.  The table holds the facts the verifier and the runtime
+ * agree on (LANGUAGE.md section 2). */
+typedef enum {
+	KD_SP_NONE,
+	KD_SP_GM, KD_SP_UB, KD_SP_L1,        /* ascend (gm is also aipu's) */
+	KD_SP_HBM, KD_SP_SBUF, KD_SP_PSUM,   /* neuron */
+	KD_NSPACE
+} KdSpace;
+
+typedef struct {
+	const char *name;            /* "ub" */
+	const char *vendor;          /* "UB", "OUT" as in seed 001's Table 2 */
+	const char *rt_enum;         /* "KDSL_MEM_UB" */
+	uint32_t targets;            /* bit per KdTarget */
+	uint8_t external;            /* kernel parameters live here */
+	uint32_t align;              /* address alignment in bytes (0: none) */
+	uint32_t partitions;         /* 0: flat */
+	uint64_t capacity;           /* bytes (per partition when partitioned) */
+} KdSpaceInfo;
+
+extern const KdSpaceInfo kd_spaces[KD_NSPACE];
+KdSpace kd_space_lookup(KdTarget t, const char *name, size_t len);
+
+#endif
