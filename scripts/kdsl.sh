@@ -21,16 +21,32 @@ install_missing() {
 	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
 }
 
-# configure DIR [meson options...]: a fresh build tree when the options differ.
+# configure DIR [meson options...]: set up (or reconfigure) and build DIR.
 configure() {
 	dir=$1
 	shift
 	if [ -f "$dir/build.ninja" ]; then
-		meson configure "$dir" "$@" >/dev/null
+		meson configure "$dir" "$@" >/dev/null || return 1
 	else
-		meson setup "$dir" "$@" >/dev/null
+		meson setup "$dir" "$@" >/dev/null || return 1
 	fi
-	ninja -C "$dir" >/dev/null
+	ninja -C "$dir" >/dev/null || { ninja -C "$dir" 2>&1 | tail -30; return 1; }
+}
+
+# suite DIR [meson options...]: build DIR and run every test in it; a
+# build that fails counts as one failed test.
+suite() {
+	dir=$1
+	shift
+	rm -f "$dir/meson-logs/testlog.json"
+	if configure "$dir" "$@"; then
+		meson test -C "$dir" --print-errorlogs --num-processes 2 || status=1
+	else
+		echo "kdsl: the build in $dir failed"
+		status=1
+		broken=$((broken + 1))
+	fi
+	logs="$logs $dir/meson-logs/testlog.json"
 }
 
 case "${1:-}" in
@@ -41,16 +57,15 @@ example)
 	;;
 test)
 	install_missing
-	rm -f build-werror/meson-logs/testlog.json build-san/meson-logs/testlog.json
 	status=0
+	broken=0
+	logs=""
 	echo "== build with -Werror, run the suite"
-	configure build-werror -Dwerror=true
-	meson test -C build-werror --print-errorlogs --num-processes 2 || status=1
+	suite build-werror -Dwerror=true
 	echo "== build with ASan and UBSan, run the suite again"
-	configure build-san -Dwerror=true -Db_sanitize=address,undefined -Db_lundef=false
-	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
-		meson test -C build-san --print-errorlogs --num-processes 2 || status=1
-	python3 scripts/summary.py build-werror/meson-logs/testlog.json build-san/meson-logs/testlog.json
+	export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1
+	suite build-san -Dwerror=true -Db_sanitize=address,undefined -Db_lundef=false
+	python3 scripts/summary.py --broken "$broken" $logs
 	exit $status
 	;;
 *)
