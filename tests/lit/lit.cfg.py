@@ -26,3 +26,5 @@ config.substitutions.append(('%ldflags', '-L%s -Wl,-rpath,%s -lkdsl-runtime -lm 
                              % (config.rt_lib, config.rt_lib, config.sanitize)))
 config.substitutions.append(('%examples', os.path.join(config.src_root, 'examples')))
 config.substitutions.append(('%python', '/usr/bin/python3'))
+config.substitutions.append(('%builddir', config.build_root))
+config.substitutions.append(('%sanitize', config.sanitize))
