@@ -175,9 +175,9 @@ static void effect(Emit *e, const KdIns *in)
 	const KdOpDesc *d = &kd_ops[in->op];
 	const KdFunc *f = e->f;
 	kd_buf_printf(e->o, "\tif ((kd_err = %s(kd_rt, &kd_site[%d]", d->rt, e->site[in - f->ins]);
-	/* The vector ops take the dtype of their tensors first (TIK's are typed). */
-	if (in->op == OP_VEC_DUP || in->op == OP_VEC_ADD)
-		kd_buf_printf(e->o, ", %s", rt_dtype(f->buf[f->val[in->args[1]].buf].dt));
+	/* Typed ops (TIK's vector ops) take their element dtype first. */
+	if (d->rt_dtype_of)
+		kd_buf_printf(e->o, ", %s", rt_dtype(f->buf[f->val[in->args[d->rt_dtype_of - 1]].buf].dt));
 	for (int i = 0; i < in->nargs; i++) {
 		const KdOpParam *p = &d->param[i];
 		kd_buf_puts(e->o, ", ");

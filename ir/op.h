@@ -19,8 +19,12 @@ typedef enum {
 	OP_VIEW,       /* args: element offset; result: VT_REF of a buffer */
 	/* terminators */
 	OP_JMP, OP_BR, OP_RET,
-	/* ascend (seed 001) */
-	OP_DATA_MOVE, OP_VEC_DUP, OP_VEC_ADD,
+	/* the target ops, one file per target */
+#define KD_OP(name, ...) OP_##name,
+#include "ops_ascend.def"
+#include "ops_neuron.def"
+#include "ops_aipu.def"
+#undef KD_OP
 	KD_NOP
 } KdOp;
 
@@ -68,6 +72,9 @@ typedef struct {
 	const char *doc;       /* one paragraph: semantics */
 	const char *rules;     /* one paragraph: the rules checked */
 	const char *seed;      /* the seed page it rests on */
+	/* The runtime entry takes the element dtype of parameter N-1 before the
+	 * operands (typed vector ops); 0: it does not. */
+	int rt_dtype_of;
 } KdOpDesc;
 
 extern const KdOpDesc kd_ops[KD_NOP];

@@ -15,10 +15,6 @@
 #define RANGE(n, l, h) {n, PK_INT, PF_RANGE, l, h, 0, 0}
 #define TENSOR(n, fl, sp) {n, PK_TENSOR, fl, 0, 0, 0, sp}
 
-/* Seed 001 Table 2's dtype column (the same for every scope pair). */
-#define DATA_MOVE_DTYPES (DT(U8) | DT(I8) | DT(F16) | DT(U16) | DT(I16) | DT(F32) | DT(I32) | \
-                          DT(U32) | DT(U64) | DT(I64))
-
 const KdOpDesc kd_ops[KD_NOP] = {
 	[OP_ADD] = PURE("add", "+"),
 	[OP_SUB] = PURE("sub", "-"),
@@ -47,71 +43,11 @@ const KdOpDesc kd_ops[KD_NOP] = {
 	[OP_BR] = TERM("br"),
 	[OP_RET] = TERM("ret"),
 
-	[OP_DATA_MOVE] = {
-		"data_move", KD_TARGET_ASCEND, OK_EFFECT, 7,
-		{
-			TENSOR("dst", PF_WRITE, SP(GM) | SP(UB) | SP(L1)),
-			TENSOR("src", 0, SP(GM) | SP(UB) | SP(L1)),
-			RANGE("sid", 0, 15),
-			RANGE("nburst", 1, 4095),
-			RANGE("burst", 1, 65535),
-			RANGE("src_stride", 0, 65535),
-			RANGE("dst_stride", 0, 65535),
-		},
-		DATA_MOVE_DTYPES, "kdsl_ascend_data_move", NULL,
-		kd_check_data_move, kd_cost_data_move,
-		"Moves `nburst` bursts of `burst` 32-byte blocks. Burst k (0-based) "
-		"copies `burst*32` bytes from `src + k*(burst+src_stride)*32` to "
-		"`dst + k*(burst+dst_stride)*32`; the strides are tail-to-head gaps "
-		"in 32-byte units.",
-		"sid in 0..15; nburst in 1..4095; burst in 1..65535; src_stride and "
-		"dst_stride in 0..65535; src and dst of the same dtype, one of the "
-		"page's list; the scope pair one of gm->l1, l1->gm, gm->ub, ub->gm, "
-		"ub->ub; ub and l1 addresses 32-byte aligned; every byte moved inside "
-		"its tensor.",
-		"001",
-	},
-	[OP_VEC_DUP] = {
-		"vec_dup", KD_TARGET_ASCEND, OK_EFFECT, 5,
-		{
-			RANGE("mask", 1, 128),
-			TENSOR("dst", PF_WRITE, SP(UB)),
-			{"scalar", PK_NUM, 0, 0, 0, 0, 0},
-			RANGE("repeat_times", 0, 255),
-			RANGE("dst_rep_stride", 0, 255),
-		},
-		DT(I16) | DT(U16) | DT(I32) | DT(U32) | DT(F16) | DT(F32),
-		"kdsl_ascend_vec_dup", NULL, kd_check_vec, kd_cost_vec,
-		"Repeat r (0-based, r < repeat_times) writes `scalar`, converted to "
-		"dst's dtype, to `mask` consecutive elements starting "
-		"`r*dst_rep_stride*32` bytes after dst.",
-		"mask in 1..256/sizeof(dtype); repeat_times in 0..255; dst_rep_stride "
-		"in 0..255; dst in ub, 32-byte aligned; every element written inside dst.",
-		"001 (example 2)",
-	},
-	[OP_VEC_ADD] = {
-		"vec_add", KD_TARGET_ASCEND, OK_EFFECT, 8,
-		{
-			RANGE("mask", 1, 128),
-			TENSOR("dst", PF_WRITE, SP(UB)),
-			TENSOR("src0", 0, SP(UB)),
-			TENSOR("src1", 0, SP(UB)),
-			RANGE("repeat_times", 0, 255),
-			RANGE("dst_rep_stride", 0, 255),
-			RANGE("src0_rep_stride", 0, 255),
-			RANGE("src1_rep_stride", 0, 255),
-		},
-		DT(I16) | DT(I32) | DT(F16) | DT(F32),
-		"kdsl_ascend_vec_add", NULL, kd_check_vec, kd_cost_vec,
-		"Repeat r adds `mask` consecutive elements of src0 and src1, each "
-		"starting `r*rep_stride*32` bytes after its operand, into dst. f16 sums "
-		"round to nearest even; integer sums wrap. A repeat reads all its "
-		"sources before it writes, so in-place operands work.",
-		"mask in 1..256/sizeof(dtype); repeat_times in 0..255; every rep "
-		"stride in 0..255; all operands in ub, 32-byte aligned, of one dtype "
-		"from the list; every element inside its tensor.",
-		"001 (examples 2 and 3)",
-	},
+#define KD_OP(name, ...) [OP_##name] = __VA_ARGS__,
+#include "ops_ascend.def"
+#include "ops_neuron.def"
+#include "ops_aipu.def"
+#undef KD_OP
 };
 
 const KdOpDesc *kd_op_lookup(KdTarget target, const char *name)
