@@ -120,6 +120,20 @@ typedef struct {
 
 /* trim_zeros: numpy's trim='.' (drop trailing fraction zeros);
  * otherwise trim='k' with zeros padded up to min_digits. */
+
+/* Ends the fraction digits of o at k: numpy's unique mode trims trailing
+ * zeros, its padded mode fills up to min_digits. */
+static void end_fraction(fparts *o, int k, int trim_zeros, int min_digits)
+{
+	if (trim_zeros)
+		while (k > 0 && o->fp[k - 1] == '0')
+			k--;
+	else
+		while (k < min_digits && k < (int)sizeof o->fp - 1)
+			o->fp[k++] = '0';
+	o->fp[k] = '\0';
+	o->nfp = k;
+}
 static void positional(const fval *f, int min_digits, int trim_zeros, fparts *o)
 {
 	char d[64];
@@ -143,14 +157,7 @@ static void positional(const fval *f, int min_digits, int trim_zeros, fparts *o)
 			o->fp[k++] = d[i];
 	}
 	o->ip[nip] = '\0';
-	if (trim_zeros)
-		while (k > 0 && o->fp[k - 1] == '0')
-			k--;
-	else
-		while (k < min_digits && k < (int)sizeof o->fp - 1)
-			o->fp[k++] = '0';
-	o->fp[k] = '\0';
-	o->nfp = k;
+	end_fraction(o, k, trim_zeros, min_digits);
 	o->x = 0;
 }
 
@@ -167,14 +174,7 @@ static void scientific(const fval *f, int precision, int min_digits, int trim_ze
 	o->ip[nip] = '\0';
 	for (i = 1; i < n; i++)
 		o->fp[k++] = d[i];
-	if (trim_zeros)
-		while (k > 0 && o->fp[k - 1] == '0')
-			k--;
-	else
-		while (k < min_digits && k < (int)sizeof o->fp - 1)
-			o->fp[k++] = '0';
-	o->fp[k] = '\0';
-	o->nfp = k;
+	end_fraction(o, k, trim_zeros, min_digits);
 	o->x = x;
 }
 
