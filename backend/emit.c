@@ -32,6 +32,7 @@ typedef struct {
 	const KdModule *m;
 	const KdFunc *f;
 	int *site;         /* instruction -> index in the kd_site table, or -1 */
+	char *live;        /* instruction is in a reachable block (passes may drop some) */
 	int last_line;
 	char *reach, *target;
 } Emit;
@@ -378,6 +379,10 @@ static void func(Emit *e, const KdFunc *f)
 	e->f = f;
 	e->last_line = -1;
 	reach(e);
+	e->live = calloc((size_t)f->nins + 1, 1);
+	for (int b = 0; b < f->nblk; b++)
+		for (int k = 0; e->reach[b] && k < f->blk[b]->nins; k++)
+			e->live[f->blk[b]->insv[k]] = 1;
 	e->site = calloc((size_t)f->nins + 1, sizeof *e->site);
 	int nsite = 0;
 	prototype(o, f, "kd_rt");
@@ -387,7 +392,7 @@ static void func(Emit *e, const KdFunc *f)
 		const KdIns *in = &f->ins[i];
 		int fl = in->nargs && f->val[in->args[0]].type == VT_FLOAT;
 		e->site[i] = -1;
-		if (!e->reach[in->blk])
+		if (!e->live[i])
 			continue;
 		if (kd_ops[in->op].kind == OK_EFFECT || ((in->op == OP_DIV || in->op == OP_REM) && !fl) ||
 		    in->op == OP_SHL || in->op == OP_SHR) {
@@ -406,7 +411,7 @@ static void func(Emit *e, const KdFunc *f)
 	kd_buf_printf(o, "\tint kd_err;\n");
 	int used[KD_NSPACE] = {0};
 	for (int i = 0; i < f->nins; i++)
-		if (f->ins[i].op == OP_VIEW && e->reach[f->ins[i].blk]) {
+		if (f->ins[i].op == OP_VIEW && e->live[i]) {
 			const KdBuffer *b = &f->buf[f->val[f->ins[i].res].buf];
 			used[b->space] |= b->param < 0;
 		}
@@ -417,7 +422,7 @@ static void func(Emit *e, const KdFunc *f)
 	for (int v = 0; v < f->nval; v++) {
 		const KdVal *x = &f->val[v];
 		int need = x->kind == VK_BARG ? e->reach[x->def]
-		           : x->kind == VK_INS ? x->type != VT_REF && e->reach[f->ins[x->def].blk] : 0;
+		           : x->kind == VK_INS ? x->type != VT_REF && e->live[x->def] : 0;
 		if (!need)
 			continue;
 		kd_buf_printf(o, "\t%s ", ctype(x->type));
@@ -431,6 +436,9 @@ static void func(Emit *e, const KdFunc *f)
 		if (f->params[i].is_tensor)
 			kd_buf_printf(o, "\tif (!%s)\n\t\treturn kdsl_rt_null_param(kd_rt, \"%s\", \"%s\");\n",
 			              f->params[i].name, f->name, f->params[i].name);
+		else
+			/* A scalar the kernel may not use (or uses only in dead code). */
+			kd_buf_printf(o, "\t(void)%s;\n", f->params[i].name);
 	for (int s = 1; s < KD_NSPACE; s++)
 		if (used[s])
 			kd_buf_printf(o, "\tkd_mem_%s = kdsl_rt_mem(kd_rt, %s, NULL);\n", kd_spaces[s].name,
@@ -460,6 +468,7 @@ static void func(Emit *e, const KdFunc *f)
 	}
 	kd_buf_puts(o, "}\n");
 	free(e->site);
+	free(e->live);
 	free(e->reach);
 	free(e->target);
 }
