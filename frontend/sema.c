@@ -453,18 +453,20 @@ static KdType *call(Sema *s, KdNode *n)
 			if (p >= d->nparam) {
 				kd_error(s->d, x->span, "%s: too many arguments: takes %d, got %d", d->name,
 				         d->nparam, n->list.n);
-				bad = 1;
+				bad = 2;
 				break;
 			}
 			n->bound[p] = x;
 		}
 	}
-	for (int p = 0; p < d->nparam && !bad; p++) {
+	KdBuf missing = {0};
+	int nmissing = 0;
+	for (int p = 0; p < d->nparam && bad != 2; p++) {
 		const KdOpParam *pp = &d->param[p];
 		KdNode *x = n->bound[p];
 		if (!x) {
 			if (!(pp->flags & PF_OPT)) {
-				kd_error(s->d, n->span, "%s: missing argument '%s'", d->name, pp->name);
+				kd_buf_printf(&missing, "%s'%s'", nmissing++ ? ", " : "", pp->name);
 				bad = 1;
 			}
 			continue;
@@ -487,6 +489,9 @@ static KdType *call(Sema *s, KdNode *n)
 			bad = 1;
 		}
 	}
+	if (nmissing)
+		kd_error(s->d, n->span, "%s: missing argument%s %s", d->name, nmissing > 1 ? "s" : "", missing.s);
+	kd_buf_free(&missing);
 	if (bad)
 		n->opdesc = NULL;
 	return s->t_void;
