@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "emit.h"
+#include "emit_vec.h"
 
 #define KDSLC_VERSION "0.1.0"
 
@@ -124,6 +125,21 @@ static void line(Emit *e, KdSpan at)
 static const char *ctype(KdValType t)
 {
 	return t == VT_FLOAT ? "double" : t == VT_BOOL ? "int" : "int64_t";
+}
+
+/* The C type of value v's local (aipu vectors: their struct). */
+static void decl_type(Emit *e, int v)
+{
+	const KdVal *x = &e->f->val[v];
+	if (x->type == VT_VEC || x->type == VT_MASK)
+		kd_emit_vec_ctype(e->o, x);
+	else
+		kd_buf_puts(e->o, ctype(x->type));
+}
+
+static void val_cb(void *e, int v)
+{
+	val(e, v);
 }
 
 static void param_decl(KdBuf *o, const KdFunc *f, const struct KdParam *p, const char *sep)
@@ -303,7 +319,9 @@ static void pass_args(Emit *e, const KdSucc *s, const char *indent)
 			continue;
 		kd_buf_printf(e->o, "%s", indent);
 		if (clash) {
-			kd_buf_printf(e->o, "\t%s kd_pc%d = ", ctype(e->f->val[to->params[i]].type), i);
+			kd_buf_puts(e->o, "\t");
+			decl_type(e, to->params[i]);
+			kd_buf_printf(e->o, " kd_pc%d = ", i);
 		} else {
 			local(e, to->params[i]);
 			kd_buf_puts(e->o, " = ");
@@ -389,15 +407,17 @@ static void func(Emit *e, const KdFunc *f)
 		e->site[i] = -1;
 		if (!e->reach[in->blk])
 			continue;
-		if (kd_ops[in->op].kind == OK_EFFECT || ((in->op == OP_DIV || in->op == OP_REM) && !fl) ||
-		    in->op == OP_SHL || in->op == OP_SHR) {
+		/* aipu ops need a site only where they check at run time */
+		if ((kd_ops[in->op].kind == OK_EFFECT && !kd_emit_vec_handles(f, in)) ||
+		    ((in->op == OP_DIV || in->op == OP_REM) && !fl) ||
+		    in->op == OP_SHL || in->op == OP_SHR || kd_emit_vec_needs_site(f, in)) {
 			int l, c;
 			kd_source_linecol(e->m->src, in->span.off, &l, &c);
 			kd_buf_puts(o, nsite ? ",\n\t\t" : "\tstatic const kdsl_site kd_site[] = {\n\t\t");
 			kd_buf_puts(o, "{");
 			cstr(o, e->m->src->path);
 			kd_buf_printf(o, ", %d, %d, \"%s\"}", l, c,
-			              kd_ops[in->op].kind == OK_EFFECT ? kd_ops[in->op].name : "kdsl");
+			              kd_ops[in->op].target ? kd_ops[in->op].name : "kdsl");
 			e->site[i] = nsite++;
 		}
 	}
@@ -420,9 +440,12 @@ static void func(Emit *e, const KdFunc *f)
 		           : x->kind == VK_INS ? x->type != VT_REF && e->reach[f->ins[x->def].blk] : 0;
 		if (!need)
 			continue;
-		kd_buf_printf(o, "\t%s ", ctype(x->type));
+		kd_buf_puts(o, "\t");
+		decl_type(e, v);
+		kd_buf_puts(o, " ");
 		local(e, v);
-		kd_buf_puts(o, ";\n");
+		/* vectors start zeroed: the compiler then sees every lane set */
+		kd_buf_puts(o, x->type == VT_VEC || x->type == VT_MASK ? " = {{0}};\n" : ";\n");
 	}
 	kd_buf_puts(o, "\n");
 	kd_buf_printf(o, "\tif ((kd_err = kdsl_rt_enter(kd_rt, %s, \"%s\")) != KDSL_OK)\n\t\treturn kd_err;\n",
@@ -450,7 +473,10 @@ static void func(Emit *e, const KdFunc *f)
 			if (in->op == OP_VIEW)
 				continue;
 			line(e, in->span);
-			if (d->kind == OK_EFFECT)
+			if (kd_emit_vec_handles(f, in)) {
+				KdVecOut vo = {o, f, e->site[in - f->ins], val_cb, e};
+				kd_emit_vec_ins(&vo, in);
+			} else if (d->kind == OK_EFFECT)
 				effect(e, in);
 			else if (d->kind == OK_TERM)
 				term(e, in, next);
@@ -482,6 +508,7 @@ void kd_emit_c(KdBuf *out, const KdModule *m)
 			if (e.used & (1u << h))
 				kd_buf_puts(out, helper_def[h]);
 	}
+	kd_emit_vec_types(out, m);
 	kd_buf_put(out, body.s ? body.s : "", body.n);
 	kd_buf_free(&body);
 }
