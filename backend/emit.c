@@ -219,7 +219,7 @@ static void cast(Emit *e, const KdIns *in)
 		else if (r->dt == KD_BF16)
 			kd_buf_puts(e->o, "(double)kdsl_bf16_to_f32(kdsl_f32_to_bf16((float)");
 		else if (r->dt == KD_F32)
-			kd_buf_puts(e->o, "(double)(float)(");
+			kd_buf_puts(e->o, "(double)((float)(");
 		else
 			kd_buf_puts(e->o, "(double)((");
 		val(e, in->args[0]);

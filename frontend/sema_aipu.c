@@ -483,7 +483,13 @@ KdType *kd_sema_aipu_call(KdArena *a, KdDiag *d, KdNode *n, KdType *err)
 			     kd_dtype_list(a, c.op->dtypes), tstr(&c, x->ty));
 			return err;
 		}
+		/* lanes: given, else a mask value's, else native */
 		int64_t lanes = kd_aipu_native(dt);
+		if (!arg(&c, 2) && arg(&c, 1) && arg(&c, 1)->ty->kind == TY_MASK)
+			lanes = arg(&c, 1)->ty->lanes;
+		KdType probe0 = {.kind = TY_VEC, .dt = dt, .lanes = (int)lanes};
+		if (!arg(&c, 2) && !width(&c, arg(&c, 1), &probe0, W_MULTI | W_FLEX))
+			return err;
 		if (int_arg(&c, 2, 1, 1, 4 * lanes, &lanes) > 0) {
 			KdType probe = {.kind = TY_VEC, .dt = dt, .lanes = (int)lanes};
 			width(&c, arg(&c, 2), &probe, W_MULTI | W_FLEX);

@@ -153,20 +153,21 @@ int kd_build_aipu_call(KdVecBuild *vb, KdNode *n)
 	case OP_VMIN:
 	case OP_VMAX: {
 		const KdType *t = is_vecish(b[0]->ty) ? b[0]->ty : b[1]->ty;
-		if (op == OP_VSEL && !b[2] && is_vecish(b[0]->ty))
+		KdNode *third = d->nparam > 2 ? b[2] : NULL;
+		if (op == OP_VSEL && !third && is_vecish(b[0]->ty))
 			return vb->expr(vb->ctx, b[0]);   /* no mask: every lane is x's */
 		args[na++] = as_vec(vb, b[0], t);
 		args[na++] = as_vec(vb, b[1], t);
 		spans[0] = b[0]->span;
 		spans[1] = b[1]->span;
 		if (op == OP_VCONCAT || op == OP_VZIP)
-			args[na++] = iconst(vb, b[2] ? kd_aipu_part(b[2]->name) : 0);
+			args[na++] = iconst(vb, third ? kd_aipu_part(third->name) : 0);
 		else if (op == OP_VCOMPC || op == OP_VSEL)
-			args[na++] = b[2] ? mask(vb, b[2], t->lanes) : all_true(vb, t->lanes, n->span);
+			args[na++] = third ? mask(vb, third, t->lanes) : all_true(vb, t->lanes, n->span);
 		else if (op == OP_VSLDL)
-			args[na++] = iconst(vb, b[2]->cval);
-		if (b[2])
-			spans[2] = b[2]->span;
+			args[na++] = iconst(vb, third->cval);
+		if (third)
+			spans[2] = third->span;
 		break;
 	}
 	case OP_VCOMPT:
