@@ -203,7 +203,6 @@ static void mem(KdVecOut *v, const KdIns *in, int store)
 		m = -1;
 	/* Constant offsets with constant masks were proved in bounds by the rule checker. */
 	int check = mem_checked(f, in);
-	const char *op = store ? "vstore" : "vload";
 	if (m < 0) {
 		if (check) {
 			put(v, "\tif (");
@@ -211,8 +210,8 @@ static void mem(KdVecOut *v, const KdIns *in, int store)
 			put(v, " < 0 || ");
 			val(v, off);
 			kd_buf_printf(v->o, " > %lld)\n\t\treturn kdsl_rt_fail(kd_rt, &kd_site[%d], KDSL_ERR_BOUNDS, "
-			              "\"%s: %d lanes from element %%lld are outside '%s' (%lld elements)\", "
-			              "(long long)", (long long)(b->dims[0] - n), v->site, op, n, b->name,
+			              "\"%d lanes from element %%lld are outside '%s' (%lld elements)\", "
+			              "(long long)", (long long)(b->dims[0] - n), v->site, n, b->name,
 			              (long long)b->dims[0]);
 			val(v, off);
 			put(v, ");\n");
@@ -247,8 +246,8 @@ static void mem(KdVecOut *v, const KdIns *in, int store)
 		put(v, " < 0 || ");
 		val(v, off);
 		kd_buf_printf(v->o, " >= %lld - kd_i)\n\t\t\treturn kdsl_rt_fail(kd_rt, &kd_site[%d], "
-		              "KDSL_ERR_BOUNDS, \"%s: lane %%d of the vector at element %%lld is outside "
-		              "'%s' (%lld elements)\", kd_i, (long long)", (long long)b->dims[0], v->site, op,
+		              "KDSL_ERR_BOUNDS, \"lane %%d of the vector at element %%lld is outside "
+		              "'%s' (%lld elements)\", kd_i, (long long)", (long long)b->dims[0], v->site,
 		              b->name, (long long)b->dims[0]);
 		val(v, off);
 		put(v, ");\n");
@@ -438,7 +437,7 @@ void kd_emit_vec_ins(KdVecOut *v, const KdIns *in)
 		put(v, " < 0 || ");
 		val(v, in->args[1]);
 		kd_buf_printf(v->o, " > %d)\n\t\treturn kdsl_rt_fail(kd_rt, &kd_site[%d], KDSL_ERR_RANGE, "
-		              "\"vreplic: index must be in 0..%d, got %%lld\", (long long)", n - 1, v->site, n - 1);
+		              "\"index must be in 0..%d, got %%lld\", (long long)", n - 1, v->site, n - 1);
 		val(v, in->args[1]);
 		put(v, ");\n");
 		loop(v, n);

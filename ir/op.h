@@ -57,6 +57,7 @@ typedef struct {
 	uint8_t kind, flags;
 	int64_t lo, hi, def;
 	uint32_t spaces;       /* tensors: bit per KdSpace allowed (0: any) */
+	const char *sdef;      /* the default as the docs print it (NULL: def) */
 } KdOpParam;
 
 typedef struct {

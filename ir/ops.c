@@ -100,7 +100,9 @@ void kd_op_doc(KdBuf *out, KdTarget target)
 						sep = ", ";
 					}
 			}
-			if (p->flags & PF_OPT)
+			if ((p->flags & PF_OPT) && p->sdef)
+				kd_buf_printf(out, " (default %s)", p->sdef);
+			else if (p->flags & PF_OPT)
 				kd_buf_printf(out, " (default %lld)", (long long)p->def);
 			kd_buf_puts(out, " |\n");
 		}
