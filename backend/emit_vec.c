@@ -3,7 +3,14 @@
  * assignment through block parameters, and every op is a few loops with
  * constant bounds and constant index arithmetic that the C compiler
  * unrolls or vectorises; there are no calls into the runtime per element.
- * Integer lanes compute in uint32_t, so wrapping is defined behaviour. */
+ * Integer lanes compute in uint32_t, so wrapping is defined behaviour.
+ *
+ * The constant permutations (vconcat, vzip, vsplit, vrevs, vsldl, and
+ * vshfl/vreplic by a constant) also get a GNU vector-extension form,
+ * __builtin_shufflevector on vector_size types, chosen by the preprocessor
+ * (kd_vshuf: clang, and gcc from 12, which has that builtin); other
+ * compilers, builds defining KDSL_PORTABLE_VECTORS, and vectors whose size
+ * is not a power of two (x24) take the portable loops. */
 #include "emit_vec.h"
 
 enum { MAXLANES = 128 };
@@ -19,6 +26,25 @@ void kd_emit_vec_ctype(KdBuf *o, const KdVal *x)
 		kd_buf_printf(o, "kd_mask%d", x->lanes);
 	else
 		kd_buf_printf(o, "kd_%sx%d", kd_dtypes[x->dt].name, x->lanes);
+}
+
+static int pow2(int bytes)
+{
+	return bytes > 0 && !(bytes & (bytes - 1));
+}
+
+/* The GNU vector type of a value, if its size allows one. */
+static int gv_ok(const KdVal *x)
+{
+	return pow2(x->lanes * (x->type == VT_MASK ? 1 : kd_dtypes[x->dt].size));
+}
+
+static void gv_type(KdBuf *o, const KdVal *x)
+{
+	if (x->type == VT_MASK)
+		kd_buf_printf(o, "kd_gv_mask%d", x->lanes);
+	else
+		kd_buf_printf(o, "kd_gv_%sx%d", kd_dtypes[x->dt].name, x->lanes);
 }
 
 void kd_emit_vec_types(KdBuf *o, const KdModule *m)
@@ -47,6 +73,20 @@ void kd_emit_vec_types(KdBuf *o, const KdModule *m)
 	for (int l = 1; l <= MAXLANES; l++)
 		if (mask[l])
 			kd_buf_printf(o, "typedef struct { unsigned char v[%d]; } kd_mask%d;\n", l, l);
+	kd_buf_puts(o, "#if !defined(KDSL_PORTABLE_VECTORS) && "
+	               "(defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 12))\n"
+	               "/* constant permutations as __builtin_shufflevector on GNU vectors */\n"
+	               "#define kd_vshuf 1\n");
+	for (int dt = 1; dt < KD_NDTYPE; dt++)
+		for (int l = 1; l <= MAXLANES; l++)
+			if (vec[dt][l] && pow2(l * kd_dtypes[dt].size))
+				kd_buf_printf(o, "typedef %s kd_gv_%sx%d __attribute__((vector_size(%d)));\n",
+				              elem((KdDtype)dt), kd_dtypes[dt].name, l, l * kd_dtypes[dt].size);
+	for (int l = 1; l <= MAXLANES; l++)
+		if (mask[l] && pow2(l))
+			kd_buf_printf(o, "typedef unsigned char kd_gv_mask%d __attribute__((vector_size(%d)));\n",
+			              l, l);
+	kd_buf_puts(o, "#else\n#define kd_vshuf 0\n#endif\n");
 }
 
 int kd_emit_vec_handles(const KdFunc *f, const KdIns *in)
@@ -178,6 +218,38 @@ static void copy(KdVecOut *v, int r, const char *dst, int x, const char *src, in
 	put(v, ";\n");
 }
 
+/* Opens the vector-extension form of a constant permutation: result lane i
+ * is lane idx[i] of a's lanes followed by b's.  Returns 1 when it wrote
+ * "#if kd_vshuf ... #else"; the caller then writes the loops and closes
+ * with shuffle_end. */
+static int shuffle_begin(KdVecOut *v, int r, int a, int b, const int *idx)
+{
+	const KdVal *rv = &v->f->val[r], *av = &v->f->val[a];
+	if (!gv_ok(rv) || !gv_ok(av))
+		return 0;
+	put(v, "#if kd_vshuf\n\t{\n\t\t");
+	gv_type(v->o, av);
+	put(v, " kd_a, kd_b;\n\t\t");
+	gv_type(v->o, rv);
+	put(v, " kd_r;\n\t\t__builtin_memcpy(&kd_a, &");
+	val(v, a);
+	put(v, ", sizeof kd_a);\n\t\t__builtin_memcpy(&kd_b, &");
+	val(v, b);
+	put(v, ", sizeof kd_b);\n\t\tkd_r = __builtin_shufflevector(kd_a, kd_b");
+	for (int i = 0; i < rv->lanes; i++)
+		kd_buf_printf(v->o, ", %d", idx[i]);
+	put(v, ");\n\t\t__builtin_memcpy(&");
+	val(v, r);
+	put(v, ", &kd_r, sizeof kd_r);\n\t}\n#else\n");
+	return 1;
+}
+
+static void shuffle_end(KdVecOut *v, int opened)
+{
+	if (opened)
+		put(v, "#endif\n");
+}
+
 static int all_true_lit(KdVecOut *v, int m)
 {
 	const KdIns *mi = defins(v, m);
@@ -279,6 +351,18 @@ static void concat_zip(KdVecOut *v, const KdIns *in, int zip)
 	case 3: snprintf(src, sizeof src, "2 * kd_i"); break;
 	default: snprintf(src, sizeof src, "2 * kd_i + 1"); break;
 	}
+	int idx[MAXLANES] = {0};
+	for (int i = 0; i < cnt; i++) {
+		int s = p <= 1 ? i : p == 2 ? h + i : p == 3 ? 2 * i : 2 * i + 1;
+		if (zip) {
+			idx[2 * i] = s;
+			idx[2 * i + 1] = n + s;
+		} else {
+			idx[i] = s;
+			idx[cnt + i] = n + s;
+		}
+	}
+	int opened = shuffle_begin(v, r, x, y, idx);
 	if (zip) {
 		copy(v, r, "2 * kd_i", x, src, cnt);
 		copy(v, r, "2 * kd_i + 1", y, src, cnt);
@@ -288,6 +372,15 @@ static void concat_zip(KdVecOut *v, const KdIns *in, int zip)
 		copy(v, r, "kd_i", x, src, cnt);
 		copy(v, r, dst, y, src, cnt);
 	}
+	shuffle_end(v, opened);
+}
+
+/* A one-operand constant permutation: lane i of r is lane idx[i] of x. */
+static void permute(KdVecOut *v, int r, int x, const int *idx, const char *src)
+{
+	int opened = shuffle_begin(v, r, x, x, idx);
+	copy(v, r, "kd_i", x, src, lanes(v, r));
+	shuffle_end(v, opened);
 }
 
 static void compress(KdVecOut *v, const KdIns *in, int fill)
@@ -368,20 +461,25 @@ void kd_emit_vec_ins(KdVecOut *v, const KdIns *in)
 {
 	int r = in->res, x = in->nargs ? in->args[0] : -1;
 	char buf[64];
+	int idx[MAXLANES] = {0}, n = r >= 0 ? lanes(v, r) : 0;
 	switch (in->op) {
 	case OP_VLOAD: mem(v, in, 0); break;
 	case OP_VSTORE: mem(v, in, 1); break;
 	case OP_VCONCAT: concat_zip(v, in, 0); break;
 	case OP_VZIP: concat_zip(v, in, 1); break;
 	case OP_VSPLIT:
-		snprintf(buf, sizeof buf, "%lld + kd_i", (long long)cval(v, in->args[1]) * lanes(v, r));
-		copy(v, r, "kd_i", x, buf, lanes(v, r));
+		snprintf(buf, sizeof buf, "%lld + kd_i", (long long)cval(v, in->args[1]) * n);
+		for (int i = 0; i < n; i++)
+			idx[i] = (int)cval(v, in->args[1]) * n + i;
+		permute(v, r, x, idx, buf);
 		break;
 	case OP_VCOMPT: compress(v, in, 0); break;
 	case OP_VCOMPC: compress(v, in, 1); break;
 	case OP_VREVS:
-		snprintf(buf, sizeof buf, "%d - kd_i", lanes(v, r) - 1);
-		copy(v, r, "kd_i", x, buf, lanes(v, r));
+		snprintf(buf, sizeof buf, "%d - kd_i", n - 1);
+		for (int i = 0; i < n; i++)
+			idx[i] = n - 1 - i;
+		permute(v, r, x, idx, buf);
 		break;
 	case OP_VSEL:
 		loop(v, lanes(v, r));
@@ -395,11 +493,12 @@ void kd_emit_vec_ins(KdVecOut *v, const KdIns *in)
 		put(v, ";\n");
 		break;
 	case OP_VSHFL: {
-		int n = lanes(v, r);
 		if (is_const(v, in->args[1])) {
 			int64_t s = ((cval(v, in->args[1]) % n) + n) % n;
 			snprintf(buf, sizeof buf, "(kd_i + %lld) %% %d", (long long)s, n);
-			copy(v, r, "kd_i", x, buf, n);
+			for (int i = 0; i < n; i++)
+				idx[i] = (int)((i + s) % n);
+			permute(v, r, x, idx, buf);
 			break;
 		}
 		put(v, "\t{\n\t\tint64_t kd_s = ");
@@ -416,20 +515,25 @@ void kd_emit_vec_ins(KdVecOut *v, const KdIns *in)
 	case OP_VBCAST: splat(v, r, x, in->nargs > 1 ? in->args[1] : -1); break;
 	case OP_VSPLAT: splat(v, r, x, -1); break;
 	case OP_VSLDL: {
-		int n = lanes(v, r), s = (int)cval(v, in->args[2]);
+		int s = (int)cval(v, in->args[2]);
 		char dst[32];
+		for (int i = 0; i < n; i++)
+			idx[i] = i + s;
+		int opened = shuffle_begin(v, r, x, in->args[1], idx);
 		snprintf(buf, sizeof buf, "kd_i + %d", s);
 		copy(v, r, "kd_i", x, buf, n - s);
 		snprintf(dst, sizeof dst, "%d + kd_i", n - s);
 		copy(v, r, dst, in->args[1], "kd_i", s);
+		shuffle_end(v, opened);
 		break;
 	}
 	case OP_VTBL: table(v, in); break;
 	case OP_VREPLIC: {
-		int n = lanes(v, r);
 		if (is_const(v, in->args[1])) {
 			snprintf(buf, sizeof buf, "%lld", (long long)cval(v, in->args[1]));
-			copy(v, r, "kd_i", x, buf, n);
+			for (int i = 0; i < n; i++)
+				idx[i] = (int)cval(v, in->args[1]);
+			permute(v, r, x, idx, buf);
 			break;
 		}
 		put(v, "\tif (");

@@ -378,6 +378,10 @@ static KdType *cast(Sema *s, KdNode *n)
 	KdType *t = expr(s, x);
 	if (t->kind == TY_ERROR)
 		return t;
+	if ((ty->lanes || ty->maskbits) && s->target == KD_TARGET_AIPU) {
+		kd_error(s->d, n->span, "a vector is not cast from a value; broadcast a scalar with vbcast");
+		return s->t_err;
+	}
 	if (ty->lanes || ty->maskbits) {
 		kd_error(s->d, n->span, "vector casts arrive with the aipu target");
 		return s->t_err;
