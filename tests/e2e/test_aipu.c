@@ -251,20 +251,22 @@ END_TEST
 
 START_TEST(masked_and_runtime_bounds)
 {
-	int32_t x[10], out[10];
+	int32_t x[10], out[10], full[8];
 	for (int i = 0; i < 10; i++) {
 		x[i] = 100 + i;
 		out[i] = -1;
 	}
-	ck_assert_int_eq(t_masked(rt, x, out, 4, 6), KDSL_OK);
+	ck_assert_int_eq(t_masked(rt, x, out, full, 4, 6), KDSL_OK);
 	for (int i = 0; i < 10; i++)
 		ck_assert_int_eq(out[i], i < 4 ? -1 : 100 + i);
+	eq8(full, (const int32_t[]){104, 105, 106, 107, 108, 109, 0, 0});
 	/* lane 6 would read element 10 */
-	ck_assert_int_eq(t_masked(rt, x, out, 4, 7), KDSL_ERR_BOUNDS);
+	ck_assert_int_eq(t_masked(rt, x, out, full, 4, 7), KDSL_ERR_BOUNDS);
 	ck_assert_ptr_nonnull(strstr(kdsl_rt_last_error(rt), "aipu_tables.k:143:"));
 	ck_assert_ptr_nonnull(strstr(kdsl_rt_last_error(rt), "vload: lane 6 of the vector at element 4"));
 	/* no active lane: nothing is touched, wherever the index points */
-	ck_assert_int_eq(t_masked(rt, x, out, -100, 0), KDSL_OK);
+	ck_assert_int_eq(t_masked(rt, x, out, full, -100, 0), KDSL_OK);
+	eq8(full, (const int32_t[]){0, 0, 0, 0, 0, 0, 0, 0});
 }
 END_TEST
 
