@@ -103,7 +103,8 @@ static int mem_checked(const KdFunc *f, const KdIns *in)
 	int store = in->op == OP_VSTORE;
 	int off = kd_defins(f, in->args[0])->args[0];
 	int m = in->nargs > (store ? 2 : 1) ? in->args[store ? 2 : 1] : -1;
-	int mlit = m < 0 || kd_defins(f, m)->op == OP_VMASKLIT;
+	const KdIns *mi = m < 0 ? NULL : kd_defins(f, m);   /* NULL: a block parameter */
+	int mlit = m < 0 || (mi && mi->op == OP_VMASKLIT);
 	return !(f->val[off].kind == VK_CONST && mlit);
 }
 
