@@ -433,11 +433,18 @@ static void func(Emit *e, const KdFunc *f)
 	for (int s = 1; s < KD_NSPACE; s++)
 		if (used[s])
 			kd_buf_printf(o, "\tunsigned char *kd_mem_%s;\n", kd_spaces[s].name);
-	/* Locals: block parameters, then instruction results, in id order. */
+	/* Locals: block parameters, then instruction results, in id order;
+	 * not the results of instructions dce dropped from their block, which
+	 * would be unused variables. */
+	char *placed = calloc((size_t)f->nins + 1, 1);
+	for (int b = 0; b < f->nblk; b++)
+		for (int k = 0; k < f->blk[b]->nins; k++)
+			placed[f->blk[b]->insv[k]] = 1;
 	for (int v = 0; v < f->nval; v++) {
 		const KdVal *x = &f->val[v];
 		int need = x->kind == VK_BARG ? e->reach[x->def]
-		           : x->kind == VK_INS ? x->type != VT_REF && e->reach[f->ins[x->def].blk] : 0;
+		           : x->kind == VK_INS ? x->type != VT_REF && e->reach[f->ins[x->def].blk] &&
+		                                 placed[x->def] : 0;
 		if (!need)
 			continue;
 		kd_buf_puts(o, "\t");
@@ -454,6 +461,22 @@ static void func(Emit *e, const KdFunc *f)
 		if (f->params[i].is_tensor)
 			kd_buf_printf(o, "\tif (!%s)\n\t\treturn kdsl_rt_null_param(kd_rt, \"%s\", \"%s\");\n",
 			              f->params[i].name, f->name, f->params[i].name);
+	/* A scalar parameter only dropped code used is still a C parameter. */
+	char *read = calloc((size_t)f->nval + 1, 1);
+	for (int i = 0; i < f->nins; i++) {
+		const KdIns *in = &f->ins[i];
+		if (!placed[i] || !e->reach[in->blk])
+			continue;
+		for (int a = 0; a < in->nargs; a++)
+			read[in->args[a]] = 1;
+		for (int s = 0; s < in->nsucc; s++)
+			for (int a = 0; a < in->succ[s].nargs; a++)
+				read[in->succ[s].args[a]] = 1;
+	}
+	for (int i = 0; i < f->nparam; i++)
+		if (!f->params[i].is_tensor && !read[f->params[i].val])
+			kd_buf_printf(o, "\t(void)%s;\n", f->params[i].name);
+	free(read);
 	for (int s = 1; s < KD_NSPACE; s++)
 		if (used[s])
 			kd_buf_printf(o, "\tkd_mem_%s = kdsl_rt_mem(kd_rt, %s, NULL);\n", kd_spaces[s].name,
@@ -485,6 +508,7 @@ static void func(Emit *e, const KdFunc *f)
 		}
 	}
 	kd_buf_puts(o, "}\n");
+	free(placed);
 	free(e->site);
 	free(e->reach);
 	free(e->target);

@@ -476,6 +476,21 @@ KdType *kd_sema_aipu_call(KdArena *a, KdDiag *d, KdNode *n, KdType *err)
 	case OP_VBCAST: {
 		KdNode *x = arg(&c, 0);
 		KdDtype dt = x->ty->dt;
+		if (x->ty->kind == TY_BOOL) {
+			/* vbcast(x > 0, lanes=16): a bool broadcast to a mask */
+			int64_t lanes = 0;
+			if (!arg(&c, 2) && arg(&c, 1) && arg(&c, 1)->ty->kind == TY_MASK)
+				lanes = arg(&c, 1)->ty->lanes;
+			else if (int_arg(&c, 2, 1, 1, 128, &lanes) <= 0) {
+				if (!c.bad)
+					fail(&c, x, "a bool x needs lanes (the mask's lane count)");
+				return err;
+			}
+			mask(&c, 1, (int)lanes);
+			int bits = 256 % lanes == 0 && (256 / lanes == 8 || 256 / lanes == 16 ||
+			                                256 / lanes == 32) ? (int)(256 / lanes) : 0;
+			return result(&c, mty(a, bits, (int)lanes));
+		}
 		if (x->ty->kind == TY_FLOAT && !dt)
 			dt = KD_F32;
 		if ((x->ty->kind != TY_INT && x->ty->kind != TY_FLOAT) || !(c.op->dtypes & KD_DTBIT(dt))) {
