@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "emit.h"
+#include "emit_vec.h"
 
 #define KDSLC_VERSION "0.1.0"
 
@@ -127,6 +128,21 @@ static const char *ctype(KdValType t)
 	return t == VT_FLOAT ? "double" : t == VT_BOOL ? "int" : "int64_t";
 }
 
+/* The C type of value v's local (aipu vectors: their struct). */
+static void decl_type(Emit *e, int v)
+{
+	const KdVal *x = &e->f->val[v];
+	if (x->type == VT_VEC || x->type == VT_MASK)
+		kd_emit_vec_ctype(e->o, x);
+	else
+		kd_buf_puts(e->o, ctype(x->type));
+}
+
+static void val_cb(void *e, int v)
+{
+	val(e, v);
+}
+
 static void param_decl(KdBuf *o, const KdFunc *f, const struct KdParam *p, const char *sep)
 {
 	if (p->is_tensor) {
@@ -204,7 +220,7 @@ static void cast(Emit *e, const KdIns *in)
 		else if (r->dt == KD_BF16)
 			kd_buf_puts(e->o, "(double)kdsl_bf16_to_f32(kdsl_f32_to_bf16((float)");
 		else if (r->dt == KD_F32)
-			kd_buf_puts(e->o, "(double)(float)(");
+			kd_buf_puts(e->o, "(double)((float)(");
 		else
 			kd_buf_puts(e->o, "(double)((");
 		val(e, in->args[0]);
@@ -304,7 +320,9 @@ static void pass_args(Emit *e, const KdSucc *s, const char *indent)
 			continue;
 		kd_buf_printf(e->o, "%s", indent);
 		if (clash) {
-			kd_buf_printf(e->o, "\t%s kd_pc%d = ", ctype(e->f->val[to->params[i]].type), i);
+			kd_buf_puts(e->o, "\t");
+			decl_type(e, to->params[i]);
+			kd_buf_printf(e->o, " kd_pc%d = ", i);
 		} else {
 			local(e, to->params[i]);
 			kd_buf_puts(e->o, " = ");
@@ -394,15 +412,17 @@ static void func(Emit *e, const KdFunc *f)
 		e->site[i] = -1;
 		if (!e->live[i])
 			continue;
-		if (kd_ops[in->op].kind == OK_EFFECT || ((in->op == OP_DIV || in->op == OP_REM) && !fl) ||
-		    in->op == OP_SHL || in->op == OP_SHR) {
+		/* aipu ops need a site only where they check at run time */
+		if ((kd_ops[in->op].kind == OK_EFFECT && !kd_emit_vec_handles(f, in)) ||
+		    ((in->op == OP_DIV || in->op == OP_REM) && !fl) ||
+		    in->op == OP_SHL || in->op == OP_SHR || kd_emit_vec_needs_site(f, in)) {
 			int l, c;
 			kd_source_linecol(e->m->src, in->span.off, &l, &c);
 			kd_buf_puts(o, nsite ? ",\n\t\t" : "\tstatic const kdsl_site kd_site[] = {\n\t\t");
 			kd_buf_puts(o, "{");
 			cstr(o, e->m->src->path);
 			kd_buf_printf(o, ", %d, %d, \"%s\"}", l, c,
-			              kd_ops[in->op].kind == OK_EFFECT ? kd_ops[in->op].name : "kdsl");
+			              kd_ops[in->op].target ? kd_ops[in->op].name : "kdsl");
 			e->site[i] = nsite++;
 		}
 	}
@@ -418,16 +438,21 @@ static void func(Emit *e, const KdFunc *f)
 	for (int s = 1; s < KD_NSPACE; s++)
 		if (used[s])
 			kd_buf_printf(o, "\tunsigned char *kd_mem_%s;\n", kd_spaces[s].name);
-	/* Locals: block parameters, then instruction results, in id order. */
+	/* Locals: block parameters, then instruction results, in id order;
+	 * not the results of instructions dce dropped (e->live), which would be
+	 * unused variables. */
 	for (int v = 0; v < f->nval; v++) {
 		const KdVal *x = &f->val[v];
 		int need = x->kind == VK_BARG ? e->reach[x->def]
 		           : x->kind == VK_INS ? x->type != VT_REF && e->live[x->def] : 0;
 		if (!need)
 			continue;
-		kd_buf_printf(o, "\t%s ", ctype(x->type));
+		kd_buf_puts(o, "\t");
+		decl_type(e, v);
+		kd_buf_puts(o, " ");
 		local(e, v);
-		kd_buf_puts(o, ";\n");
+		/* vectors start zeroed: the compiler then sees every lane set */
+		kd_buf_puts(o, x->type == VT_VEC || x->type == VT_MASK ? " = {{0}};\n" : ";\n");
 	}
 	kd_buf_puts(o, "\n");
 	kd_buf_printf(o, "\tif ((kd_err = kdsl_rt_enter(kd_rt, %s, \"%s\")) != KDSL_OK)\n\t\treturn kd_err;\n",
@@ -436,9 +461,22 @@ static void func(Emit *e, const KdFunc *f)
 		if (f->params[i].is_tensor)
 			kd_buf_printf(o, "\tif (!%s)\n\t\treturn kdsl_rt_null_param(kd_rt, \"%s\", \"%s\");\n",
 			              f->params[i].name, f->name, f->params[i].name);
-		else
-			/* A scalar the kernel may not use (or uses only in dead code). */
+	/* A scalar parameter only dropped code used is still a C parameter. */
+	char *read = calloc((size_t)f->nval + 1, 1);
+	for (int i = 0; i < f->nins; i++) {
+		const KdIns *in = &f->ins[i];
+		if (!e->live[i])
+			continue;
+		for (int a = 0; a < in->nargs; a++)
+			read[in->args[a]] = 1;
+		for (int s = 0; s < in->nsucc; s++)
+			for (int a = 0; a < in->succ[s].nargs; a++)
+				read[in->succ[s].args[a]] = 1;
+	}
+	for (int i = 0; i < f->nparam; i++)
+		if (!f->params[i].is_tensor && !read[f->params[i].val])
 			kd_buf_printf(o, "\t(void)%s;\n", f->params[i].name);
+	free(read);
 	for (int s = 1; s < KD_NSPACE; s++)
 		if (used[s])
 			kd_buf_printf(o, "\tkd_mem_%s = kdsl_rt_mem(kd_rt, %s, NULL);\n", kd_spaces[s].name,
@@ -458,7 +496,10 @@ static void func(Emit *e, const KdFunc *f)
 			if (in->op == OP_VIEW)
 				continue;
 			line(e, in->span);
-			if (d->kind == OK_EFFECT)
+			if (kd_emit_vec_handles(f, in)) {
+				KdVecOut vo = {o, f, e->site[in - f->ins], val_cb, e};
+				kd_emit_vec_ins(&vo, in);
+			} else if (d->kind == OK_EFFECT)
 				effect(e, in);
 			else if (d->kind == OK_TERM)
 				term(e, in, next);
@@ -491,6 +532,7 @@ void kd_emit_c(KdBuf *out, const KdModule *m)
 			if (e.used & (1u << h))
 				kd_buf_puts(out, helper_def[h]);
 	}
+	kd_emit_vec_types(out, m);
 	kd_buf_put(out, body.s ? body.s : "", body.n);
 	kd_buf_free(&body);
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "sema.h"
+#include "sema_aipu.h"
 #include "../ir/op.h"
 
 typedef struct Scope {
@@ -47,6 +48,8 @@ const char *kd_type_str(KdArena *a, const KdType *t)
 	case TY_STR: return "string";
 	case TY_LIST: return "list";
 	case TY_TUPLE: return "tuple";
+	case TY_VEC:
+	case TY_MASK: return kd_vec_type_str(a, t);
 	case TY_TENSOR: {
 		KdBuf b = {0};
 		kd_buf_printf(&b, "%s%s %s[", t->is_view ? "view of " : "", kd_spaces[t->space].name,
@@ -230,6 +233,8 @@ static KdType *binary(Sema *s, KdNode *n)
 	KdType *l = expr(s, n->a), *r = expr(s, n->b);
 	if (l->kind == TY_ERROR || r->kind == TY_ERROR)
 		return s->t_err;
+	if (l->kind == TY_VEC || l->kind == TY_MASK || r->kind == TY_VEC || r->kind == TY_MASK)
+		return kd_sema_vec_binary(s->a, s->d, n, l, r, s->t_err);
 	const char *op = kd_binop_spelling[n->op];
 	KdType *t = s->t_err;
 	switch (n->op) {
@@ -345,6 +350,17 @@ static KdType *index_expr(Sema *s, KdNode *n)
 		t->is_view = 1;
 		return t;
 	}
+	if (s->target == KD_TARGET_AIPU) {
+		/* LANGUAGE.md 3: a[k] on a 1-D gm tensor is the address for vload/vstore. */
+		if (b->rank != 1 || n->list.n != 1 || ((KdNode *)n->list.v[0])->kind == N_SLICE) {
+			kd_error(s->d, n->span, "on target aipu a 1-D tensor takes one element index (t[k])");
+			return s->t_err;
+		}
+		KdType *t = mkty(s, TY_TENSOR);
+		*t = *b;
+		t->is_view = 1;
+		return t;
+	}
 	kd_error(s->d, n->span, "tensor indexing on target %s arrives with its target's ops",
 	         kd_target_names[s->target]);
 	return s->t_err;
@@ -362,6 +378,10 @@ static KdType *cast(Sema *s, KdNode *n)
 	KdType *t = expr(s, x);
 	if (t->kind == TY_ERROR)
 		return t;
+	if ((ty->lanes || ty->maskbits) && s->target == KD_TARGET_AIPU) {
+		kd_error(s->d, n->span, "a vector is not cast from a value; broadcast a scalar with vbcast");
+		return s->t_err;
+	}
 	if (ty->lanes || ty->maskbits) {
 		kd_error(s->d, n->span, "vector casts arrive with the aipu target");
 		return s->t_err;
@@ -459,6 +479,17 @@ static KdType *call(Sema *s, KdNode *n)
 			n->bound[p] = x;
 		}
 	}
+	if (d->target == KD_TARGET_AIPU) {
+		for (int p = 0; p < d->nparam && !bad; p++)
+			if (!n->bound[p] && !(d->param[p].flags & PF_OPT)) {
+				kd_error(s->d, n->span, "%s: missing argument '%s'", d->name, d->param[p].name);
+				bad = 1;
+			}
+		KdType *r = bad ? s->t_err : kd_sema_aipu_call(s->a, s->d, n, s->t_err);
+		if (r == s->t_err)
+			n->opdesc = NULL;
+		return r ? r : s->t_void;
+	}
 	KdBuf missing = {0};
 	int nmissing = 0;
 	for (int p = 0; p < d->nparam && bad != 2; p++) {
@@ -482,6 +513,7 @@ static KdType *call(Sema *s, KdNode *n)
 		case PK_INT: if (t->kind != TY_INT) want = "an integer"; break;
 		case PK_NUM: if (t->kind != TY_INT && t->kind != TY_FLOAT) want = "a number"; break;
 		case PK_STR: if (t->kind != TY_STR) want = "a string"; break;
+		default: break;
 		}
 		if (want) {
 			kd_error(s->d, x->span, "%s: argument '%s' must be %s, got %s", d->name, pp->name,
@@ -570,6 +602,13 @@ static int dims(Sema *s, KdNodeList *l, int64_t *out, const char *what)
 static KdType *type_of(Sema *s, KdNode *ty, int want)
 {
 	if (!ty->space) {
+		if ((ty->lanes || ty->maskbits) && s->target == KD_TARGET_AIPU && want == 'v')
+			return kd_sema_vec_type(s->a, s->d, ty, s->t_err);
+		if ((ty->lanes || ty->maskbits) && s->target == KD_TARGET_AIPU) {
+			kd_error(s->d, ty->span, "%s cannot have a vector type",
+			         want == 'p' ? "a kernel parameter" : "a declaration without a value");
+			return s->t_err;
+		}
 		if (ty->lanes || ty->maskbits) {
 			kd_error(s->d, ty->span, "vector and mask types arrive with the aipu target");
 			return s->t_err;
@@ -654,6 +693,8 @@ static void check_assign(Sema *s, KdType *want, KdNode *init, const char *what)
 		return;
 	int ok = t->kind == want->kind || (want->kind == TY_FLOAT && t->kind == TY_INT) ||
 	         (want->kind == TY_INT && t->kind == TY_BOOL);
+	if (ok && (want->kind == TY_VEC || want->kind == TY_MASK))
+		ok = kd_vec_type_same(t, want);
 	if (!ok)
 		kd_error(s->d, init->span, "%s: cannot use %s as %s", what, kd_type_str(s->a, t),
 		         kd_type_str(s->a, want));
@@ -710,10 +751,24 @@ static void stmt(Sema *s, KdNode *n)
 		n->ty = t;
 		break;
 	}
-	case N_LETTUPLE:
-		expr(s, n->a);
-		kd_error(s->d, n->span, "tuple declarations take the tuples of aipu ops (vsplit)");
+	case N_LETTUPLE: {
+		KdType *t = expr(s, n->a);
+		if (t->kind != TY_ERROR && (s->target != KD_TARGET_AIPU || t->kind != TY_TUPLE ||
+		                            n->a->kind != N_CALL)) {
+			kd_error(s->d, n->span, "tuple declarations take the tuples of aipu ops (vsplit)");
+			t = s->t_err;
+		} else if (t->kind == TY_TUPLE && t->nelem != n->list.n) {
+			kd_error(s->d, n->span, "vsplit gives %d vectors here, but %d names are declared",
+			         t->nelem, n->list.n);
+			t = s->t_err;
+		}
+		for (int i = 0; i < n->list.n; i++) {
+			KdNode *x = n->list.v[i];
+			x->sym = declare(s, SYM_LET, x->name, x->span, x, t->kind == TY_TUPLE ? t->elem[i] : t);
+		}
+		n->ty = t;
 		break;
+	}
 	case N_ASSIGN: {
 		KdType *t = expr(s, n->a);
 		KdSym *y = lookup(s, n->name);

@@ -12,7 +12,8 @@ typedef enum {
 	TY_ERROR,    /* already reported: silences follow-on errors */
 	TY_VOID, TY_INT, TY_FLOAT, TY_BOOL, TY_STR,
 	TY_TENSOR,   /* a tensor, or a view of one (is_view) */
-	TY_LIST, TY_TUPLE
+	TY_LIST, TY_TUPLE,
+	TY_VEC, TY_MASK  /* aipu: dt and lanes; a mask also maskbits */
 } KdTyKind;
 
 struct KdType {
@@ -24,6 +25,7 @@ struct KdType {
 	int is_view;           /* t[k]: an element address inside the tensor */
 	int nelem;             /* TY_LIST / TY_TUPLE */
 	KdType **elem;
+	int lanes, maskbits;   /* TY_VEC / TY_MASK */
 };
 
 typedef enum {

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "build.h"
+#include "build_aipu.h"
 #include "../frontend/sema.h"
 
 typedef struct {
@@ -47,6 +48,8 @@ static KdValType vtype(const KdType *t)
 	case TY_BOOL: return VT_BOOL;
 	case TY_STR: return VT_STR;
 	case TY_TENSOR: return VT_REF;
+	case TY_VEC: return VT_VEC;
+	case TY_MASK: return VT_MASK;
 	default: return VT_INT;
 	}
 }
@@ -120,6 +123,18 @@ static int call(Build *b, KdNode *n)
 	return -1;
 }
 
+static int expr_cb(void *b, KdNode *n)
+{
+	return expr(b, n);
+}
+
+/* The aipu lowering (build_aipu.c) emits into the current block. */
+static KdVecBuild vec_build(Build *b)
+{
+	KdVecBuild vb = {b->a, b->f, b->cur, expr_cb, b};
+	return vb;
+}
+
 static int expr(Build *b, KdNode *n)
 {
 	if (n->is_const && n->ty->kind != TY_TENSOR)
@@ -131,6 +146,10 @@ static int expr(Build *b, KdNode *n)
 		return b->env[sl];
 	}
 	case N_BINARY: {
+		if (n->ty->kind == TY_VEC || n->ty->kind == TY_MASK) {
+			KdVecBuild vb = vec_build(b);
+			return kd_build_vec_binary(&vb, n);
+		}
 		int l = expr(b, n->a), r = expr(b, n->b);
 		KdValType t = vtype(n->ty);
 		if (t == VT_FLOAT || (t == VT_BOOL && (b->f->val[l].type == VT_FLOAT ||
@@ -155,6 +174,10 @@ static int expr(Build *b, KdNode *n)
 		return emit(b, OP_CAST, 1, &v, &n->span, n->span, vtype(n->ty), n->ty->dt, NULL);
 	}
 	case N_CALL:
+		if (((const KdOpDesc *)n->opdesc)->target == KD_TARGET_AIPU) {
+			KdVecBuild vb = vec_build(b);
+			return kd_build_aipu_call(&vb, n);
+		}
 		return call(b, n);
 	default:
 		/* sema rejected everything else before lowering */
@@ -234,8 +257,10 @@ static void for_stmt(Build *b, KdNode *n)
 	int iv = kd_block_param(b->a, f, head, VT_INT, KD_I64, n->name);
 	for (int i = 0; i < k; i++) {
 		KdSym *y = b->slotsym[slots[i]];
+		int was = b->env[slots[i]];
 		b->env[slots[i]] = kd_block_param(b->a, f, head, b->f->val[b->env[slots[i]]].type,
 		                                  b->f->val[b->env[slots[i]]].dt, y->name);
+		f->val[b->env[slots[i]]].lanes = f->val[was].lanes;
 	}
 	KdLoop *lp = kd_alloc(b->a, sizeof *lp);
 	*lp = (KdLoop){iv, lo, hi, step, n->span};
@@ -319,6 +344,7 @@ static void if_stmt(Build *b, KdNode *n)
 		KdSym *y = b->slotsym[slots[i]];
 		b->env[slots[i]] = kd_block_param(b->a, f, join, f->val[before[i]].type,
 		                                  f->val[before[i]].dt, y->name);
+		f->val[b->env[slots[i]]].lanes = f->val[before[i]].lanes;
 	}
 	b->cur = join;
 	if (!reached) {
@@ -374,6 +400,18 @@ static void stmt(Build *b, KdNode *n)
 	case N_EXPRSTMT:
 		expr(b, n->a);
 		break;
+	case N_LETTUPLE: {
+		KdVecBuild vb = vec_build(b);
+		int parts[4];
+		int k = kd_build_aipu_tuple(&vb, n->a, parts, 4);
+		for (int i = 0; i < k && i < n->list.n; i++) {
+			KdNode *x = n->list.v[i];
+			int sl = slot_of(b, x->sym);
+			b->env[sl] = parts[i];
+			b->f->val[parts[i]].name = x->name;
+		}
+		break;
+	}
 	default:
 		break;
 	}

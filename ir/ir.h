@@ -21,7 +21,9 @@ typedef enum {
 
 /* What a value holds.  Integers are computed in 64 bits whatever their
  * declared dtype (casts wrap explicitly); floats in double. */
-typedef enum { VT_INT, VT_FLOAT, VT_BOOL, VT_STR, VT_REF } KdValType;
+/* VT_VEC and VT_MASK (aipu) are vectors of `lanes` elements of dtype dt
+ * (a mask: lanes of bool). */
+typedef enum { VT_INT, VT_FLOAT, VT_BOOL, VT_STR, VT_REF, VT_VEC, VT_MASK } KdValType;
 
 typedef struct {
 	KdValKind kind;
@@ -34,6 +36,7 @@ typedef struct {
 	double f;
 	const char *s;
 	const char *name;  /* source name, for readable output (may be NULL) */
+	int lanes;         /* VT_VEC / VT_MASK */
 } KdVal;
 
 /* A tensor: a kernel parameter or an on-chip buffer the compiler places. */

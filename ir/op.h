@@ -38,7 +38,10 @@ typedef enum {
 	PK_TENSOR,     /* a tensor or a view of one */
 	PK_INT,        /* an integer scalar */
 	PK_NUM,        /* an integer or floating scalar */
-	PK_STR         /* a string constant */
+	PK_STR,        /* a string constant */
+	PK_VEC,        /* aipu: a vector (or a scalar it broadcasts) */
+	PK_MASK,       /* aipu: a mask, mask string or list of bools */
+	PK_TUPLE       /* aipu: a tuple of vectors */
 } KdParamKind;
 
 enum {
@@ -54,6 +57,7 @@ typedef struct {
 	uint8_t kind, flags;
 	int64_t lo, hi, def;
 	uint32_t spaces;       /* tensors: bit per KdSpace allowed (0: any) */
+	const char *sdef;      /* the default as the docs print it (NULL: def) */
 } KdOpParam;
 
 typedef struct {

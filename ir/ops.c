@@ -69,7 +69,8 @@ int kd_op_param_index(const KdOpDesc *d, const char *name)
 
 static const char *kind_name(const KdOpParam *p)
 {
-	static const char *const names[] = {"tensor", "integer", "number", "string"};
+	static const char *const names[] = {"tensor", "integer", "number", "string", "vector",
+	                                    "mask", "tuple of vectors"};
 	return names[p->kind];
 }
 
@@ -99,13 +100,19 @@ void kd_op_doc(KdBuf *out, KdTarget target)
 						sep = ", ";
 					}
 			}
-			if (p->flags & PF_OPT)
+			if ((p->flags & PF_OPT) && p->sdef)
+				kd_buf_printf(out, " (default %s)", p->sdef);
+			else if (p->flags & PF_OPT)
 				kd_buf_printf(out, " (default %lld)", (long long)p->def);
 			kd_buf_puts(out, " |\n");
 		}
 		if (d->dtypes)
 			kd_buf_printf(out, "\nDtypes: %s.\n", kd_dtype_list(a, d->dtypes));
-		kd_buf_printf(out, "\nRules: %s\n\nRuntime entry: `%s`.\n\n", d->rules, d->rt);
+		if (d->rt)
+			kd_buf_printf(out, "\nRules: %s\n\nRuntime entry: `%s`.\n\n", d->rules, d->rt);
+		else
+			kd_buf_printf(out, "\nRules: %s\n\nEmitted inline as straight-line vector C.\n\n",
+			              d->rules);
 	}
 	kd_arena_free(a);
 }

@@ -79,9 +79,13 @@ static void func(KdBuf *o, const KdModule *m, const KdFunc *f)
 		kd_buf_printf(o, "bb%d", bi);
 		if (bl->nparam) {
 			kd_buf_puts(o, "(");
-			for (int i = 0; i < bl->nparam; i++)
-				kd_buf_printf(o, "%s%%%d: %s", i ? ", " : "", bl->params[i],
-				              vtname(&f->val[bl->params[i]]));
+			for (int i = 0; i < bl->nparam; i++) {
+				const KdVal *x = &f->val[bl->params[i]];
+				kd_buf_printf(o, "%s%%%d: %s", i ? ", " : "", bl->params[i], vtname(x));
+				/* aipu vectors and masks: i32x8, boolx8 */
+				if (x->type == VT_VEC || x->type == VT_MASK)
+					kd_buf_printf(o, "x%d", x->lanes);
+			}
 			kd_buf_puts(o, ")");
 		}
 		kd_buf_printf(o, ":  ; %s", bl->label ? bl->label : "");

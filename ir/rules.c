@@ -261,8 +261,12 @@ int kd_ir_check_rules(KdDiag *d, KdModule *m)
 		for (int i = 0; i < c.f->nins; i++) {
 			const KdIns *in = &c.f->ins[i];
 			const KdOpDesc *od = &kd_ops[in->op];
-			if (od->kind != OK_EFFECT)
+			if (od->kind != OK_EFFECT) {
+				/* aipu's pure vload has address rules too */
+				if (od->target == KD_TARGET_AIPU && od->check)
+					od->check(&c, in);
 				continue;
+			}
 			table_rules(&c, in);
 			if (od->check)
 				od->check(&c, in);

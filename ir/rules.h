@@ -40,4 +40,8 @@ void kd_check_vec(KdCheck *c, const KdIns *ins);
 int64_t kd_cost_data_move(const KdFunc *f, const KdIns *ins);
 int64_t kd_cost_vec(const KdFunc *f, const KdIns *ins);
 
+/* aipu hooks (rules_aipu.c) */
+void kd_check_vload(KdCheck *c, const KdIns *ins);
+int64_t kd_cost_aipu(const KdFunc *f, const KdIns *ins);
+
 #endif

@@ -140,6 +140,8 @@ static int kind_ok(const KdFunc *f, const KdOpParam *p, int x)
 	case PK_TENSOR: return t == VT_REF;
 	case PK_INT: return t == VT_INT;
 	case PK_NUM: return t == VT_INT || t == VT_FLOAT;
+	case PK_VEC: return t == VT_VEC;
+	case PK_MASK: return t == VT_MASK;
 	default: return t == VT_STR;
 	}
 }
@@ -183,7 +185,10 @@ static void func(Ver *v)
 			if (in->op == OP_JMP && in->nsucc != 1)
 				fail(v, in, "jmp needs one successor");
 			if (d->kind == OK_EFFECT) {
-				if (in->nargs != d->nparam) {
+				/* aipu's vstore may leave out its trailing optional mask */
+				int opt = d->target == KD_TARGET_AIPU && in->nargs == d->nparam - 1 &&
+				          (d->param[d->nparam - 1].flags & PF_OPT);
+				if (in->nargs != d->nparam && !opt) {
 					fail(v, in, "operand count differs from the op table");
 					continue;
 				}

@@ -1,0 +1,48 @@
+/* rules_aipu.c: the address rules of vload and vstore.  The type rules of
+ * the aipu ops are sema's (frontend/sema_aipu.c).  An index known over
+ * the loop nest is checked here; the emitter checks the others at run
+ * time, lane by lane where a mask is not constant. */
+#include "rules.h"
+
+/* Highest active lane of mask value m (-1: none), or `lanes - 1` when the
+ * mask is not a constant (the run-time check covers it). */
+static int last_active(const KdFunc *f, int m, int lanes, int *known)
+{
+	const KdIns *mi = kd_defins(f, m);
+	*known = mi && mi->op == OP_VMASKLIT;
+	if (!*known)
+		return lanes - 1;
+	int last = -1;
+	for (int i = 0; i < mi->nargs; i++)
+		if (f->val[mi->args[i]].c)
+			last = i;
+	return last;
+}
+
+void kd_check_vload(KdCheck *c, const KdIns *ins)
+{
+	const KdFunc *f = c->f;
+	KdRange off;
+	const KdBuffer *b = kd_check_ref(c, ins, 0, &off);
+	int store = ins->op == OP_VSTORE;
+	int lanes = store ? f->val[ins->args[1]].lanes : f->val[ins->res].lanes;
+	int known = 1, last = lanes - 1;
+	int m = store ? 2 : 1;
+	if (ins->nargs > m)
+		last = last_active(f, ins->args[m], lanes, &known);
+	if (!off.known || !known || last < 0)
+		return;
+	int64_t nelem = b->dims[0];
+	if (off.lo < 0 || off.hi > nelem - 1 - last)
+		kd_check_error(c, ins, 0, "lanes %lld..%lld are outside '%s' (%lld elements)",
+		               (long long)(off.lo < 0 ? off.lo : off.hi),
+		               (long long)(off.lo < 0 ? off.lo : off.hi) + last, b->name,
+		               (long long)nelem);
+}
+
+int64_t kd_cost_aipu(const KdFunc *f, const KdIns *ins)
+{
+	(void)f;
+	(void)ins;
+	return 1;   /* one vector instruction */
+}
