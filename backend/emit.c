@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "emit.h"
+#include "emit_tile.h"
 
 #define KDSLC_VERSION "0.1.0"
 
@@ -170,10 +171,17 @@ static void ref(Emit *e, int v, int writes)
 	}
 }
 
+static void val_cb(void *ctx, int v)
+{
+	val(ctx, v);
+}
+
 static void effect(Emit *e, const KdIns *in)
 {
 	const KdOpDesc *d = &kd_ops[in->op];
 	const KdFunc *f = e->f;
+	if (f->target == KD_TARGET_NEURON)
+		kd_emit_tile_checks(e->o, f, in, e->site[in - f->ins], val_cb, e);
 	kd_buf_printf(e->o, "\tif ((kd_err = %s(kd_rt, &kd_site[%d]", d->rt, e->site[in - f->ins]);
 	/* Typed ops (TIK's vector ops) take their element dtype first. */
 	if (d->rt_dtype_of)
@@ -181,6 +189,8 @@ static void effect(Emit *e, const KdIns *in)
 	for (int i = 0; i < in->nargs; i++) {
 		const KdOpParam *p = &d->param[i];
 		kd_buf_puts(e->o, ", ");
+		if (f->target == KD_TARGET_NEURON && kd_emit_neuron_arg(e->o, f, p, in->args[i], val_cb, e))
+			continue;
 		if (p->kind == PK_TENSOR)
 			ref(e, in->args[i], p->flags & PF_WRITE);
 		else if (p->kind == PK_NUM && f->val[in->args[i]].type != VT_FLOAT) {
@@ -232,7 +242,7 @@ static void pure(Emit *e, const KdIns *in)
 	const KdFunc *f = e->f;
 	const KdOpDesc *d = &kd_ops[in->op];
 	int fl = in->nargs && f->val[in->args[0]].type == VT_FLOAT;
-	if (in->op == OP_VIEW)
+	if (in->op == OP_VIEW || in->op == OP_TILE || in->op == OP_LIST)
 		return;
 	if ((in->op == OP_DIV || in->op == OP_REM) && !fl) {
 		kd_buf_puts(e->o, "\tif (");
@@ -406,7 +416,7 @@ static void func(Emit *e, const KdFunc *f)
 	kd_buf_printf(o, "\tint kd_err;\n");
 	int used[KD_NSPACE] = {0};
 	for (int i = 0; i < f->nins; i++)
-		if (f->ins[i].op == OP_VIEW && e->reach[f->ins[i].blk]) {
+		if ((f->ins[i].op == OP_VIEW || f->ins[i].op == OP_TILE) && e->reach[f->ins[i].blk]) {
 			const KdBuffer *b = &f->buf[f->val[f->ins[i].res].buf];
 			used[b->space] |= b->param < 0;
 		}
@@ -417,7 +427,7 @@ static void func(Emit *e, const KdFunc *f)
 	for (int v = 0; v < f->nval; v++) {
 		const KdVal *x = &f->val[v];
 		int need = x->kind == VK_BARG ? e->reach[x->def]
-		           : x->kind == VK_INS ? x->type != VT_REF && e->reach[f->ins[x->def].blk] : 0;
+		           : x->kind == VK_INS ? x->type != VT_REF && x->type != VT_LIST && e->reach[f->ins[x->def].blk] : 0;
 		if (!need)
 			continue;
 		kd_buf_printf(o, "\t%s ", ctype(x->type));
@@ -447,7 +457,7 @@ static void func(Emit *e, const KdFunc *f)
 		for (int k = 0; k < bl->nins; k++) {
 			const KdIns *in = &f->ins[bl->insv[k]];
 			const KdOpDesc *d = &kd_ops[in->op];
-			if (in->op == OP_VIEW)
+			if (in->op == OP_VIEW || in->op == OP_TILE || in->op == OP_LIST)
 				continue;
 			line(e, in->span);
 			if (d->kind == OK_EFFECT)

@@ -21,7 +21,7 @@ typedef enum {
 
 /* What a value holds.  Integers are computed in 64 bits whatever their
  * declared dtype (casts wrap explicitly); floats in double. */
-typedef enum { VT_INT, VT_FLOAT, VT_BOOL, VT_STR, VT_REF } KdValType;
+typedef enum { VT_INT, VT_FLOAT, VT_BOOL, VT_STR, VT_REF, VT_LIST } KdValType;
 
 typedef struct {
 	KdValKind kind;
@@ -48,6 +48,7 @@ typedef struct {
 	int param;         /* kernel parameter number, or -1 */
 	int written;       /* some op writes it (so a parameter is not const) */
 	KdSpan span;
+	struct KdTileInfo *tile;   /* neuron: partitions, blocks, direct allocation (tile.h) */
 } KdBuffer;
 
 typedef struct {

@@ -26,6 +26,7 @@ static const char *vtname(const KdVal *x)
 	case VT_BOOL: return "bool";
 	case VT_STR: return "str";
 	case VT_REF: return "ref";
+	case VT_LIST: return "list";
 	default: return kd_dtypes[x->dt ? x->dt : KD_I64].name;
 	}
 }
