@@ -33,6 +33,8 @@ typedef struct KdTileInfo {
 	KdSpan alloc_span;   /* the mod_alloc/alloc call */
 } KdTileInfo;
 
+/* --emit=ir: a blocked buffer's allocation table, one line per block. */
+void kd_tile_print(KdBuf *o, const KdBuffer *b);
 /* The physical tile that logical block `lin` occupies. */
 int64_t kd_tile_phys(const KdTileInfo *t, int64_t lin);
 
