@@ -101,7 +101,7 @@ int kd_sema_tile_type(KdDiag *d, KdNode *ty, const KdType *t)
 	}
 	if (kd_spaces[t->space].partitions && t->dims[0] > (int64_t)kd_spaces[t->space].partitions) {
 		kd_error(d, ((KdNode *)ty->list.v[0])->span,
-		         "dim 0 of a %s tile is the partition dim: at most %u, got %lld",
+		         "dim 0 of a tile in %s is the partition dim: at most %u, got %lld",
 		         kd_spaces[t->space].name, kd_spaces[t->space].partitions, (long long)t->dims[0]);
 		return -1;
 	}

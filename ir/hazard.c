@@ -65,7 +65,8 @@ static void step(void *ctx, const KdWalk *w, const KdIns *ins)
 			int reads = !writes || (ins->op == OP_NC_MATMUL && w->known[ins->args[3]] && w->v[ins->args[3]]);
 			int bi = (int)(b - f->buf);
 			int64_t ph = kd_tile_phys(b->tile, blk);
-			if (pass == 0 && reads && h->by[bi][ph] >= 0 && h->blk[bi][ph] != blk &&
+			/* -Wno-hazard: neither the warning nor its note */
+			if (pass == 0 && reads && !h->d->wgroup_off[KD_W_HAZARD] && h->by[bi][ph] >= 0 && h->blk[bi][ph] != blk &&
 			    !reported(h, self, h->by[bi][ph])) {
 				const KdIns *wr = &f->ins[h->by[bi][ph]];
 				const char *where = b->space == KD_SP_PSUM ? "psum bank" : "physical tile";
