@@ -56,7 +56,7 @@ static int check_view(kdsl_rt *rt, const kdsl_site *site, const char *what, cons
 			                    kdsl_mem_name(mem));
 		at = (size_t)(base - m);
 		if (pstride != rt->part_bytes[mem] || at % pstride + pbytes > pstride ||
-		    (uint64_t)nparts > rt->mem_bytes[mem] / pstride)
+		    (uint64_t)nparts > rt->mem_bytes[mem] / pstride - at / pstride)
 			return kdsl_rt_fail(rt, site, KDSL_ERR_BOUNDS, "%s lies outside %s", what, kdsl_mem_name(mem));
 	}
 	v->p = base + (size_t)p0 * pstride + (size_t)off * size;
@@ -470,14 +470,29 @@ int kdsl_neuron_nc_stream_shuffle(kdsl_rt *rt, const kdsl_site *site, kdsl_tile 
 
 /* ---- tensor_copy_predicated (seed 002) ----
  * A branchless blend per element width W and predicate width P: the
- * predicate becomes an all-ones or all-zeros mask of W bits.  gcc -O2
- * vectorises these loops (see docs/language.md for how that was checked). */
+ * predicate becomes an all-ones or all-zeros mask of W bits without a
+ * comparison ((p | -p) has its top bit set exactly when p != 0), and the
+ * element is (s & m) | (d & ~m).  Rows go in chunks of CHUNK elements, so
+ * the inner loop has a constant trip count: gcc -O2's cheap vectoriser
+ * takes such loops (it refuses loops that need a scalar epilogue).  How
+ * that was checked: docs/language.md, "Vectorisation". */
+#define CHUNK 64
 #define BLEND(W, P)                                                                              \
 	static void blend_##W##_##P(uint##W##_t *restrict d, const uint##W##_t *restrict s,          \
 	                            const uint##P##_t *restrict pr, int64_t n, uint##W##_t flip)     \
 	{                                                                                            \
-		for (int64_t j = 0; j < n; j++) {                                                        \
-			uint##W##_t m = (uint##W##_t)(((uint##W##_t)0 - (uint##W##_t)(pr[j] != 0)) ^ flip); \
+		int64_t j = 0;                                                                           \
+		for (; j + CHUNK <= n; j += CHUNK)                                                       \
+			for (int k = 0; k < CHUNK; k++) {                                                    \
+				uint##P##_t q = pr[j + k];                                                       \
+				uint##W##_t m = (uint##W##_t)(((uint##W##_t)0 -                                  \
+				    (uint##W##_t)((uint##P##_t)(q | (uint##P##_t)(0u - q)) >> ((P) - 1))) ^ flip); \
+				d[j + k] = (uint##W##_t)((s[j + k] & m) | (d[j + k] & (uint##W##_t)~m));        \
+			}                                                                                    \
+		for (; j < n; j++) {                                                                     \
+			uint##P##_t q = pr[j];                                                               \
+			uint##W##_t m = (uint##W##_t)(((uint##W##_t)0 -                                      \
+			    (uint##W##_t)((uint##P##_t)(q | (uint##P##_t)(0u - q)) >> ((P) - 1))) ^ flip);  \
 			d[j] = (uint##W##_t)((s[j] & m) | (d[j] & (uint##W##_t)~m));                        \
 		}                                                                                        \
 	}
