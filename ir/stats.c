@@ -41,7 +41,7 @@ void kd_ir_stats(KdBuf *out, const KdModule *m)
 		const KdFunc *f = m->fn[fi];
 		Stats s;
 		memset(&s, 0, sizeof s);
-		int exact = kd_walk(f, step, &s, 100000000);
+		int exact = kd_walk(f, step, &s, 20000000);
 		if (!exact) {
 			memset(&s, 0, sizeof s);
 			for (int i = 0; i < f->nins; i++)
