@@ -327,6 +327,8 @@ static KdType *index_expr(Sema *s, KdNode *n)
 		kd_error(s->d, n->a->span, "only tensors can be indexed, got %s", kd_type_str(s->a, b));
 		return s->t_err;
 	}
+	if (b->is_view && s->target == KD_TARGET_NEURON && kd_sema_tile_chain(s->a, n))
+		b = n->a->ty;   /* acc[i][a:b, :] is acc[i, a:b, :] */
 	if (b->is_view) {
 		kd_error(s->d, n->span, "a tensor view cannot be indexed again");
 		return s->t_err;

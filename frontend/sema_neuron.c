@@ -213,6 +213,25 @@ KdType *kd_sema_tile_index(KdArena *a, KdDiag *d, KdNode *n, const KdType *base)
 	return t;
 }
 
+/* `acc[i][x, y]` on a blocked tensor: the block index, then a view of
+ * that tile; folded into `acc[i, x, y]`.  Returns 1 when n was folded. */
+int kd_sema_tile_chain(KdArena *a, KdNode *n)
+{
+	KdNode *in = n->a;
+	if (in->kind != N_INDEX || !in->a->ty || in->a->ty->kind != TY_TENSOR || !in->a->ty->nbdim ||
+	    in->list.n != in->a->ty->nbdim)
+		return 0;
+	KdNode **v = kd_alloc(a, sizeof *v * (size_t)(in->list.n + n->list.n + 1));
+	for (int i = 0; i < in->list.n; i++)
+		v[i] = in->list.v[i];
+	for (int i = 0; i < n->list.n; i++)
+		v[in->list.n + i] = n->list.v[i];
+	n->list.v = v;
+	n->list.n += in->list.n;
+	n->a = in->a;
+	return 1;
+}
+
 int kd_sema_is_alloc_call(const KdNode *init)
 {
 	return init->kind == N_CALL && (!strcmp(init->name, "mod_alloc") || !strcmp(init->name, "alloc"));
