@@ -184,6 +184,23 @@ START_TEST(misc_ops)
 }
 END_TEST
 
+START_TEST(runtime_block_index)
+{
+	float x[128 * 8], y[128 * 8];
+	for (int i = 0; i < 128 * 8; i++)
+		x[i] = unif(5);
+	for (int b = 0; b < 4; b++) {
+		memset(y, 0, sizeof y);
+		ck_assert_int_eq(pick(rt, x, y, b), KDSL_OK);
+		for (int i = 0; i < 128 * 8; i++)
+			ck_assert_float_eq(y[i], x[i] + 1.0f);
+	}
+	ck_assert_int_eq(pick(rt, x, y, 4), KDSL_ERR_BOUNDS);
+	ck_assert_ptr_nonnull(strstr(kdsl_rt_last_error(rt), "block index of 'acc' must be in 0..3, got 4"));
+	ck_assert_int_eq(pick(rt, x, y, -1), KDSL_ERR_BOUNDS);
+}
+END_TEST
+
 START_TEST(wrong_target)
 {
 	kdsl_rt *a = kdsl_rt_create(KDSL_TARGET_ASCEND);
@@ -206,6 +223,7 @@ int main(void)
 	tcase_add_test(tc, shuffle_swaps_pairs);
 	tcase_add_test(tc, shuffle_rotates_quadrant);
 	tcase_add_test(tc, misc_ops);
+	tcase_add_test(tc, runtime_block_index);
 	tcase_add_test(tc, wrong_target);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
