@@ -49,12 +49,13 @@ static int check_view(kdsl_rt *rt, const kdsl_site *site, const char *what, cons
 		                    "%s: elements %" PRId64 "..%" PRId64 " of each partition are outside its %zu",
 		                    what, off, off + n - 1, pbytes / size);
 	if (mem == KDSL_MEM_SBUF || mem == KDSL_MEM_PSUM) {
-		const unsigned char *m = rt->mem[mem];
+		/* addresses as integers: base may point into another object */
+		uintptr_t m = (uintptr_t)rt->mem[mem], b = (uintptr_t)base;
 		size_t at;
-		if (!m || base < m || (size_t)(base - m) >= rt->mem_bytes[mem])
+		if (!m || b < m || b - m >= rt->mem_bytes[mem])
 			return kdsl_rt_fail(rt, site, KDSL_ERR_ARG, "%s is not in this runtime's %s", what,
 			                    kdsl_mem_name(mem));
-		at = (size_t)(base - m);
+		at = (size_t)(b - m);
 		if (pstride != rt->part_bytes[mem] || at % pstride + pbytes > pstride ||
 		    (uint64_t)nparts > rt->mem_bytes[mem] / pstride - at / pstride)
 			return kdsl_rt_fail(rt, site, KDSL_ERR_BOUNDS, "%s lies outside %s", what, kdsl_mem_name(mem));
