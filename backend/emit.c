@@ -8,6 +8,7 @@
 
 #include "emit.h"
 #include "emit_vec.h"
+#include "emit_tile.h"
 
 #define KDSLC_VERSION "0.1.0"
 
@@ -138,6 +139,7 @@ static void decl_type(Emit *e, int v)
 		kd_buf_puts(e->o, ctype(x->type));
 }
 
+/* val() for the target emitters (emit_tile.c, emit_vec.c). */
 static void val_cb(void *e, int v)
 {
 	val(e, v);
@@ -191,6 +193,8 @@ static void effect(Emit *e, const KdIns *in)
 {
 	const KdOpDesc *d = &kd_ops[in->op];
 	const KdFunc *f = e->f;
+	if (f->target == KD_TARGET_NEURON)
+		kd_emit_tile_checks(e->o, f, in, e->site[in - f->ins], val_cb, e);
 	kd_buf_printf(e->o, "\tif ((kd_err = %s(kd_rt, &kd_site[%d]", d->rt, e->site[in - f->ins]);
 	/* Typed ops (TIK's vector ops) take their element dtype first. */
 	if (d->rt_dtype_of)
@@ -198,6 +202,8 @@ static void effect(Emit *e, const KdIns *in)
 	for (int i = 0; i < in->nargs; i++) {
 		const KdOpParam *p = &d->param[i];
 		kd_buf_puts(e->o, ", ");
+		if (f->target == KD_TARGET_NEURON && kd_emit_neuron_arg(e->o, f, p, in->args[i], val_cb, e))
+			continue;
 		if (p->kind == PK_TENSOR)
 			ref(e, in->args[i], p->flags & PF_WRITE);
 		else if (p->kind == PK_NUM && f->val[in->args[i]].type != VT_FLOAT) {
@@ -249,7 +255,7 @@ static void pure(Emit *e, const KdIns *in)
 	const KdFunc *f = e->f;
 	const KdOpDesc *d = &kd_ops[in->op];
 	int fl = in->nargs && f->val[in->args[0]].type == VT_FLOAT;
-	if (in->op == OP_VIEW)
+	if (in->op == OP_VIEW || in->op == OP_TILE || in->op == OP_LIST)
 		return;
 	if ((in->op == OP_DIV || in->op == OP_REM) && !fl) {
 		kd_buf_puts(e->o, "\tif (");
@@ -431,7 +437,7 @@ static void func(Emit *e, const KdFunc *f)
 	kd_buf_printf(o, "\tint kd_err;\n");
 	int used[KD_NSPACE] = {0};
 	for (int i = 0; i < f->nins; i++)
-		if (f->ins[i].op == OP_VIEW && e->live[i]) {
+		if ((f->ins[i].op == OP_VIEW || f->ins[i].op == OP_TILE) && e->live[i]) {
 			const KdBuffer *b = &f->buf[f->val[f->ins[i].res].buf];
 			used[b->space] |= b->param < 0;
 		}
@@ -444,7 +450,7 @@ static void func(Emit *e, const KdFunc *f)
 	for (int v = 0; v < f->nval; v++) {
 		const KdVal *x = &f->val[v];
 		int need = x->kind == VK_BARG ? e->reach[x->def]
-		           : x->kind == VK_INS ? x->type != VT_REF && e->live[x->def] : 0;
+		           : x->kind == VK_INS ? x->type != VT_REF && x->type != VT_LIST && e->live[x->def] : 0;
 		if (!need)
 			continue;
 		kd_buf_puts(o, "\t");
@@ -493,7 +499,7 @@ static void func(Emit *e, const KdFunc *f)
 		for (int k = 0; k < bl->nins; k++) {
 			const KdIns *in = &f->ins[bl->insv[k]];
 			const KdOpDesc *d = &kd_ops[in->op];
-			if (in->op == OP_VIEW)
+			if (in->op == OP_VIEW || in->op == OP_TILE || in->op == OP_LIST)
 				continue;
 			line(e, in->span);
 			if (kd_emit_vec_handles(f, in)) {

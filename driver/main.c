@@ -9,6 +9,8 @@
 #include "../frontend/parse.h"
 #include "../frontend/sema.h"
 #include "../ir/build.h"
+#include "../ir/tile.h"
+#include "../ir/walk.h"
 #include "../backend/emit.h"
 
 #define KDSLC_VERSION "0.1.0"
@@ -79,8 +81,16 @@ int kd_compile(const KdOptions *o, KdBuf *c_out, int harness)
 	kd_ir_dce(m);
 	kd_ir_check_rules(&d, m);
 	kd_ir_place(&d, m);
+	if (!d.nerror)
+		kd_hazard_check(&d, m);
 	if (d.nerror || kd_ir_verify(&d, m))
 		goto done;
+	if (o->stats) {
+		KdBuf st = {0};
+		kd_ir_stats(&st, m);
+		fwrite(st.s ? st.s : "", 1, st.n, stderr);
+		kd_buf_free(&st);
+	}
 	if (o->emit == EMIT_IR) {
 		kd_ir_print(&out, m);
 		goto done;
@@ -217,7 +227,5 @@ int main(int argc, char **argv)
 	}
 	if (!o.input)
 		return bad_usage("%s", "no input file");
-	if (o.stats)
-		fprintf(stderr, "kdslc: warning: --stats arrives with the passes; ignored\n");
 	return kd_compile(&o, NULL, 0);
 }

@@ -206,6 +206,8 @@ expr(A) ::= typename(T) LPAREN args(L) RPAREN(E).    { A = mk_cast(ctx, T, L, E)
 expr(A) ::= typename(A).
 expr(A) ::= LPAREN(L) expr(E) RPAREN(R).             { A = span_from(E, L.sp, R.sp); }
 expr(A) ::= LPAREN(L) tuple(T) RPAREN(R).            { A = mk_seq(ctx, N_TUPLE, T, L, R); }
+/* (x,) is a tuple of one, as the NKI pages write num_bank_tiles=(2,). */
+expr(A) ::= LPAREN(L) expr(X) COMMA RPAREN(R).       { A = mk_seq(ctx, N_TUPLE, mk_holder(ctx, N_TUPLE, X), L, R); }
 expr(A) ::= LBRACKET(L) RBRACKET(R).                 { A = mk_seq(ctx, N_LIST, NULL, L, R); }
 expr(A) ::= LBRACKET(L) exprs(T) RBRACKET(R).        { A = mk_seq(ctx, N_LIST, T, L, R); }
 expr(A) ::= LBRACKET(L) exprs(T) COMMA RBRACKET(R).  { A = mk_seq(ctx, N_LIST, T, L, R); }

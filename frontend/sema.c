@@ -332,6 +332,8 @@ static KdType *index_expr(Sema *s, KdNode *n)
 		kd_error(s->d, n->a->span, "only tensors can be indexed, got %s", kd_type_str(s->a, b));
 		return s->t_err;
 	}
+	if (b->is_view && s->target == KD_TARGET_NEURON && kd_sema_tile_chain(s->a, n))
+		b = n->a->ty;   /* acc[i][a:b, :] is acc[i, a:b, :] */
 	if (b->is_view) {
 		kd_error(s->d, n->span, "a tensor view cannot be indexed again");
 		return s->t_err;
@@ -360,6 +362,10 @@ static KdType *index_expr(Sema *s, KdNode *n)
 		*t = *b;
 		t->is_view = 1;
 		return t;
+	}
+	if (s->target == KD_TARGET_NEURON) {
+		KdType *t = kd_sema_tile_index(s->a, s->d, n, b);
+		return t ? t : s->t_err;
 	}
 	kd_error(s->d, n->span, "tensor indexing on target %s arrives with its target's ops",
 	         kd_target_names[s->target]);
@@ -425,9 +431,17 @@ static KdType *cast(Sema *s, KdNode *n)
 static KdType *call(Sema *s, KdNode *n)
 {
 	const KdOpDesc *d = kd_op_lookup(s->target, n->name);
+	int takes_dtype = 0;
+	for (int p = 0; d && p < d->nparam; p++)
+		takes_dtype |= d->param[p].kind == PK_DTYPE;
 	for (int i = 0; i < n->list.n; i++) {
 		KdNode *x = n->list.v[i];
-		expr(s, x->kind == N_KWARG ? x->a : x);
+		KdNode *v = x->kind == N_KWARG ? x->a : x;
+		/* A bare dtype (dtype=f32) is an argument of ops that take one. */
+		if (v->kind == N_TYPE && takes_dtype)
+			v->ty = s->t_void;
+		else
+			expr(s, v);
 	}
 	if (!d) {
 		for (int t = 1; t < KD_NTARGET; t++)
@@ -508,12 +522,54 @@ static KdType *call(Sema *s, KdNode *n)
 			continue;
 		}
 		const char *want = NULL;
+		if (x->kind == N_TYPE && pp->kind != PK_DTYPE) {
+			kd_error(s->d, x->span, "%s: argument '%s' cannot be a type", d->name, pp->name);
+			bad = 1;
+			continue;
+		}
 		switch (pp->kind) {
 		case PK_TENSOR: if (t->kind != TY_TENSOR) want = "a tensor"; break;
 		case PK_INT: if (t->kind != TY_INT) want = "an integer"; break;
 		case PK_NUM: if (t->kind != TY_INT && t->kind != TY_FLOAT) want = "a number"; break;
 		case PK_STR: if (t->kind != TY_STR) want = "a string"; break;
+		case PK_BOOL: if (t->kind != TY_BOOL && t->kind != TY_INT) want = "a bool"; break;
+		case PK_DTYPE:
+			if (x->kind != N_TYPE || x->space || x->lanes || x->maskbits)
+				want = "a scalar dtype such as f32";
+			break;
+		case PK_LIST:
+			if (t->kind != TY_LIST)
+				want = "a list of integers";
+			for (int e = 0; !want && e < t->nelem; e++)
+				if (t->elem[e]->kind != TY_INT && t->elem[e]->kind != TY_ERROR)
+					want = "a list of integers";
+			break;
+		case PK_TILE_OR_NUM:
+			if (t->kind != TY_TENSOR && t->kind != TY_INT && t->kind != TY_FLOAT)
+				want = "a tensor or a number";
+			break;
 		default: break;
+		}
+		if (!want && t->kind == TY_TENSOR && t->nbdim) {
+			kd_error(s->d, x->span, "%s: blocked tensor '%s' needs a block index (%s[i])", d->name,
+			         x->name ? x->name : "?", x->name ? x->name : "t");
+			bad = 1;
+			continue;
+		}
+		if (!want && pp->kind == PK_STR && pp->enums) {
+			int k = 0;
+			while (pp->enums[k] && strcmp(pp->enums[k], x->name))
+				k++;
+			if (!pp->enums[k]) {
+				KdBuf b = {0};
+				for (int e = 0; pp->enums[e]; e++)
+					kd_buf_printf(&b, "%s\"%s\"", e ? ", " : "", pp->enums[e]);
+				kd_error(s->d, x->span, "%s: %s must be one of %s, got \"%s\"", d->name, pp->name,
+				         b.s, x->name);
+				kd_buf_free(&b);
+				bad = 1;
+				continue;
+			}
 		}
 		if (want) {
 			kd_error(s->d, x->span, "%s: argument '%s' must be %s, got %s", d->name, pp->name,
@@ -645,9 +701,14 @@ static KdType *type_of(Sema *s, KdNode *ty, int want)
 		kd_error(s->d, ty->span, "tensor elements must be scalar dtypes");
 		return s->t_err;
 	}
-	if (ty->list2.n) {
+	if (ty->list2.n && s->target != KD_TARGET_NEURON) {
 		kd_error(s->d, ty->span, "blocked tensors arrive with the neuron target (mod_alloc)");
 		return s->t_err;
+	}
+	if (ty->list2.n) {
+		if (dims(s, &ty->list2, t->bdims, "block dimensions") < 0)
+			return s->t_err;
+		t->nbdim = ty->list2.n;
 	}
 	if (dims(s, &ty->list, t->dims, "tensor dimensions") < 0)
 		return s->t_err;
@@ -676,6 +737,8 @@ static KdType *type_of(Sema *s, KdNode *ty, int want)
 		kd_error(s->d, ty->span, "a value cannot have a tensor type");
 		return s->t_err;
 	}
+	if (s->target == KD_TARGET_NEURON && kd_sema_tile_type(s->d, ty, t) < 0)
+		return s->t_err;
 	return t;
 }
 
@@ -713,7 +776,23 @@ static void stmt(Sema *s, KdNode *n)
 	case N_LET: {
 		KdType *t = s->t_err;
 		KdSymKind k = n->flags & KD_LET_VAR ? SYM_VAR : SYM_LET;
-		if (!n->a) {
+		if (n->a && s->target == KD_TARGET_NEURON && kd_sema_is_alloc_call(n->a)) {
+			/* Direct allocation (seed 003): a buffer, placed where the call says. */
+			for (int i = 0; i < n->a->list.n; i++) {
+				KdNode *x = n->a->list.v[i];
+				expr(s, x->kind == N_KWARG ? x->a : x);
+			}
+			if (n->type)
+				t = type_of(s, n->type, 'b');
+			else
+				kd_error(s->d, n->span, "'%s' needs a tensor type for %s", n->name, n->a->name);
+			if (t->kind == TY_TENSOR) {
+				if (n->flags & KD_LET_VAR)
+					kd_error(s->d, n->span, "on-chip buffers are declared with let, not var");
+				k = SYM_BUF;
+				kd_sema_alloc(s->a, s->d, n, t);
+			}
+		} else if (!n->a) {
 			/* An on-chip buffer: the compiler places it. */
 			if (n->type)
 				t = type_of(s, n->type, 'b');

@@ -26,6 +26,10 @@ struct KdType {
 	int nelem;             /* TY_LIST / TY_TUPLE */
 	KdType **elem;
 	int lanes, maskbits;   /* TY_VEC / TY_MASK */
+	/* neuron: block dims of a blocked tensor, and its direct allocation */
+	int nbdim;
+	int64_t bdims[KD_MAXDIM];
+	const struct KdAllocSpec *alloc;
 };
 
 typedef enum {
@@ -54,5 +58,12 @@ struct KdSym {
 int kd_sema(KdArena *a, KdDiag *d, KdNode *file, KdTarget *target);
 const char *kd_type_str(KdArena *a, const KdType *t);
 int64_t kd_type_nelem(const KdType *t);
+
+/* neuron (sema_neuron.c), called from sema.c */
+KdType *kd_sema_tile_index(KdArena *a, KdDiag *d, KdNode *n, const KdType *base);
+int kd_sema_tile_chain(KdArena *a, KdNode *n);
+int kd_sema_tile_type(KdDiag *d, KdNode *ty, const KdType *t);
+int kd_sema_is_alloc_call(const KdNode *init);
+void kd_sema_alloc(KdArena *a, KdDiag *d, KdNode *let, KdType *t);
 
 #endif

@@ -6,6 +6,7 @@
 
 #include "build.h"
 #include "build_aipu.h"
+#include "tile.h"
 #include "../frontend/sema.h"
 
 typedef struct {
@@ -88,11 +89,18 @@ static int constant(Build *b, KdNode *n)
 }
 
 /* A tensor operand: a view of a buffer at an element offset. */
+static int lower_cb(void *ctx, KdNode *x)
+{
+	return expr(ctx, x);
+}
+
 static int view(Build *b, KdNode *n)
 {
 	KdNode *base = n->kind == N_INDEX ? n->a : n;
 	KdSym *y = base->sym;
 	int buf = y->slot - 1, off;
+	if (b->m->target == KD_TARGET_NEURON)
+		return kd_build_tile_view(b->a, b->f, b->cur, buf, n, lower_cb, b);
 	if (n->kind == N_INDEX)
 		off = expr(b, n->list.v[0]);
 	else
@@ -111,14 +119,30 @@ static int call(Build *b, KdNode *n)
 		spans[p] = x ? x->span : n->span;
 		if (!x)
 			args[p] = kd_val_const(b->a, b->f, d->param[p].def);
-		else if (d->param[p].kind == PK_TENSOR)
+		else if (d->param[p].kind == PK_TENSOR ||
+		         (d->param[p].kind == PK_TILE_OR_NUM && x->ty->kind == TY_TENSOR))
 			args[p] = view(b, x);
-		else
+		else if (d->param[p].kind == PK_DTYPE)
+			args[p] = kd_val_const(b->a, b->f, x->dtype);
+		else if (d->param[p].kind == PK_STR && d->param[p].enums) {
+			int k = 0;
+			while (strcmp(d->param[p].enums[k], x->name))
+				k++;
+			args[p] = kd_val_const(b->a, b->f, k);
+		} else if (d->param[p].kind == PK_LIST) {
+			int *el = kd_alloc(b->a, sizeof *el * ((size_t)x->list.n + 1));
+			KdSpan *sp = kd_alloc(b->a, sizeof *sp * ((size_t)x->list.n + 1));
+			for (int e = 0; e < x->list.n; e++) {
+				el[e] = expr(b, x->list.v[e]);
+				sp[e] = ((KdNode *)x->list.v[e])->span;
+			}
+			args[p] = emit(b, OP_LIST, x->list.n, el, sp, x->span, VT_LIST, KD_I64, NULL);
+		} else
 			args[p] = expr(b, x);
 	}
 	kd_ins_add(b->a, b->f, b->cur, (KdOp)(d - kd_ops), d->nparam, args, spans, n->span);
 	for (int p = 0; p < d->nparam; p++)
-		if (d->param[p].flags & PF_WRITE)
+		if ((d->param[p].flags & PF_WRITE) && b->f->val[args[p]].type == VT_REF)
 			b->f->buf[b->f->val[args[p]].buf].written = 1;
 	return -1;
 }
@@ -367,6 +391,8 @@ static void stmt(Build *b, KdNode *n)
 			KdBuffer buf = {.name = y->name, .space = t->space, .dt = t->dt, .rank = t->rank,
 			                .addr = -1, .param = -1, .span = n->name_span};
 			memcpy(buf.dims, t->dims, sizeof buf.dims[0] * (size_t)t->rank);
+			if (b->m->target == KD_TARGET_NEURON)
+				kd_build_tile_info(b->a, &buf, t);
 			y->slot = kd_buf_new(b->a, b->f, buf) + 1;
 			break;
 		}
@@ -436,6 +462,8 @@ static KdFunc *kernel(Build *b, KdNode *k, KdTarget t)
 			KdBuffer buf = {.name = p->name, .space = ty->space, .dt = ty->dt, .rank = ty->rank,
 			                .addr = 0, .param = i, .span = p->name_span};
 			memcpy(buf.dims, ty->dims, sizeof buf.dims[0] * (size_t)ty->rank);
+			if (t == KD_TARGET_NEURON)
+				kd_build_tile_info(b->a, &buf, ty);
 			fp->is_tensor = 1;
 			fp->buf = kd_buf_new(b->a, f, buf);
 			p->sym->slot = fp->buf + 1;

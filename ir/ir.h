@@ -22,8 +22,8 @@ typedef enum {
 /* What a value holds.  Integers are computed in 64 bits whatever their
  * declared dtype (casts wrap explicitly); floats in double. */
 /* VT_VEC and VT_MASK (aipu) are vectors of `lanes` elements of dtype dt
- * (a mask: lanes of bool). */
-typedef enum { VT_INT, VT_FLOAT, VT_BOOL, VT_STR, VT_REF, VT_VEC, VT_MASK } KdValType;
+ * (a mask: lanes of bool); VT_LIST (neuron) a constant integer list. */
+typedef enum { VT_INT, VT_FLOAT, VT_BOOL, VT_STR, VT_REF, VT_VEC, VT_MASK, VT_LIST } KdValType;
 
 typedef struct {
 	KdValKind kind;
@@ -51,6 +51,7 @@ typedef struct {
 	int param;         /* kernel parameter number, or -1 */
 	int written;       /* some op writes it (so a parameter is not const) */
 	KdSpan span;
+	struct KdTileInfo *tile;   /* neuron: partitions, blocks, direct allocation (tile.h) */
 } KdBuffer;
 
 typedef struct {

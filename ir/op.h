@@ -17,6 +17,8 @@ typedef enum {
 	OP_NEG, OP_NOT, OP_PLUS_UNUSED,
 	OP_CAST,       /* args: value; result dtype on the result value */
 	OP_VIEW,       /* args: element offset; result: VT_REF of a buffer */
+	OP_TILE,       /* neuron tile view, see ir/tile.h; result: VT_REF of a buffer */
+	OP_LIST,       /* args: the elements of a list argument; result: VT_LIST */
 	/* terminators */
 	OP_JMP, OP_BR, OP_RET,
 	/* the target ops, one file per target */
@@ -38,10 +40,14 @@ typedef enum {
 	PK_TENSOR,     /* a tensor or a view of one */
 	PK_INT,        /* an integer scalar */
 	PK_NUM,        /* an integer or floating scalar */
-	PK_STR,        /* a string constant */
+	PK_STR,        /* a string constant (one of `enums` when set: lowered to its index) */
 	PK_VEC,        /* aipu: a vector (or a scalar it broadcasts) */
 	PK_MASK,       /* aipu: a mask, mask string or list of bools */
-	PK_TUPLE       /* aipu: a tuple of vectors */
+	PK_TUPLE,      /* aipu: a tuple of vectors */
+	PK_BOOL,       /* a bool or integer scalar */
+	PK_DTYPE,      /* a dtype written bare (dtype=f32); lowered to its KdDtype, 0: none */
+	PK_LIST,       /* a list of integers, [a, b, ...] */
+	PK_TILE_OR_NUM /* a tensor or a number (tensor_copy_predicated's src) */
 } KdParamKind;
 
 enum {
@@ -58,6 +64,7 @@ typedef struct {
 	int64_t lo, hi, def;
 	uint32_t spaces;       /* tensors: bit per KdSpace allowed (0: any) */
 	const char *sdef;      /* the default as the docs print it (NULL: def) */
+	const char *const *enums;  /* PK_STR: the accepted strings, NULL-terminated */
 } KdOpParam;
 
 typedef struct {

@@ -39,6 +39,8 @@ const KdOpDesc kd_ops[KD_NOP] = {
 	[OP_PLUS_UNUSED] = PURE("plus", "+"),
 	[OP_CAST] = PURE("cast", NULL),
 	[OP_VIEW] = PURE("view", NULL),
+	[OP_TILE] = PURE("tile", NULL),
+	[OP_LIST] = PURE("list", NULL),
 	[OP_JMP] = TERM("jmp"),
 	[OP_BR] = TERM("br"),
 	[OP_RET] = TERM("ret"),
@@ -70,7 +72,8 @@ int kd_op_param_index(const KdOpDesc *d, const char *name)
 static const char *kind_name(const KdOpParam *p)
 {
 	static const char *const names[] = {"tensor", "integer", "number", "string", "vector",
-	                                    "mask", "tuple of vectors"};
+	                                    "mask", "tuple of vectors", "bool", "dtype", "list",
+	                                    "tensor or number"};
 	return names[p->kind];
 }
 
@@ -92,6 +95,8 @@ void kd_op_doc(KdBuf *out, KdTarget target)
 			              p->flags & PF_WRITE ? " (written)" : "");
 			if (p->flags & PF_RANGE)
 				kd_buf_printf(out, "%lld..%lld", (long long)p->lo, (long long)p->hi);
+			for (int k = 0; p->enums && p->enums[k]; k++)
+				kd_buf_printf(out, "%s\"%s\"", k ? ", " : "one of ", p->enums[k]);
 			if (p->spaces) {
 				const char *sep = "in ";
 				for (int s = 1; s < KD_NSPACE; s++)

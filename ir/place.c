@@ -2,12 +2,17 @@
  * kernel gets its own aligned range for the kernel's whole life, so no two
  * live buffers overlap; capacity is the space's size from kd_spaces. */
 #include "ir.h"
+#include "tile.h"
 
 int kd_ir_place(KdDiag *d, KdModule *m)
 {
 	int before = d->nerror;
 	for (int fi = 0; fi < m->nfn; fi++) {
 		KdFunc *f = m->fn[fi];
+		if (f->target == KD_TARGET_NEURON) {
+			kd_place_neuron(d, f);
+			continue;
+		}
 		int64_t next[KD_NSPACE] = {0};
 		int reported[KD_NSPACE] = {0};
 		for (int i = 0; i < f->nbuf; i++) {

@@ -1,6 +1,7 @@
 /* print.c: the textual IR (--emit=ir).  Stable: values and blocks are
  * numbered in creation order, constants print inline. */
 #include "ir.h"
+#include "tile.h"
 
 static void val(KdBuf *o, const KdFunc *f, int v)
 {
@@ -26,6 +27,7 @@ static const char *vtname(const KdVal *x)
 	case VT_BOOL: return "bool";
 	case VT_STR: return "str";
 	case VT_REF: return "ref";
+	case VT_LIST: return "list";
 	default: return kd_dtypes[x->dt ? x->dt : KD_I64].name;
 	}
 }
@@ -73,6 +75,8 @@ static void func(KdBuf *o, const KdModule *m, const KdFunc *f)
 		if (b->addr >= 0)
 			kd_buf_printf(o, " at %lld", (long long)b->addr);
 		kd_buf_puts(o, "\n");
+		if (b->tile)
+			kd_tile_print(o, b);
 	}
 	for (int bi = 0; bi < f->nblk; bi++) {
 		const KdBlock *bl = f->blk[bi];
@@ -106,7 +110,7 @@ static void func(KdBuf *o, const KdModule *m, const KdFunc *f)
 			kd_buf_puts(o, kd_ops[in->op].name);
 			if (in->op == OP_CAST && in->res >= 0)
 				kd_buf_printf(o, ".%s", vtname(&f->val[in->res]));
-			if (in->op == OP_VIEW)
+			if (in->op == OP_VIEW || in->op == OP_TILE)
 				kd_buf_printf(o, " @%s,", f->buf[f->val[in->res].buf].name);
 			for (int i = 0; i < in->nargs; i++) {
 				kd_buf_puts(o, i ? ", " : " ");

@@ -43,5 +43,19 @@ int64_t kd_cost_vec(const KdFunc *f, const KdIns *ins);
 /* aipu hooks (rules_aipu.c) */
 void kd_check_vload(KdCheck *c, const KdIns *ins);
 int64_t kd_cost_aipu(const KdFunc *f, const KdIns *ins);
+/* neuron hooks (rules_neuron.c) */
+extern const char *const kd_neuron_alu_ops[];
+extern const char *const kd_neuron_act_funcs[];
+void kd_check_neuron_same(KdCheck *c, const KdIns *ins);
+void kd_check_neuron_shape(KdCheck *c, const KdIns *ins);
+void kd_check_neuron_one(KdCheck *c, const KdIns *ins);
+void kd_check_neuron_matmul(KdCheck *c, const KdIns *ins);
+void kd_check_neuron_shuffle(KdCheck *c, const KdIns *ins);
+void kd_check_neuron_predicated(KdCheck *c, const KdIns *ins);
+int64_t kd_cost_neuron_dma(const KdFunc *f, const KdIns *ins);
+int64_t kd_cost_neuron_vec(const KdFunc *f, const KdIns *ins);
+int64_t kd_cost_neuron_act(const KdFunc *f, const KdIns *ins);
+int64_t kd_cost_neuron_matmul(const KdFunc *f, const KdIns *ins);
+int64_t kd_cost_neuron_predicated(const KdFunc *f, const KdIns *ins);
 
 #endif

@@ -142,7 +142,11 @@ static int kind_ok(const KdFunc *f, const KdOpParam *p, int x)
 	case PK_NUM: return t == VT_INT || t == VT_FLOAT;
 	case PK_VEC: return t == VT_VEC;
 	case PK_MASK: return t == VT_MASK;
-	default: return t == VT_STR;
+	case PK_BOOL: return t == VT_INT || t == VT_BOOL;
+	case PK_DTYPE: return t == VT_INT;
+	case PK_LIST: return t == VT_LIST;
+	case PK_TILE_OR_NUM: return t == VT_REF || t == VT_INT || t == VT_FLOAT;
+	default: return t == (p->enums ? VT_INT : VT_STR);
 	}
 }
 
@@ -197,7 +201,7 @@ static void func(Ver *v)
 					    !kind_ok(f, &d->param[i], in->args[i]))
 						fail(v, in, "operand kind differs from the op table");
 			}
-			if (in->op == OP_VIEW && (in->res < 0 || f->val[in->res].buf < 0 ||
+			if ((in->op == OP_VIEW || in->op == OP_TILE) && (in->res < 0 || f->val[in->res].buf < 0 ||
 			                          f->val[in->res].buf >= f->nbuf))
 				fail(v, in, "view without a buffer");
 		}

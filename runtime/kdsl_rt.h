@@ -127,6 +127,95 @@ int kdsl_ascend_vec_add(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
                         int64_t repeat_times, int64_t dst_rep_stride,
                         int64_t src0_rep_stride, int64_t src1_rep_stride);
 
+/* ---- neuron (seeds 000, 002, 003) ----
+ * A tile operand: the storage of one physical tile (partition 0, byte 0),
+ * the bytes from one partition to the next, the tile's bytes in each
+ * partition and its partitions, and the view: partitions p0..p0+np-1 and
+ * elements off..off+n-1 of each.  An hbm tensor [R, C...] is a tile of R
+ * partitions (rows).  Every op checks the view against the tile, and an
+ * sbuf/psum tile against the runtime's memory, before it writes. */
+typedef struct {
+	unsigned char *base;
+	size_t pstride, pbytes;
+	int64_t nparts, p0, np, off, n;
+	kdsl_mem mem;
+	kdsl_dtype dt;
+} kdsl_tile;
+typedef struct {
+	const unsigned char *base;
+	size_t pstride, pbytes;
+	int64_t nparts, p0, np, off, n;
+	kdsl_mem mem;
+	kdsl_dtype dt;
+} kdsl_ctile;
+
+/* tensor_tensor / tensor_scalar ops and activation functions, in the
+ * order of the op table's strings. */
+enum { KDSL_ALU_ADD, KDSL_ALU_SUBTRACT, KDSL_ALU_MULTIPLY, KDSL_ALU_MAX, KDSL_ALU_MIN };
+enum { KDSL_ACT_COPY, KDSL_ACT_EXP, KDSL_ACT_RELU };
+
+int kdsl_neuron_load(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile src);
+int kdsl_neuron_store(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile src);
+int kdsl_neuron_tensor_copy(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile src);
+int kdsl_neuron_memset(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, double value);
+int kdsl_neuron_iota(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, double base, double step);
+int kdsl_neuron_tensor_tensor(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile a,
+                              kdsl_ctile b, int64_t op);
+int kdsl_neuron_tensor_scalar(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile a,
+                              int64_t op, double scalar);
+int kdsl_neuron_activation(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile src,
+                           int64_t func);
+/* dst[M, N] (=|+=) stationary[K, M]^T @ moving[K, N] in f32; dst f32. */
+int kdsl_neuron_nc_matmul(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile stationary,
+                          kdsl_ctile moving, int64_t accumulate);
+/* Seed 000.  mask: nmask (32) entries, each 0..31 or 255. */
+int kdsl_neuron_nc_stream_shuffle(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile src,
+                                  const int64_t *mask, int64_t nmask);
+/* Seed 002.  src.base == NULL: the scalar src_scalar is copied.  dtype 0:
+ * none (src and dst share a dtype). */
+int kdsl_neuron_tensor_copy_predicated(kdsl_rt *rt, const kdsl_site *site, kdsl_ctile src,
+                                       double src_scalar, kdsl_tile dst, kdsl_ctile predicate,
+                                       int64_t mask, int64_t dtype, int64_t reverse_pred);
+
+static inline kdsl_tile kdsl_tile_of(void *base, size_t pstride, size_t pbytes, int64_t nparts,
+                                     int64_t p0, int64_t np, int64_t off, int64_t n,
+                                     kdsl_mem mem, kdsl_dtype dt)
+{
+	kdsl_tile t;
+	t.base = (unsigned char *)base;
+	t.pstride = pstride;
+	t.pbytes = pbytes;
+	t.nparts = nparts;
+	t.p0 = p0;
+	t.np = np;
+	t.off = off;
+	t.n = n;
+	t.mem = mem;
+	t.dt = dt;
+	return t;
+}
+static inline kdsl_ctile kdsl_ctile_of(const void *base, size_t pstride, size_t pbytes, int64_t nparts,
+                                       int64_t p0, int64_t np, int64_t off, int64_t n,
+                                       kdsl_mem mem, kdsl_dtype dt)
+{
+	kdsl_ctile t;
+	t.base = (const unsigned char *)base;
+	t.pstride = pstride;
+	t.pbytes = pbytes;
+	t.nparts = nparts;
+	t.p0 = p0;
+	t.np = np;
+	t.off = off;
+	t.n = n;
+	t.mem = mem;
+	t.dt = dt;
+	return t;
+}
+static inline kdsl_ctile kdsl_ctile_none(void)
+{
+	return kdsl_ctile_of(NULL, 0, 0, 0, 0, 0, 0, 0, (kdsl_mem)0, (kdsl_dtype)0);
+}
+
 /* Helpers for generated code: views of a kernel's tensors. */
 static inline kdsl_ref kdsl_ref_of(void *base, size_t bytes, kdsl_mem mem)
 {

@@ -1,0 +1,123 @@
+/* emit_tile.c: neuron operands in the generated C.  A tile view becomes a
+ * kdsl_tile (kdsl_ctile when only read) built by an inline helper of
+ * kdsl_rt.h: the physical tile's base (block already mapped by the modulo
+ * rule), the partition stride, the tile's bytes per partition and
+ * partitions, and the viewed partitions and elements.  The runtime checks
+ * all of it again; block indices that are only known at run time are
+ * checked here first, since the block decides the base address. */
+#include "emit_tile.h"
+#include "../ir/tile.h"
+
+static const char *const rt_dt[KD_NDTYPE] = {
+	"0", "KDSL_I8", "KDSL_I16", "KDSL_I32", "KDSL_I64", "KDSL_U8", "KDSL_U16", "KDSL_U32",
+	"KDSL_U64", "KDSL_F16", "KDSL_BF16", "KDSL_F32", "KDSL_BOOL"};
+
+static int blocked(const KdFunc *f, int v)
+{
+	const KdVal *x = &f->val[v];
+	if (x->type != VT_REF || x->kind != VK_INS || f->ins[x->def].op != OP_TILE)
+		return 0;
+	const KdBuffer *b = &f->buf[x->buf];
+	return b->tile && b->tile->nbdim && f->val[f->ins[x->def].args[TA_BLOCK]].kind != VK_CONST;
+}
+
+void kd_emit_tile_checks(KdBuf *o, const KdFunc *f, const KdIns *in, int site, KdEmitVal val, void *ctx)
+{
+	for (int i = 0; i < in->nargs; i++) {
+		if (!blocked(f, in->args[i]))
+			continue;
+		const KdIns *t = &f->ins[f->val[in->args[i]].def];
+		const KdBuffer *b = &f->buf[f->val[in->args[i]].buf];
+		int lin = t->args[TA_BLOCK];
+		kd_buf_puts(o, "\tif (");
+		val(ctx, lin);
+		kd_buf_puts(o, " < 0 || ");
+		val(ctx, lin);
+		kd_buf_printf(o, " >= %lld)\n\t\treturn kdsl_rt_fail(kd_rt, &kd_site[%d], KDSL_ERR_BOUNDS, "
+		              "\"block index of '%s' must be in 0..%lld, got %%lld\", (long long)",
+		              (long long)b->tile->nblocks, site, b->name, (long long)(b->tile->nblocks - 1));
+		val(ctx, lin);
+		kd_buf_puts(o, ");\n");
+	}
+}
+
+/* The physical tile of logical block `lin` (kd_tile_phys in C). */
+static void phys(KdBuf *o, const KdTileInfo *t, int lin, KdEmitVal val, void *ctx)
+{
+	int64_t below = 1, pbelow = 1;
+	kd_buf_puts(o, "(size_t)(0");
+	for (int d = t->nbdim - 1; d >= 0; d--) {
+		kd_buf_puts(o, " + (");
+		val(ctx, lin);
+		kd_buf_printf(o, " / %lld %% %lld %% %lld) * %lld", (long long)below, (long long)t->bdims[d],
+		              (long long)t->bmod[d], (long long)pbelow);
+		below *= t->bdims[d];
+		pbelow *= t->bmod[d];
+	}
+	kd_buf_puts(o, ")");
+}
+
+static void tile(KdBuf *o, const KdFunc *f, int v, int writes, KdEmitVal val, void *ctx)
+{
+	const KdIns *t = &f->ins[f->val[v].def];
+	const KdBuffer *b = &f->buf[f->val[v].buf];
+	const KdTileInfo *ti = b->tile;
+	kd_buf_printf(o, "%s(", writes ? "kdsl_tile_of" : "kdsl_ctile_of");
+	int64_t pstride;
+	if (b->param >= 0) {
+		kd_buf_printf(o, "%s", b->name);
+		pstride = ti->pbytes;
+	} else {
+		kd_buf_printf(o, "kd_mem_%s + %lld", kd_spaces[b->space].name, (long long)b->addr);
+		const KdVal *lin = &f->val[t->args[TA_BLOCK]];
+		if (ti->nbdim && lin->kind == VK_CONST) {
+			int64_t p = kd_tile_phys(ti, lin->c);
+			if (p)
+				kd_buf_printf(o, " + %lld", (long long)(p * ti->stride));
+		} else if (ti->nbdim) {
+			kd_buf_puts(o, " + ");
+			phys(o, ti, t->args[TA_BLOCK], val, ctx);
+			kd_buf_printf(o, " * %lld", (long long)ti->stride);
+		}
+		pstride = (int64_t)kd_spaces[b->space].capacity;
+	}
+	kd_buf_printf(o, ", %lld, %lld, %lld, ", (long long)pstride, (long long)ti->pbytes, (long long)ti->nparts);
+	val(ctx, t->args[TA_PSTART]);
+	kd_buf_printf(o, ", %lld, ", (long long)f->val[t->args[TA_NPART]].c);
+	val(ctx, t->args[TA_FOFF]);
+	kd_buf_printf(o, ", %lld, %s, %s)", (long long)f->val[t->args[TA_NFREE]].c, kd_spaces[b->space].rt_enum,
+	              rt_dt[b->dt]);
+}
+
+int kd_emit_neuron_arg(KdBuf *o, const KdFunc *f, const KdOpParam *p, int v, KdEmitVal val, void *ctx)
+{
+	const KdVal *x = &f->val[v];
+	if (p->kind == PK_TENSOR) {
+		tile(o, f, v, p->flags & PF_WRITE, val, ctx);
+		return 1;
+	}
+	if (p->kind == PK_TILE_OR_NUM) {
+		if (x->type == VT_REF) {
+			tile(o, f, v, 0, val, ctx);
+			kd_buf_puts(o, ", 0.0");
+		} else {
+			kd_buf_puts(o, "kdsl_ctile_none(), (double)");
+			val(ctx, v);
+		}
+		return 1;
+	}
+	if (p->kind == PK_LIST) {
+		const KdIns *l = &f->ins[x->def];
+		kd_buf_puts(o, "(const int64_t[]){");
+		for (int i = 0; i < l->nargs; i++) {
+			if (i)
+				kd_buf_puts(o, ", ");
+			val(ctx, l->args[i]);
+		}
+		if (!l->nargs)
+			kd_buf_puts(o, "0");
+		kd_buf_printf(o, "}, %d", l->nargs);
+		return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,17 @@
+/* emit_tile.h: the neuron operands of the C backend: tiles (kdsl_tile),
+ * lists and tile-or-number arguments.  emit.c calls these through small
+ * hooks; val() writes a scalar value as C. */
+#ifndef KD_EMIT_TILE_H
+#define KD_EMIT_TILE_H
+
+#include "../ir/ir.h"
+
+typedef void (*KdEmitVal)(void *ctx, int v);
+
+/* Statements before an op call: run-time checks of its block indices. */
+void kd_emit_tile_checks(KdBuf *o, const KdFunc *f, const KdIns *in, int site, KdEmitVal val, void *ctx);
+/* Writes operand v for parameter p when it is a neuron kind; returns 0
+ * when the generic code should write it. */
+int kd_emit_neuron_arg(KdBuf *o, const KdFunc *f, const KdOpParam *p, int v, KdEmitVal val, void *ctx);
+
+#endif

@@ -1,0 +1,392 @@
+/* sema_neuron.c: the neuron parts of sema.  Tiles are [partition, free...]
+ * with at most 128 partitions; `t[i]`, `t[a:b, :, c:d]` and `acc[i]`
+ * (blocked tensors) view sub-tiles whose extents are known at compile
+ * time; `mod_alloc(...)`/`alloc(...)` declare direct allocations (seed
+ * 003), whose restrictions are checked here where the arguments are. */
+#include <string.h>
+
+#include "sema_neuron.h"
+#include "../ir/tile.h"
+
+/* ---- affine forms over symbols, for slice extents ---- */
+
+enum { NTERM = 8 };
+
+typedef struct {
+	int ok;
+	int64_t c;
+	int n;
+	struct { const KdSym *y; int64_t k; } t[NTERM];
+} Aff;
+
+static Aff aff_add(Aff x, Aff y, int64_t sy)
+{
+	if (!x.ok || !y.ok)
+		return (Aff){0};
+	x.c += y.c * sy;
+	for (int i = 0; i < y.n; i++) {
+		int j = 0;
+		while (j < x.n && x.t[j].y != y.t[i].y)
+			j++;
+		if (j == x.n) {
+			if (x.n == NTERM)
+				return (Aff){0};
+			x.t[x.n].y = y.t[i].y;
+			x.t[x.n++].k = 0;
+		}
+		x.t[j].k += y.t[i].k * sy;
+	}
+	return x;
+}
+
+static Aff aff(const KdNode *n, int depth)
+{
+	Aff r = {0};
+	if (!n || depth > 32)
+		return r;
+	if (n->is_const && n->ty && n->ty->kind == TY_INT) {
+		r.ok = 1;
+		r.c = n->cval;
+		return r;
+	}
+	switch (n->kind) {
+	case N_IDENT:
+		if (!n->sym)
+			return r;
+		r.ok = 1;
+		r.n = 1;
+		r.t[0].y = n->sym;
+		r.t[0].k = 1;
+		return r;
+	case N_UNARY:
+		if (n->op == U_NEG)
+			return aff_add((Aff){.ok = 1}, aff(n->a, depth + 1), -1);
+		if (n->op == U_PLUS)
+			return aff(n->a, depth + 1);
+		return r;
+	case N_BINARY: {
+		Aff a = aff(n->a, depth + 1), b = aff(n->b, depth + 1);
+		if (n->op == B_ADD)
+			return aff_add(a, b, 1);
+		if (n->op == B_SUB)
+			return aff_add(a, b, -1);
+		if (n->op == B_MUL && a.ok && b.ok && (!a.n || !b.n))
+			return a.n ? aff_add((Aff){.ok = 1}, a, b.c) : aff_add((Aff){.ok = 1}, b, a.c);
+		return r;
+	}
+	default:
+		return r;
+	}
+}
+
+/* hi - lo when it is the same for every value of the symbols. */
+static int static_diff(const KdNode *hi, const KdNode *lo, int64_t *out)
+{
+	Aff d = aff_add(aff(hi, 0), aff(lo, 0), -1);
+	if (!d.ok)
+		return 0;
+	for (int i = 0; i < d.n; i++)
+		if (d.t[i].k)
+			return 0;
+	*out = d.c;
+	return 1;
+}
+
+int kd_sema_tile_type(KdDiag *d, KdNode *ty, const KdType *t)
+{
+	if (t->nbdim && kd_spaces[t->space].external) {
+		kd_error(d, ty->span, "blocked tensors live on chip (sbuf or psum), not in %s",
+		         kd_spaces[t->space].name);
+		return -1;
+	}
+	if (kd_spaces[t->space].partitions && t->dims[0] > (int64_t)kd_spaces[t->space].partitions) {
+		kd_error(d, ((KdNode *)ty->list.v[0])->span,
+		         "dim 0 of a tile in %s is the partition dim: at most %u, got %lld",
+		         kd_spaces[t->space].name, kd_spaces[t->space].partitions, (long long)t->dims[0]);
+		return -1;
+	}
+	return 0;
+}
+
+static const char *base_name(const KdNode *n)
+{
+	return n->a->kind == N_IDENT ? n->a->name : "tensor";
+}
+
+/* Checks one index or slice of dim `k` (size `dim`); *ext gets its extent. */
+static int one_index(KdDiag *d, const KdNode *x, int64_t dim, int64_t *ext, const char *what)
+{
+	if (x->kind != N_SLICE) {
+		if (x->ty && x->ty->kind == TY_ERROR)
+			return -1;
+		if (x->is_const && (x->cval < 0 || x->cval >= dim)) {
+			kd_error(d, x->span, "%s must be in 0..%lld, got %lld", what, (long long)(dim - 1),
+			         (long long)x->cval);
+			return -1;
+		}
+		*ext = 1;
+		return 0;
+	}
+	const KdNode *lo = x->a, *hi = x->b;
+	if ((lo && lo->ty->kind == TY_ERROR) || (hi && hi->ty->kind == TY_ERROR))
+		return -1;
+	if ((lo && lo->ty->kind != TY_INT) || (hi && hi->ty->kind != TY_INT)) {
+		kd_error(d, x->span, "slice bounds must be integers");
+		return -1;
+	}
+	int64_t l = lo ? lo->cval : 0, h = hi ? hi->cval : dim;
+	int lc = !lo || lo->is_const, hc = !hi || hi->is_const;
+	if (lc && hc) {
+		if (l < 0 || h > dim || l >= h) {
+			kd_error(d, x->span, "slice %lld:%lld of a dimension of %lld must satisfy 0 <= lo < hi <= %lld",
+			         (long long)l, (long long)h, (long long)dim, (long long)dim);
+			return -1;
+		}
+		*ext = h - l;
+		return 0;
+	}
+	KdNode zero = {.kind = N_INT, .is_const = 1, .cval = 0};
+	KdType tint = {.kind = TY_INT};
+	zero.ty = &tint;
+	KdNode top = zero;
+	top.cval = dim;
+	if (!static_diff(hi ? hi : &top, lo ? lo : &zero, ext)) {
+		kd_error(d, x->span, "the extent hi - lo of a slice must be a compile-time constant");
+		return -1;
+	}
+	if (*ext < 1 || *ext > dim) {
+		kd_error(d, x->span, "slice extent must be in 1..%lld, got %lld", (long long)dim, (long long)*ext);
+		return -1;
+	}
+	return 0;
+}
+
+KdType *kd_sema_tile_index(KdArena *a, KdDiag *d, KdNode *n, const KdType *base)
+{
+	int nb = base->nbdim, bad = 0;
+	if (n->list.n < nb) {
+		kd_error(d, n->span, "blocked tensor '%s' takes %d block %s first, got %d", base_name(n), nb,
+		         nb == 1 ? "index" : "indices", n->list.n);
+		return NULL;
+	}
+	if (n->list.n - nb > base->rank) {
+		kd_error(d, n->span, "'%s' has %d dimensions, got %d indices", base_name(n), base->rank,
+		         n->list.n - nb);
+		return NULL;
+	}
+	for (int i = 0; i < nb; i++) {
+		KdNode *x = n->list.v[i];
+		int64_t ext;
+		if (x->kind == N_SLICE) {
+			kd_error(d, x->span, "a block index must be one integer, not a slice");
+			bad = 1;
+		} else if (one_index(d, x, base->bdims[i], &ext, "block index") < 0) {
+			bad = 1;
+		}
+	}
+	KdType *t = kd_alloc(a, sizeof *t);
+	*t = *base;
+	t->nbdim = 0;
+	t->is_view = 1;
+	for (int k = 0; k < base->rank; k++) {
+		int64_t ext = base->dims[k];
+		if (nb + k < n->list.n && one_index(d, n->list.v[nb + k], base->dims[k], &ext,
+		                                    k ? "index" : "partition index") < 0)
+			bad = 1;
+		t->dims[k] = ext;
+	}
+	if (bad)
+		return NULL;
+	/* In each partition the view must be one run of elements: free dims
+	 * before the last partial one are single elements. */
+	int last = 0;
+	for (int k = 1; k < base->rank; k++)
+		if (t->dims[k] != base->dims[k])
+			last = k;
+	for (int k = 1; k < last; k++)
+		if (t->dims[k] != 1) {
+			kd_error(d, n->span, "the view of '%s' must be contiguous in each partition: dim %d "
+			         "takes %lld of %lld elements before a partial dim %d", base_name(n), k,
+			         (long long)t->dims[k], (long long)base->dims[k], last);
+			return NULL;
+		}
+	return t;
+}
+
+/* `acc[i][x, y]` on a blocked tensor: the block index, then a view of
+ * that tile; folded into `acc[i, x, y]`.  Returns 1 when n was folded. */
+int kd_sema_tile_chain(KdArena *a, KdNode *n)
+{
+	KdNode *in = n->a;
+	if (in->kind != N_INDEX || !in->a->ty || in->a->ty->kind != TY_TENSOR || !in->a->ty->nbdim ||
+	    in->list.n != in->a->ty->nbdim)
+		return 0;
+	KdNode **v = kd_alloc(a, sizeof *v * (size_t)(in->list.n + n->list.n + 1));
+	for (int i = 0; i < in->list.n; i++)
+		v[i] = in->list.v[i];
+	for (int i = 0; i < n->list.n; i++)
+		v[in->list.n + i] = n->list.v[i];
+	n->list.v = v;
+	n->list.n += in->list.n;
+	n->a = in->a;
+	return 1;
+}
+
+int kd_sema_is_alloc_call(const KdNode *init)
+{
+	return init->kind == N_CALL && (!strcmp(init->name, "mod_alloc") || !strcmp(init->name, "alloc"));
+}
+
+/* A tuple argument: a list or tuple of positive compile-time integers. */
+static int tuple_arg(KdDiag *d, const char *op, const KdNode *kw, int64_t *out)
+{
+	const KdNode *v = kw->a;
+	if (v->ty && v->ty->kind == TY_ERROR)
+		return -1;
+	if (v->kind != N_LIST && v->kind != N_TUPLE) {
+		kd_error(d, v->span, "%s: %s must be a tuple of integers, e.g. [2]", op, kw->name);
+		return -1;
+	}
+	if (v->list.n > KD_MAXDIM) {
+		kd_error(d, v->span, "%s: %s has at most %d entries, got %d", op, kw->name, KD_MAXDIM, v->list.n);
+		return -1;
+	}
+	for (int i = 0; i < v->list.n; i++) {
+		const KdNode *x = v->list.v[i];
+		if (!x->is_const || x->ty->kind != TY_INT) {
+			kd_error(d, x->span, "%s: %s entries must be compile-time integers", op, kw->name);
+			return -1;
+		}
+		if (x->cval < 1) {
+			kd_error(d, x->span, "%s: %s entries must be >= 1, got %lld", op, kw->name, (long long)x->cval);
+			return -1;
+		}
+		out[i] = x->cval;
+	}
+	return v->list.n;
+}
+
+static int int_arg(KdDiag *d, const char *op, const KdNode *kw, int64_t *out)
+{
+	const KdNode *v = kw->a;
+	if (v->ty && v->ty->kind == TY_ERROR)
+		return -1;
+	if (!v->is_const || v->ty->kind != TY_INT) {
+		kd_error(d, v->span, "%s: %s must be a compile-time integer", op, kw->name);
+		return -1;
+	}
+	*out = v->cval;
+	return 0;
+}
+
+/* num_par_tiles (and psum's num_free_tiles): () or (1, ..., 1), one per block dim. */
+static void ones_tuple(KdDiag *d, const char *op, const KdNode *kw, const int64_t *v, int n, int nbdim)
+{
+	int ok = n == 0 || n == nbdim;
+	for (int i = 0; ok && i < n; i++)
+		ok = v[i] == 1;
+	if (!ok)
+		kd_error(d, kw->a->span, "%s: %s must be () or (1, ..., 1) with %d %s (one per block dimension), got %d %s",
+		         op, kw->name, nbdim, nbdim == 1 ? "entry" : "entries", n, n == 1 ? "entry" : "entries");
+}
+
+void kd_sema_alloc(KdArena *a, KdDiag *d, KdNode *let, KdType *t)
+{
+	KdNode *call = let->a;
+	const char *op = call->name;
+	int psum = t->space == KD_SP_PSUM;
+	KdAllocSpec *sp = kd_alloc(a, sizeof *sp);
+	sp->modulo = !strcmp(op, "mod_alloc");
+	sp->span = call->span;
+	int before = d->nerror;
+	if (t->space != KD_SP_SBUF && t->space != KD_SP_PSUM) {
+		kd_error(d, call->span, "%s: direct allocation is for sbuf and psum tensors, got %s", op,
+		         kd_spaces[t->space].name);
+		return;
+	}
+	int64_t tup[KD_MAXDIM];
+	for (int i = 0; i < call->list.n; i++) {
+		KdNode *kw = call->list.v[i];
+		if (kw->kind != N_KWARG) {
+			kd_error(d, kw->span, "%s: arguments are keywords (base_bank=, base_addr=, num_bank_tiles=, ...)", op);
+			continue;
+		}
+		int64_t v;
+		const char *k = kw->name;
+		for (int j = 0; j < i; j++) {
+			KdNode *o = call->list.v[j];
+			if (o->kind == N_KWARG && !strcmp(o->name, k)) {
+				kd_error(d, kw->name_span, "%s: parameter '%s' given twice", op, k);
+				goto next;
+			}
+		}
+		if (!strcmp(k, "base_bank")) {
+			if (!psum) {
+				kd_error(d, kw->name_span, "%s: base_bank is for psum; sbuf takes base_addr", op);
+			} else if (!int_arg(d, op, kw, &v)) {
+				if (v < 0 || v >= KD_PSUM_BANKS)
+					kd_error(d, kw->a->span, "%s: base_bank must be in 0..7, got %lld", op, (long long)v);
+				sp->base = v;
+			}
+		} else if (!strcmp(k, "base_addr")) {
+			if (!int_arg(d, op, kw, &v)) {
+				if (psum && v != 0)
+					kd_error(d, kw->a->span, "%s: base_addr must be 0 in psum, got %lld", op, (long long)v);
+				else if (v < 0)
+					kd_error(d, kw->a->span, "%s: base_addr must be >= 0, got %lld", op, (long long)v);
+				else if (!psum)
+					sp->base = v;
+			}
+		} else if (!strcmp(k, "base_partition")) {
+			if (!int_arg(d, op, kw, &v) && v != 0)
+				kd_error(d, kw->a->span, "%s: base_partition must be 0, got %lld", op, (long long)v);
+		} else if (!strcmp(k, "num_bank_tiles") || (!psum && !strcmp(k, "num_free_tiles"))) {
+			if (psum != !strcmp(k, "num_bank_tiles")) {
+				kd_error(d, kw->name_span, "%s: num_bank_tiles is for psum; sbuf takes num_free_tiles", op);
+				continue;
+			}
+			int n = tuple_arg(d, op, kw, tup);
+			if (n < 0)
+				continue;
+			if (!sp->modulo) {
+				kd_error(d, kw->name_span, "%s: %s is a mod_alloc argument", op, k);
+				continue;
+			}
+			if (n && n != t->nbdim) {
+				kd_error(d, kw->a->span, "%s: %s must have 0 or %d %s (one per block dimension), got %d",
+				         op, k, t->nbdim, t->nbdim == 1 ? "entry" : "entries", n);
+				continue;
+			}
+			sp->nmod = n;
+			memcpy(sp->mod, tup, sizeof tup[0] * (size_t)n);
+		} else if (!strcmp(k, "num_par_tiles") || !strcmp(k, "num_free_tiles")) {
+			int n = tuple_arg(d, op, kw, tup);
+			if (n >= 0)
+				ones_tuple(d, op, kw, tup, n, t->nbdim);
+		} else {
+			kd_error(d, kw->name_span, "%s: no parameter named '%s'", op, k);
+		}
+next:;
+	}
+	if (d->nerror != before)
+		return;
+	/* The page: partial bank allocation is not allowed, so a psum tile
+	 * lives in one bank. */
+	int64_t pbytes = kd_dtypes[t->dt].size;
+	for (int i = 1; i < t->rank; i++)
+		pbytes *= t->dims[i];
+	if (psum && pbytes > KD_PSUM_BANK_BYTES) {
+		kd_error(d, let->type->span, "%s: a psum tile must fit one 2 KiB bank per partition, got %lld bytes per partition",
+		         op, (long long)pbytes);
+		return;
+	}
+	if (psum) {
+		int64_t nphys = 1;
+		for (int i = 0; i < t->nbdim; i++)
+			nphys *= !sp->modulo ? t->bdims[i] : sp->nmod ? sp->mod[i] : 1;
+		if (sp->base + nphys > KD_PSUM_BANKS)
+			kd_error(d, call->span, "%s: bank past the 8th: the tiles need banks %lld..%lld, psum has banks 0..7",
+			         op, (long long)sp->base, (long long)(sp->base + nphys - 1));
+	}
+	t->alloc = sp;
+}

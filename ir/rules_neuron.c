@@ -1,0 +1,324 @@
+/* rules_neuron.c: the rules of the neuron ops beyond the op table's spaces:
+ * tile bounds, shapes, dtypes, nc_stream_shuffle's start partitions and
+ * mask (seed 000), tensor_copy_predicated's operands (seed 002), and the
+ * cost models.  Tile views are ranges over the loop nest (rules.h), so a
+ * view that leaves its tile at any iteration is a compile-time error. */
+#include "rules.h"
+#include "tile.h"
+
+const char *const kd_neuron_alu_ops[] = {"add", "subtract", "multiply", "max", "min", NULL};
+const char *const kd_neuron_act_funcs[] = {"copy", "exp", "relu", NULL};
+
+typedef struct {
+	const KdBuffer *b;
+	const KdIns *v;       /* the tile instruction */
+	KdRange blk, p0, off;
+	int64_t np, nf;
+} Tile;
+
+const KdIns *kd_tile_ins(const KdFunc *f, const KdIns *ins, int i)
+{
+	const KdVal *x = &f->val[ins->args[i]];
+	if (x->type != VT_REF || x->kind != VK_INS || f->ins[x->def].op != OP_TILE)
+		return NULL;
+	return &f->ins[x->def];
+}
+
+static int tile_of(KdCheck *c, const KdIns *ins, int i, Tile *t)
+{
+	const KdFunc *f = c->f;
+	t->v = kd_tile_ins(f, ins, i);
+	if (!t->v)
+		return 0;
+	t->b = &f->buf[f->val[ins->args[i]].buf];
+	t->blk = kd_range_of(c, t->v->args[TA_BLOCK]);
+	t->p0 = kd_range_of(c, t->v->args[TA_PSTART]);
+	t->off = kd_range_of(c, t->v->args[TA_FOFF]);
+	t->np = f->val[t->v->args[TA_NPART]].c;
+	t->nf = f->val[t->v->args[TA_NFREE]].c;
+	return 1;
+}
+
+/* "OP: msg" at argument `which` of the tile view of operand i. */
+KD_PRINTF(5, 6) static void tile_error(KdCheck *c, const KdIns *ins, const Tile *t, int which, const char *fmt, ...)
+{
+	KdBuf b = {0};
+	va_list ap;
+	va_start(ap, fmt);
+	kd_buf_printf(&b, "%s: ", kd_ops[ins->op].name);
+	kd_buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	kd_error(c->d, t->v->argspan[which], "%s", b.s);
+	kd_buf_free(&b);
+}
+
+/* The view inside its tensor for every value over the loop nest. */
+static int inside(KdCheck *c, const KdIns *ins, int i, const Tile *t)
+{
+	const char *pn = kd_ops[ins->op].param[i].name, *bn = t->b->name;
+	const KdTileInfo *ti = t->b->tile;
+	int ok = 1;
+	if (t->blk.known && ti->nbdim && (t->blk.lo < 0 || t->blk.hi >= ti->nblocks)) {
+		tile_error(c, ins, t, TA_BLOCK, "%s: block index of '%s' must be in 0..%lld, got %lld", pn, bn,
+		           (long long)(ti->nblocks - 1), (long long)(t->blk.lo < 0 ? t->blk.lo : t->blk.hi));
+		ok = 0;
+	}
+	if (t->p0.known && (t->p0.lo < 0 || t->p0.hi + t->np > ti->nparts)) {
+		int64_t s = t->p0.lo < 0 ? t->p0.lo : t->p0.hi;
+		tile_error(c, ins, t, TA_PSTART, "%s: partitions %lld..%lld are outside '%s', which has %lld",
+		           pn, (long long)s, (long long)(s + t->np - 1), bn, (long long)ti->nparts);
+		ok = 0;
+	}
+	if (t->off.known && (t->off.lo < 0 || t->off.hi + t->nf > ti->nfree)) {
+		int64_t s = t->off.lo < 0 ? t->off.lo : t->off.hi;
+		tile_error(c, ins, t, TA_FOFF, "%s: elements %lld..%lld of each partition are outside '%s', "
+		           "which has %lld per partition", pn, (long long)s, (long long)(s + t->nf - 1), bn,
+		           (long long)ti->nfree);
+		ok = 0;
+	}
+	return ok;
+}
+
+static void same_shape(KdCheck *c, const KdIns *ins, int i, const Tile *t, const Tile *ref, int j)
+{
+	const char *pn = kd_ops[ins->op].param[i].name, *rn = kd_ops[ins->op].param[j].name;
+	if (t->np != ref->np)
+		kd_check_error(c, ins, i, "%s must occupy the same number of partitions as %s, got %lld and %lld",
+		               pn, rn, (long long)t->np, (long long)ref->np);
+	else if (t->nf != ref->nf)
+		kd_check_error(c, ins, i, "%s must have the same number of elements per partition as %s, got %lld and %lld",
+		               pn, rn, (long long)t->nf, (long long)ref->nf);
+}
+
+static void same_dtype(KdCheck *c, const KdIns *ins, int i, const Tile *t, const Tile *ref, int j)
+{
+	if (t->b->dt != ref->b->dt)
+		kd_check_error(c, ins, i, "%s must have the same dtype as %s, got %s and %s",
+		               kd_ops[ins->op].param[i].name, kd_ops[ins->op].param[j].name,
+		               kd_dtypes[t->b->dt].name, kd_dtypes[ref->b->dt].name);
+}
+
+/* Tile operands: bounds, and the same shape as dst (operand 0). */
+static int tiles(KdCheck *c, const KdIns *ins, Tile *t, int shape)
+{
+	int n = 0;
+	for (int i = 0; i < ins->nargs; i++) {
+		if (!tile_of(c, ins, i, &t[i]))
+			continue;
+		inside(c, ins, i, &t[i]);
+		if (shape && i)
+			same_shape(c, ins, i, &t[i], &t[0], 0);
+		n++;
+	}
+	return n;
+}
+
+void kd_check_neuron_one(KdCheck *c, const KdIns *ins)
+{
+	Tile t[KD_MAXPARAM];
+	tiles(c, ins, t, 0);
+}
+
+void kd_check_neuron_shape(KdCheck *c, const KdIns *ins)
+{
+	Tile t[KD_MAXPARAM];
+	tiles(c, ins, t, 1);
+}
+
+void kd_check_neuron_same(KdCheck *c, const KdIns *ins)
+{
+	Tile t[KD_MAXPARAM];
+	tiles(c, ins, t, 1);
+	same_dtype(c, ins, 1, &t[1], &t[0], 0);
+}
+
+void kd_check_neuron_matmul(KdCheck *c, const KdIns *ins)
+{
+	Tile t[KD_MAXPARAM];
+	tiles(c, ins, t, 0);
+	const Tile *d = &t[0], *s = &t[1], *m = &t[2];
+	if (d->b->dt != KD_F32)
+		kd_check_error(c, ins, 0, "dst must be f32 (matmul accumulates in f32), got %s", kd_dtypes[d->b->dt].name);
+	if (m->np != s->np)
+		kd_check_error(c, ins, 2, "moving must have the same partitions K as stationary, got %lld and %lld",
+		               (long long)m->np, (long long)s->np);
+	if (s->nf > 128)
+		kd_check_error(c, ins, 1, "M (stationary's elements per partition) must be at most 128, got %lld",
+		               (long long)s->nf);
+	if (m->nf > 512)
+		kd_check_error(c, ins, 2, "N (moving's elements per partition) must be at most 512, got %lld",
+		               (long long)m->nf);
+	if (s->nf <= 128 && m->nf <= 512 && (d->np != s->nf || d->nf != m->nf))
+		kd_check_error(c, ins, 0, "dst must be [M, N] = [%lld, %lld], got [%lld, %lld]", (long long)s->nf,
+		               (long long)m->nf, (long long)d->np, (long long)d->nf);
+}
+
+/* The first value of the progression r outside 0..31 and 255, or 0 when
+ * there is none (*bad set). */
+static int first_bad(KdRange r, int64_t *bad)
+{
+	int64_t step = r.mod ? r.mod : 1;
+	if (r.lo < 0) {
+		*bad = r.lo;
+		return 1;
+	}
+	int64_t v = r.lo;
+	if (v < 32) {
+		int64_t k = (32 - v + step - 1) / step;
+		v += k * step;
+	}
+	if (!r.mod && r.lo != r.hi)
+		return 0;   /* not a progression: cannot happen for known ranges */
+	if (v > r.hi)
+		return 0;
+	if (v == 255) {
+		if (v + step > r.hi)
+			return 0;
+		v += step;
+	}
+	*bad = v;
+	return 1;
+}
+
+static const char *allowed_starts(int64_t active)
+{
+	return active >= 96 ? "0" : active == 64 ? "0 or 64" : "0, 32, 64 or 96";
+}
+
+static int start_ok(int64_t active, int64_t s)
+{
+	return active >= 96 ? s == 0 : active == 64 ? (s == 0 || s == 64) : (s >= 0 && s % 32 == 0 && s <= 96);
+}
+
+void kd_check_neuron_shuffle(KdCheck *c, const KdIns *ins)
+{
+	Tile t[KD_MAXPARAM];
+	tiles(c, ins, t, 0);
+	const Tile *d = &t[0], *s = &t[1];
+	same_dtype(c, ins, 0, d, s, 1);
+	if (d->nf != s->nf)
+		kd_check_error(c, ins, 0, "dst must have the same number of elements per partition as src, got %lld and %lld",
+		               (long long)d->nf, (long long)s->nf);
+	int64_t np = d->np > s->np ? d->np : s->np, active = (np + 31) / 32 * 32;
+	for (int i = 0; i < 2; i++) {
+		KdRange r = t[i].p0;
+		if (!r.known)
+			continue;
+		int64_t step = r.mod ? r.mod : 1;
+		for (int64_t v = r.lo; v <= r.hi; v += step) {
+			if (!start_ok(active, v)) {
+				tile_error(c, ins, &t[i], TA_PSTART,
+				           "%s start partition must be %s when num_active_partitions is %lld, got %lld",
+				           i ? "src" : "dst", allowed_starts(active), (long long)active, (long long)v);
+				break;
+			}
+			if (!r.mod)
+				break;
+		}
+	}
+	const KdFunc *f = c->f;
+	const KdVal *lv = &f->val[ins->args[2]];
+	const KdIns *li = &f->ins[lv->def];
+	if (li->nargs != 32) {
+		kd_check_error(c, ins, 2, "shuffle_mask must have 32 entries, got %d", li->nargs);
+		return;
+	}
+	for (int i = 0; i < li->nargs; i++) {
+		KdRange r = kd_range_of(c, li->args[i]);
+		int64_t bad;
+		if (!r.known)
+			kd_error(c->d, li->argspan[i], "%s: shuffle_mask[%d] must be a constant or an affine expression "
+			         "of loop indices with constant bounds", kd_ops[ins->op].name, i);
+		else if (first_bad(r, &bad))
+			kd_error(c->d, li->argspan[i], "%s: shuffle_mask[%d] must be in 0..31 or 255, got %lld",
+			         kd_ops[ins->op].name, i, (long long)bad);
+	}
+}
+
+void kd_check_neuron_predicated(KdCheck *c, const KdIns *ins)
+{
+	const KdFunc *f = c->f;
+	Tile t[KD_MAXPARAM];
+	tiles(c, ins, t, 0);
+	int src_tile = f->val[ins->args[0]].type == VT_REF;
+	const Tile *s = &t[0], *d = &t[1], *p = &t[2];
+	KdDtype pdt = p->b->dt;
+	if (pdt != KD_U8 && pdt != KD_U16 && pdt != KD_U32)
+		kd_check_error(c, ins, 2, "predicate must be u8, u16 or u32, got %s", kd_dtypes[pdt].name);
+	same_shape(c, ins, 2, p, d, 1);
+	int64_t dt = 0;
+	kd_arg_const(f, ins, 4, &dt);
+	if (dt && d->b->dt != (KdDtype)dt)
+		kd_check_error(c, ins, 1, "dst must have the dtype given by dtype=%s, got %s", kd_dtypes[dt].name,
+		               kd_dtypes[d->b->dt].name);
+	if (src_tile) {
+		if (s->b->space != KD_SP_SBUF && s->b->space != KD_SP_PSUM)
+			kd_check_error(c, ins, 0, "src must be in sbuf or psum, got '%s' in %s", s->b->name,
+			               kd_spaces[s->b->space].name);
+		if (s->b->space == KD_SP_PSUM && p->b->space == KD_SP_PSUM)
+			kd_check_error(c, ins, 0, "src and predicate must not both be in psum ('%s' and '%s')",
+			               s->b->name, p->b->name);
+		same_shape(c, ins, 0, s, d, 1);
+		if (!dt)
+			same_dtype(c, ins, 0, s, d, 1);
+	}
+	if (f->val[ins->args[3]].kind != VK_CONST)
+		kd_check_error(c, ins, 3, "mask must be a compile-time constant");
+}
+
+/* ---- cost models ---- */
+
+static int64_t nfree(const KdFunc *f, const KdIns *ins, int i)
+{
+	const KdIns *v = kd_tile_ins(f, ins, i);
+	return v ? f->val[v->args[TA_NFREE]].c : 1;
+}
+
+static int64_t min_ii(int64_t n)
+{
+	return n > 64 ? n : 64;   /* MIN_II of seed 002: 64 engine cycles */
+}
+
+/* DMA: no table on the pages; a documented model of 64 cycles to start and
+ * 32 bytes per cycle per partition row (rows move in parallel). */
+int64_t kd_cost_neuron_dma(const KdFunc *f, const KdIns *ins)
+{
+	const KdIns *v = kd_tile_ins(f, ins, 0);
+	int64_t bytes = v ? f->val[v->args[TA_NFREE]].c * kd_dtypes[f->val[ins->args[0]].dt].size : 0;
+	return 64 + (bytes + 31) / 32;
+}
+
+/* Vector Engine: one element per partition per cycle after MIN_II. */
+int64_t kd_cost_neuron_vec(const KdFunc *f, const KdIns *ins)
+{
+	return min_ii(nfree(f, ins, 0));
+}
+
+/* Scalar Engine: the same model as the Vector Engine. */
+int64_t kd_cost_neuron_act(const KdFunc *f, const KdIns *ins)
+{
+	return min_ii(nfree(f, ins, 0));
+}
+
+/* Tensor Engine: the moving tensor streams one column (N) per cycle. */
+int64_t kd_cost_neuron_matmul(const KdFunc *f, const KdIns *ins)
+{
+	return min_ii(nfree(f, ins, 2));
+}
+
+/* Seed 002's table: max(MIN_II, N) when one of src/predicate is in sbuf
+ * and the other in psum; max(MIN_II, 2N) when src and dst are both in
+ * sbuf.  The first row wins when both hold; otherwise (and for a scalar
+ * src) N. */
+int64_t kd_cost_neuron_predicated(const KdFunc *f, const KdIns *ins)
+{
+	int64_t n = nfree(f, ins, 1);
+	const KdVal *s = &f->val[ins->args[0]];
+	KdSpace ss = s->type == VT_REF ? f->buf[s->buf].space : KD_SP_NONE;
+	KdSpace ps = f->buf[f->val[ins->args[2]].buf].space, ds = f->buf[f->val[ins->args[1]].buf].space;
+	if ((ss == KD_SP_SBUF && ps == KD_SP_PSUM) || (ss == KD_SP_PSUM && ps == KD_SP_SBUF))
+		return min_ii(n);
+	if (ss == KD_SP_SBUF && ds == KD_SP_SBUF)
+		return min_ii(2 * n);
+	return min_ii(n);
+}

@@ -1,0 +1,57 @@
+/* tile.h: neuron tiles.  An sbuf/psum buffer is [partition, free...]; a
+ * blocked one (`psum f32[4][128, 512]`) holds several logical tiles that
+ * direct allocation (seed 003) may map onto fewer physical tiles.  The
+ * `tile` op views one logical tile:
+ *   %r = tile @buf, BLOCK, PSTART, FOFF, NPART, NFREE
+ * BLOCK is the logical block (linear over the block dims), PSTART the first
+ * partition, FOFF the element offset inside each partition, NPART and NFREE
+ * (constants) the partitions and contiguous elements per partition viewed.
+ * A kernel parameter (hbm) is seen the same way: dim 0 as partitions. */
+#ifndef KD_TILE_H
+#define KD_TILE_H
+
+#include "ir.h"
+
+enum { TA_BLOCK, TA_PSTART, TA_FOFF, TA_NPART, TA_NFREE, TA_N };
+
+enum { KD_ALLOC_AUTO, KD_ALLOC_MOD, KD_ALLOC_DIRECT };
+
+enum { KD_PSUM_BANKS = 8, KD_PSUM_BANK_BYTES = 2048, KD_NEURON_PARTS = 128 };
+
+typedef struct KdTileInfo {
+	int64_t nparts;      /* dim 0 */
+	int64_t nfree;       /* elements of one tile in each partition */
+	int64_t pbytes;      /* bytes of one tile in each partition */
+	int nbdim;           /* block dims (0: not blocked) */
+	int64_t bdims[KD_MAXRANK];
+	int64_t nblocks;     /* logical tiles */
+	int alloc;           /* KD_ALLOC_* */
+	int64_t bmod[KD_MAXRANK];   /* physical tiles along each block dim */
+	int64_t nphys;       /* physical tiles */
+	int64_t stride;      /* bytes between physical tiles inside a partition */
+	int64_t base;        /* direct: psum bank / sbuf byte the first tile starts at */
+	KdSpan alloc_span;   /* the mod_alloc/alloc call */
+} KdTileInfo;
+
+/* --emit=ir: a blocked buffer's allocation table, one line per block. */
+void kd_tile_print(KdBuf *o, const KdBuffer *b);
+/* The physical tile that logical block `lin` occupies. */
+int64_t kd_tile_phys(const KdTileInfo *t, int64_t lin);
+
+/* ---- hooks called from the shared passes ---- */
+struct KdNode;
+struct KdType;
+/* build.c: fills b->tile for a neuron buffer of type ty. */
+void kd_build_tile_info(KdArena *a, KdBuffer *b, const struct KdType *ty);
+/* build.c: lowers a neuron tensor operand (a name or an index/slice of
+ * one) to a tile view; lower() lowers a scalar expression. */
+int kd_build_tile_view(KdArena *a, KdFunc *f, int blk, int buf, struct KdNode *n,
+                       int (*lower)(void *ctx, struct KdNode *x), void *ctx);
+/* place.c: placement of a neuron kernel's sbuf/psum buffers (alloc_neuron.c). */
+void kd_place_neuron(KdDiag *d, KdFunc *f);
+/* The tile-view operand i of ins (rules_neuron.c, hazard.c, stats.c). */
+const KdIns *kd_tile_ins(const KdFunc *f, const KdIns *ins, int i);
+/* Hazard analysis of direct-allocated blocked tensors (hazard.c). */
+void kd_hazard_check(KdDiag *d, const KdModule *m);
+
+#endif

@@ -1,0 +1,25 @@
+/* walk.h: runs a kernel's IR abstractly: integer values are computed where
+ * they are known, loops with constant bounds are unrolled, and each effect
+ * op is reported in execution order with the values of its operands.  The
+ * hazard analysis and --stats are built on it. */
+#ifndef KD_WALK_H
+#define KD_WALK_H
+
+#include "ir.h"
+
+typedef struct {
+	const KdFunc *f;
+	int64_t *v;        /* value id -> value, where known[id] */
+	char *known;
+} KdWalk;
+
+typedef void (*KdWalkFn)(void *ctx, const KdWalk *w, const KdIns *ins);
+
+/* Returns 1 when the walk reached the end, 0 when it stopped at a branch
+ * on a runtime value or after max_steps instructions. */
+int kd_walk(const KdFunc *f, KdWalkFn fn, void *ctx, int64_t max_steps);
+
+/* --stats: per kernel, ops run, bytes moved per memory space, cycles. */
+void kd_ir_stats(KdBuf *out, const KdModule *m);
+
+#endif

@@ -1,0 +1,597 @@
+/* neuron.c: the neuron ops (AWS NKI; seeds 000, 002, 003) on the emulated
+ * sbuf (128 partitions x 192 KiB) and psum (128 x 16 KiB, 8 banks of 2 KiB
+ * per partition).  Partition p of a memory starts p * partition-bytes into
+ * it, so a tile is a base, a partition stride and a run of elements in
+ * each partition.  Every op checks every operand and rule before it writes
+ * anything.  Data movement works on whole partition rows (memcpy); only
+ * the arithmetic ops look at single elements. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt_internal.h"
+
+/* A checked view: the first viewed element of partition p0, and the rest. */
+typedef struct {
+	const unsigned char *p;
+	size_t pstride;
+	int64_t np, n;
+	size_t size;
+	kdsl_mem mem;
+	kdsl_dtype dt;
+} view;
+
+static int dtype_ok(kdsl_dtype dt)
+{
+	return dt >= KDSL_I8 && dt <= KDSL_BOOL;
+}
+
+/* The tile's fields against each other and, on chip, against the memory. */
+static int check_view(kdsl_rt *rt, const kdsl_site *site, const char *what, const unsigned char *base,
+                      size_t pstride, size_t pbytes, int64_t nparts, int64_t p0, int64_t np, int64_t off,
+                      int64_t n, kdsl_mem mem, kdsl_dtype dt, view *v)
+{
+	size_t size;
+
+	if (!base)
+		return kdsl_rt_fail(rt, site, KDSL_ERR_ARG, "%s tensor is NULL", what);
+	if (!dtype_ok(dt))
+		return kdsl_rt_fail(rt, site, KDSL_ERR_ARG, "%s has no valid dtype", what);
+	size = kdsl_dtype_size(dt);
+	if (nparts < 1 || (nparts > 1 && pbytes > pstride) || pbytes % size)
+		return kdsl_rt_fail(rt, site, KDSL_ERR_ARG, "%s is not a valid tile", what);
+	if (np < 1 || p0 < 0 || p0 > nparts - np)
+		return kdsl_rt_fail(rt, site, KDSL_ERR_BOUNDS,
+		                    "%s: partitions %" PRId64 "..%" PRId64 " are outside its %" PRId64 " partitions",
+		                    what, p0, p0 + np - 1, nparts);
+	if (n < 1 || off < 0 || (uint64_t)n > pbytes / size || (uint64_t)off > pbytes / size - (uint64_t)n)
+		return kdsl_rt_fail(rt, site, KDSL_ERR_BOUNDS,
+		                    "%s: elements %" PRId64 "..%" PRId64 " of each partition are outside its %zu",
+		                    what, off, off + n - 1, pbytes / size);
+	if (mem == KDSL_MEM_SBUF || mem == KDSL_MEM_PSUM) {
+		/* addresses as integers: base may point into another object */
+		uintptr_t m = (uintptr_t)rt->mem[mem], b = (uintptr_t)base;
+		size_t at;
+		if (!m || b < m || b - m >= rt->mem_bytes[mem])
+			return kdsl_rt_fail(rt, site, KDSL_ERR_ARG, "%s is not in this runtime's %s", what,
+			                    kdsl_mem_name(mem));
+		at = (size_t)(b - m);
+		if (pstride != rt->part_bytes[mem] || at % pstride + pbytes > pstride ||
+		    (uint64_t)nparts > rt->mem_bytes[mem] / pstride - at / pstride)
+			return kdsl_rt_fail(rt, site, KDSL_ERR_BOUNDS, "%s lies outside %s", what, kdsl_mem_name(mem));
+	}
+	v->p = base + (size_t)p0 * pstride + (size_t)off * size;
+	v->pstride = pstride;
+	v->np = np;
+	v->n = n;
+	v->size = size;
+	v->mem = mem;
+	v->dt = dt;
+	return KDSL_OK;
+}
+
+#define CHECK_TILE(rt, site, what, t, v) \
+	check_view(rt, site, what, (t).base, (t).pstride, (t).pbytes, (t).nparts, (t).p0, (t).np, (t).off, \
+	           (t).n, (t).mem, (t).dt, v)
+
+static unsigned char *wrow(const view *v, int64_t p)
+{
+	/* dst views come from a kdsl_tile, whose base is writable */
+	return (unsigned char *)(uintptr_t)(v->p + (size_t)p * v->pstride);
+}
+
+static const unsigned char *row(const view *v, int64_t p)
+{
+	return v->p + (size_t)p * v->pstride;
+}
+
+static int same_shape(kdsl_rt *rt, const kdsl_site *site, const char *a, const view *x, const char *b,
+                      const view *y)
+{
+	if (x->np != y->np)
+		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE,
+		                    "%s must occupy the same number of partitions as %s, got %" PRId64 " and %" PRId64,
+		                    a, b, x->np, y->np);
+	if (x->n != y->n)
+		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE,
+		                    "%s must have the same number of elements per partition as %s, got %" PRId64
+		                    " and %" PRId64, a, b, x->n, y->n);
+	return KDSL_OK;
+}
+
+static int same_dtype(kdsl_rt *rt, const kdsl_site *site, const char *a, const view *x, const char *b,
+                      const view *y)
+{
+	if (x->dt == y->dt)
+		return KDSL_OK;
+	return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "%s must have the same dtype as %s, got %s and %s", a, b,
+	                    kdsl_dtype_name(x->dt), kdsl_dtype_name(y->dt));
+}
+
+static int in_mem(kdsl_rt *rt, const kdsl_site *site, const char *what, const view *v, int sbuf, int psum,
+                  int hbm)
+{
+	if ((v->mem == KDSL_MEM_SBUF && sbuf) || (v->mem == KDSL_MEM_PSUM && psum) ||
+	    (v->mem == KDSL_MEM_HBM && hbm))
+		return KDSL_OK;
+	return kdsl_rt_fail(rt, site, KDSL_ERR_ARG, "%s must be in %s, got %s", what,
+	                    hbm ? "hbm" : sbuf && psum ? "sbuf or psum" : sbuf ? "sbuf" : "psum",
+	                    kdsl_mem_name(v->mem));
+}
+
+/* The byte ranges two views span overlap (in-place or shifted operands). */
+static int overlap(const view *a, const view *b)
+{
+	const unsigned char *ae = a->p + (size_t)(a->np - 1) * a->pstride + (size_t)a->n * a->size;
+	const unsigned char *be = b->p + (size_t)(b->np - 1) * b->pstride + (size_t)b->n * b->size;
+	uintptr_t as = (uintptr_t)a->p, bs = (uintptr_t)b->p;
+	return as < (uintptr_t)be && bs < (uintptr_t)ae;
+}
+
+/* A packed copy of a source view, so later writes cannot change what is
+ * read.  *buf receives the allocation (NULL when not needed). */
+static int snapshot(kdsl_rt *rt, const kdsl_site *site, view *v, unsigned char **buf)
+{
+	size_t rb = (size_t)v->n * v->size;
+	unsigned char *c = malloc(rb * (size_t)v->np);
+	int64_t p;
+
+	if (!c)
+		return kdsl_rt_fail(rt, site, KDSL_ERR_NOMEM, "out of memory");
+	for (p = 0; p < v->np; p++)
+		memcpy(c + (size_t)p * rb, row(v, p), rb);
+	v->p = c;
+	v->pstride = rb;
+	*buf = c;
+	return KDSL_OK;
+}
+
+static double load_value(kdsl_dtype dt, const unsigned char *p)
+{
+	union { int8_t i8; int16_t i16; int32_t i32; int64_t i64; uint8_t u8; uint16_t u16;
+		uint32_t u32; uint64_t u64; float f; } u;
+	memcpy(&u, p, kdsl_dtype_size(dt));
+	switch (dt) {
+	case KDSL_I8: return u.i8;
+	case KDSL_I16: return u.i16;
+	case KDSL_I32: return u.i32;
+	case KDSL_I64: return (double)u.i64;
+	case KDSL_U8: case KDSL_BOOL: return u.u8;
+	case KDSL_U16: return u.u16;
+	case KDSL_U32: return u.u32;
+	case KDSL_U64: return (double)u.u64;
+	case KDSL_F16: return kdsl_h_f16_to_f64(u.u16);
+	case KDSL_BF16: return kdsl_h_bf16_to_f32(u.u16);
+	case KDSL_F32: return u.f;
+	}
+	return 0;
+}
+
+/* ---- copies ---- */
+
+static int copy_rows(kdsl_rt *rt, const kdsl_site *site, const view *d, view s)
+{
+	unsigned char *buf = NULL;
+	int64_t p, j;
+	int rc;
+
+	if (overlap(d, &s) && (rc = snapshot(rt, site, &s, &buf)))
+		return rc;
+	for (p = 0; p < d->np; p++) {
+		unsigned char *o = wrow(d, p);
+		const unsigned char *i = row(&s, p);
+		if (d->dt == s.dt)
+			memcpy(o, i, (size_t)d->n * d->size);
+		else
+			for (j = 0; j < d->n; j++)
+				kdsl_store_value(d->dt, o + (size_t)j * d->size, load_value(s.dt, i + (size_t)j * s.size));
+	}
+	free(buf);
+	return KDSL_OK;
+}
+
+static int move(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile src, int load)
+{
+	view d, s;
+	int rc;
+
+	if (!rt)
+		return KDSL_ERR_ARG;
+	if ((rc = CHECK_TILE(rt, site, "dst", dst, &d)) || (rc = CHECK_TILE(rt, site, "src", src, &s)) ||
+	    (rc = in_mem(rt, site, "dst", &d, load, 0, !load)) || (rc = in_mem(rt, site, "src", &s, !load, 0, load)) ||
+	    (rc = same_dtype(rt, site, "src", &s, "dst", &d)) || (rc = same_shape(rt, site, "src", &s, "dst", &d)))
+		return rc;
+	return copy_rows(rt, site, &d, s);
+}
+
+int kdsl_neuron_load(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile src)
+{
+	return move(rt, site, dst, src, 1);
+}
+
+int kdsl_neuron_store(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile src)
+{
+	return move(rt, site, dst, src, 0);
+}
+
+int kdsl_neuron_tensor_copy(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile src)
+{
+	view d, s;
+	int rc;
+
+	if (!rt)
+		return KDSL_ERR_ARG;
+	if ((rc = CHECK_TILE(rt, site, "dst", dst, &d)) || (rc = CHECK_TILE(rt, site, "src", src, &s)) ||
+	    (rc = in_mem(rt, site, "dst", &d, 1, 1, 0)) || (rc = in_mem(rt, site, "src", &s, 1, 1, 0)) ||
+	    (rc = same_shape(rt, site, "src", &s, "dst", &d)))
+		return rc;
+	return copy_rows(rt, site, &d, s);
+}
+
+/* ---- element-wise ops ---- */
+
+int kdsl_neuron_memset(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, double value)
+{
+	unsigned char one[8];
+	view d;
+	int64_t p, j;
+	int rc;
+
+	if (!rt)
+		return KDSL_ERR_ARG;
+	if ((rc = CHECK_TILE(rt, site, "dst", dst, &d)) || (rc = in_mem(rt, site, "dst", &d, 1, 1, 0)))
+		return rc;
+	kdsl_store_value(d.dt, one, value);
+	for (p = 0; p < d.np; p++) {
+		unsigned char *o = wrow(&d, p);
+		for (j = 0; j < d.n; j++)
+			memcpy(o + (size_t)j * d.size, one, d.size);
+	}
+	return KDSL_OK;
+}
+
+int kdsl_neuron_iota(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, double base, double step)
+{
+	view d;
+	int64_t p, j;
+	int rc;
+
+	if (!rt)
+		return KDSL_ERR_ARG;
+	if ((rc = CHECK_TILE(rt, site, "dst", dst, &d)) || (rc = in_mem(rt, site, "dst", &d, 1, 1, 0)))
+		return rc;
+	for (p = 0; p < d.np; p++) {
+		unsigned char *o = wrow(&d, p);
+		for (j = 0; j < d.n; j++)
+			kdsl_store_value(d.dt, o + (size_t)j * d.size, base + step * (double)(p * d.n + j));
+	}
+	return KDSL_OK;
+}
+
+static double alu(int64_t op, double x, double y)
+{
+	switch (op) {
+	case KDSL_ALU_ADD: return x + y;
+	case KDSL_ALU_SUBTRACT: return x - y;
+	case KDSL_ALU_MULTIPLY: return x * y;
+	case KDSL_ALU_MAX: return x > y ? x : y;
+	default: return x < y ? x : y;
+	}
+}
+
+static int check_enum(kdsl_rt *rt, const kdsl_site *site, const char *what, int64_t v, int64_t n)
+{
+	if (v >= 0 && v < n)
+		return KDSL_OK;
+	return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "%s code must be in 0..%" PRId64 ", got %" PRId64, what,
+	                    n - 1, v);
+}
+
+/* dst = f(a, b) element-wise; b may be absent (scalar y). Sources that
+ * overlap dst are snapshotted first. */
+static int elementwise(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile a, const kdsl_ctile *b,
+                       int64_t op, double y, int act)
+{
+	view d, s, t;
+	unsigned char *ba = NULL, *bb = NULL;
+	int64_t p, j;
+	int rc;
+
+	if (!rt)
+		return KDSL_ERR_ARG;
+	if ((rc = check_enum(rt, site, act ? "func" : "op", op, act ? 3 : 5)) ||
+	    (rc = CHECK_TILE(rt, site, "dst", dst, &d)) || (rc = CHECK_TILE(rt, site, act ? "src" : "a", a, &s)) ||
+	    (rc = in_mem(rt, site, "dst", &d, 1, 1, 0)) || (rc = in_mem(rt, site, act ? "src" : "a", &s, 1, 1, 0)) ||
+	    (rc = same_shape(rt, site, act ? "src" : "a", &s, "dst", &d)))
+		return rc;
+	if (b && ((rc = CHECK_TILE(rt, site, "b", *b, &t)) || (rc = in_mem(rt, site, "b", &t, 1, 1, 0)) ||
+	          (rc = same_shape(rt, site, "b", &t, "dst", &d))))
+		return rc;
+	if (overlap(&d, &s) && (rc = snapshot(rt, site, &s, &ba)))
+		return rc;
+	if (b && overlap(&d, &t) && (rc = snapshot(rt, site, &t, &bb))) {
+		free(ba);
+		return rc;
+	}
+	for (p = 0; p < d.np; p++) {
+		unsigned char *o = wrow(&d, p);
+		const unsigned char *x = row(&s, p), *z = b ? row(&t, p) : NULL;
+		for (j = 0; j < d.n; j++) {
+			double v = load_value(s.dt, x + (size_t)j * s.size), r;
+			if (act)
+				r = op == KDSL_ACT_EXP ? exp(v) : op == KDSL_ACT_RELU ? (v > 0 ? v : 0) : v;
+			else
+				r = alu(op, v, z ? load_value(t.dt, z + (size_t)j * t.size) : y);
+			kdsl_store_value(d.dt, o + (size_t)j * d.size, r);
+		}
+	}
+	free(ba);
+	free(bb);
+	return KDSL_OK;
+}
+
+int kdsl_neuron_tensor_tensor(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile a,
+                              kdsl_ctile b, int64_t op)
+{
+	return elementwise(rt, site, dst, a, &b, op, 0, 0);
+}
+
+int kdsl_neuron_tensor_scalar(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile a,
+                              int64_t op, double scalar)
+{
+	return elementwise(rt, site, dst, a, NULL, op, scalar, 0);
+}
+
+int kdsl_neuron_activation(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile src, int64_t func)
+{
+	return elementwise(rt, site, dst, src, NULL, func, 0, 1);
+}
+
+/* ---- nc_matmul ---- */
+
+int kdsl_neuron_nc_matmul(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile stationary,
+                          kdsl_ctile moving, int64_t accumulate)
+{
+	view d, st, mv;
+	float *a, *b, *acc;
+	int64_t k, m, n, K, M, N;
+	int rc;
+
+	if (!rt)
+		return KDSL_ERR_ARG;
+	if ((rc = CHECK_TILE(rt, site, "dst", dst, &d)) || (rc = CHECK_TILE(rt, site, "stationary", stationary, &st)) ||
+	    (rc = CHECK_TILE(rt, site, "moving", moving, &mv)) || (rc = in_mem(rt, site, "dst", &d, 0, 1, 0)) ||
+	    (rc = in_mem(rt, site, "stationary", &st, 1, 0, 0)) || (rc = in_mem(rt, site, "moving", &mv, 1, 0, 0)))
+		return rc;
+	K = st.np;
+	M = st.n;
+	N = mv.n;
+	if (d.dt != KDSL_F32)
+		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "dst must be f32, got %s", kdsl_dtype_name(d.dt));
+	if (mv.np != K)
+		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "moving must have the same partitions K as stationary, "
+		                    "got %" PRId64 " and %" PRId64, mv.np, K);
+	if (K > 128 || M > 128 || N > 512)
+		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "K and M must be at most 128 and N at most 512, got "
+		                    "K=%" PRId64 " M=%" PRId64 " N=%" PRId64, K, M, N);
+	if (d.np != M || d.n != N)
+		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "dst must be [%" PRId64 ", %" PRId64 "], got [%" PRId64
+		                    ", %" PRId64 "]", M, N, d.np, d.n);
+	a = malloc(sizeof *a * (size_t)(K * M));
+	b = malloc(sizeof *b * (size_t)(K * N));
+	acc = malloc(sizeof *acc * (size_t)N);
+	if (!a || !b || !acc) {
+		free(a);
+		free(b);
+		free(acc);
+		return kdsl_rt_fail(rt, site, KDSL_ERR_NOMEM, "out of memory");
+	}
+	/* Both inputs are read before dst is written (psum never overlaps sbuf). */
+	for (k = 0; k < K; k++) {
+		for (m = 0; m < M; m++)
+			a[k * M + m] = (float)load_value(st.dt, row(&st, k) + (size_t)m * st.size);
+		for (n = 0; n < N; n++)
+			b[k * N + n] = (float)load_value(mv.dt, row(&mv, k) + (size_t)n * mv.size);
+	}
+	for (m = 0; m < M; m++) {
+		float *o = (float *)(void *)wrow(&d, m);
+		for (n = 0; n < N; n++)
+			acc[n] = 0.0f;
+		for (k = 0; k < K; k++) {
+			float s = a[k * M + m];
+			const float *r = b + k * N;
+			for (n = 0; n < N; n++)
+				acc[n] += s * r[n];
+		}
+		for (n = 0; n < N; n++) {
+			float v;
+			memcpy(&v, o + n, 4);
+			v = accumulate ? v + acc[n] : acc[n];
+			memcpy(o + n, &v, 4);
+		}
+	}
+	free(a);
+	free(b);
+	free(acc);
+	return KDSL_OK;
+}
+
+/* ---- nc_stream_shuffle (seed 000) ---- */
+
+static int start_ok(int64_t active, int64_t s)
+{
+	return active >= 96 ? s == 0 : active == 64 ? (s == 0 || s == 64) : (s >= 0 && s <= 96 && s % 32 == 0);
+}
+
+int kdsl_neuron_nc_stream_shuffle(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile src,
+                                  const int64_t *mask, int64_t nmask)
+{
+	view d, s;
+	unsigned char *buf = NULL;
+	int64_t i, np, active;
+	int rc;
+
+	if (!rt)
+		return KDSL_ERR_ARG;
+	if ((rc = CHECK_TILE(rt, site, "dst", dst, &d)) || (rc = CHECK_TILE(rt, site, "src", src, &s)) ||
+	    (rc = in_mem(rt, site, "dst", &d, 1, 1, 0)) || (rc = in_mem(rt, site, "src", &s, 1, 1, 0)) ||
+	    (rc = same_dtype(rt, site, "dst", &d, "src", &s)))
+		return rc;
+	if (d.n != s.n)
+		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "dst must have the same number of elements per partition "
+		                    "as src, got %" PRId64 " and %" PRId64, d.n, s.n);
+	np = d.np > s.np ? d.np : s.np;
+	active = (np + 31) / 32 * 32;
+	if (!start_ok(active, src.p0) || !start_ok(active, dst.p0))
+		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "%s start partition must be %s when "
+		                    "num_active_partitions is %" PRId64 ", got %" PRId64,
+		                    start_ok(active, src.p0) ? "dst" : "src",
+		                    active >= 96 ? "0" : active == 64 ? "0 or 64" : "0, 32, 64 or 96", active,
+		                    start_ok(active, src.p0) ? dst.p0 : src.p0);
+	if (!mask || nmask != 32)
+		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "shuffle_mask must have 32 entries, got %" PRId64, nmask);
+	for (i = 0; i < 32; i++)
+		if ((mask[i] < 0 || mask[i] > 31) && mask[i] != 255)
+			return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "shuffle_mask[%" PRId64 "] must be in 0..31 or 255, "
+			                    "got %" PRId64, i, mask[i]);
+	for (i = 0; i < d.np; i++)
+		if (mask[i % 32] != 255 && i / 32 * 32 + mask[i % 32] >= s.np)
+			return kdsl_rt_fail(rt, site, KDSL_ERR_BOUNDS, "shuffle_mask[%" PRId64 "] = %" PRId64 " reads "
+			                    "partition %" PRId64 " of src, which has %" PRId64, i % 32, mask[i % 32],
+			                    i / 32 * 32 + mask[i % 32], s.np);
+	/* In place, every source partition is read before any is written. */
+	if (overlap(&d, &s) && (rc = snapshot(rt, site, &s, &buf)))
+		return rc;
+	for (i = 0; i < d.np; i++)
+		if (mask[i % 32] != 255)
+			memcpy(wrow(&d, i), row(&s, i / 32 * 32 + mask[i % 32]), (size_t)d.n * d.size);
+	free(buf);
+	return KDSL_OK;
+}
+
+/* ---- tensor_copy_predicated (seed 002) ----
+ * A branchless blend per element width W and predicate width P: the
+ * predicate becomes an all-ones or all-zeros mask of W bits without a
+ * comparison ((p | -p) has its top bit set exactly when p != 0), and the
+ * element is (s & m) | (d & ~m).  Rows go in chunks of CHUNK elements, so
+ * the inner loop has a constant trip count: gcc -O2's cheap vectoriser
+ * takes such loops (it refuses loops that need a scalar epilogue).  How
+ * that was checked: docs/language.md, "Vectorisation". */
+#define CHUNK 64
+#define BLEND(W, P)                                                                              \
+	static void blend_##W##_##P(uint##W##_t *restrict d, const uint##W##_t *restrict s,          \
+	                            const uint##P##_t *restrict pr, int64_t n, uint##W##_t flip)     \
+	{                                                                                            \
+		int64_t j = 0;                                                                           \
+		for (; j + CHUNK <= n; j += CHUNK)                                                       \
+			for (int k = 0; k < CHUNK; k++) {                                                    \
+				uint##P##_t q = pr[j + k];                                                       \
+				uint##W##_t m = (uint##W##_t)(((uint##W##_t)0 -                                  \
+				    (uint##W##_t)((uint##P##_t)(q | (uint##P##_t)(0u - q)) >> ((P) - 1))) ^ flip); \
+				d[j + k] = (uint##W##_t)((s[j + k] & m) | (d[j + k] & (uint##W##_t)~m));        \
+			}                                                                                    \
+		for (; j < n; j++) {                                                                     \
+			uint##P##_t q = pr[j];                                                               \
+			uint##W##_t m = (uint##W##_t)(((uint##W##_t)0 -                                      \
+			    (uint##W##_t)((uint##P##_t)(q | (uint##P##_t)(0u - q)) >> ((P) - 1))) ^ flip);  \
+			d[j] = (uint##W##_t)((s[j] & m) | (d[j] & (uint##W##_t)~m));                        \
+		}                                                                                        \
+	}
+#define BLEND_ALL(W) BLEND(W, 8) BLEND(W, 16) BLEND(W, 32)
+BLEND_ALL(8)
+BLEND_ALL(16)
+BLEND_ALL(32)
+BLEND_ALL(64)
+
+#define CALL_BLEND(W)                                                                            \
+	do {                                                                                         \
+		uint##W##_t *dd = (uint##W##_t *)(void *)o;                                              \
+		const uint##W##_t *ss = (const uint##W##_t *)(const void *)x;                            \
+		uint##W##_t fl = (uint##W##_t)(0 - (uint##W##_t)(rev != 0));                             \
+		if (pv.size == 1)                                                                        \
+			blend_##W##_8(dd, ss, (const uint8_t *)q, d.n, fl);                                  \
+		else if (pv.size == 2)                                                                   \
+			blend_##W##_16(dd, ss, (const uint16_t *)(const void *)q, d.n, fl);                  \
+		else                                                                                     \
+			blend_##W##_32(dd, ss, (const uint32_t *)(const void *)q, d.n, fl);                  \
+	} while (0)
+
+int kdsl_neuron_tensor_copy_predicated(kdsl_rt *rt, const kdsl_site *site, kdsl_ctile src,
+                                       double src_scalar, kdsl_tile dst, kdsl_ctile predicate,
+                                       int64_t mask, int64_t dtype, int64_t reverse_pred)
+{
+	view d, s, pv;
+	unsigned char *bs = NULL, *bp = NULL, *tmp = NULL;
+	int tile = src.base != NULL, rc, rev = reverse_pred != 0;
+	int64_t p, j;
+
+	if (!rt)
+		return KDSL_ERR_ARG;
+	if ((rc = CHECK_TILE(rt, site, "dst", dst, &d)) || (rc = CHECK_TILE(rt, site, "predicate", predicate, &pv)) ||
+	    (rc = in_mem(rt, site, "dst", &d, 1, 1, 0)) || (rc = in_mem(rt, site, "predicate", &pv, 1, 1, 0)) ||
+	    (rc = same_shape(rt, site, "predicate", &pv, "dst", &d)))
+		return rc;
+	if (pv.dt != KDSL_U8 && pv.dt != KDSL_U16 && pv.dt != KDSL_U32)
+		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "predicate must be u8, u16 or u32, got %s",
+		                    kdsl_dtype_name(pv.dt));
+	if (dtype && (dtype < KDSL_I8 || dtype > KDSL_BOOL || (kdsl_dtype)dtype != d.dt))
+		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "dst must have the dtype given by dtype, got %s",
+		                    kdsl_dtype_name(d.dt));
+	if (tile) {
+		if ((rc = CHECK_TILE(rt, site, "src", src, &s)) || (rc = in_mem(rt, site, "src", &s, 1, 1, 0)) ||
+		    (rc = same_shape(rt, site, "src", &s, "dst", &d)))
+			return rc;
+		if (s.mem == KDSL_MEM_PSUM && pv.mem == KDSL_MEM_PSUM)
+			return kdsl_rt_fail(rt, site, KDSL_ERR_ARG, "src and predicate must not both be in psum");
+		if (!dtype && (rc = same_dtype(rt, site, "src", &s, "dst", &d)))
+			return rc;
+	}
+	if (!mask)
+		return KDSL_OK;
+	if (tile && overlap(&d, &s)) {
+		/* src is dst element for element: every element keeps its value. */
+		if (s.p == d.p && s.pstride == d.pstride && s.dt == d.dt)
+			return KDSL_OK;
+		/* Otherwise the source is read first (and the blend's restrict holds). */
+		if ((rc = snapshot(rt, site, &s, &bs)))
+			return rc;
+	}
+	if (overlap(&d, &pv) && (rc = snapshot(rt, site, &pv, &bp))) {
+		free(bs);
+		return rc;
+	}
+	/* The source row in dst's dtype: the scalar repeated, or a converted row. */
+	if (!tile || s.dt != d.dt) {
+		tmp = malloc((size_t)d.n * d.size);
+		if (!tmp) {
+			free(bs);
+			free(bp);
+			return kdsl_rt_fail(rt, site, KDSL_ERR_NOMEM, "out of memory");
+		}
+		if (!tile) {
+			unsigned char one[8];
+			kdsl_store_value(d.dt, one, src_scalar);
+			for (j = 0; j < d.n; j++)
+				memcpy(tmp + (size_t)j * d.size, one, d.size);
+		}
+	}
+	for (p = 0; p < d.np; p++) {
+		unsigned char *o = wrow(&d, p);
+		const unsigned char *q = row(&pv, p), *x = tmp;
+		if (tile && s.dt == d.dt)
+			x = row(&s, p);
+		else if (tile)
+			for (j = 0; j < d.n; j++)
+				kdsl_store_value(d.dt, tmp + (size_t)j * d.size, load_value(s.dt, row(&s, p) + (size_t)j * s.size));
+		switch (d.size) {
+		case 1: CALL_BLEND(8); break;
+		case 2: CALL_BLEND(16); break;
+		case 4: CALL_BLEND(32); break;
+		default: CALL_BLEND(64); break;
+		}
+	}
+	free(tmp);
+	free(bs);
+	free(bp);
+	return KDSL_OK;
+}

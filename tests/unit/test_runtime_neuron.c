@@ -1,0 +1,273 @@
+/* test_runtime_neuron.c: the neuron runtime entries called directly: the
+ * semantics of seeds 000 and 002 on emulated sbuf/psum, every rule
+ * re-checked at run time, and nothing written when a rule fails. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kdsl_rt.h"
+
+static kdsl_rt *rt;
+static const kdsl_site site = {"t.k", 1, 1, "op"};
+
+static void setup(void)
+{
+	rt = kdsl_rt_create(KDSL_TARGET_NEURON);
+	ck_assert_ptr_nonnull(rt);
+}
+
+static void teardown(void)
+{
+	kdsl_rt_destroy(rt);
+}
+
+/* A tile of `parts` partitions x `n` elements at byte `addr` of every partition. */
+static kdsl_tile tile(kdsl_mem mem, size_t addr, int64_t parts, int64_t n, kdsl_dtype dt)
+{
+	size_t ps = kdsl_rt_partition_bytes(rt, mem);
+	return kdsl_tile_of(kdsl_rt_mem(rt, mem, NULL) + addr, ps, (size_t)n * kdsl_dtype_size(dt), parts, 0, parts,
+	                    0, n, mem, dt);
+}
+
+static kdsl_ctile ct(kdsl_tile t)
+{
+	return kdsl_ctile_of(t.base, t.pstride, t.pbytes, t.nparts, t.p0, t.np, t.off, t.n, t.mem, t.dt);
+}
+
+static kdsl_tile sub(kdsl_tile t, int64_t p0, int64_t np, int64_t off, int64_t n)
+{
+	t.p0 = p0;
+	t.np = np;
+	t.off = off;
+	t.n = n;
+	return t;
+}
+
+static float *fat(kdsl_tile t, int64_t p, int64_t j)
+{
+	return (float *)(void *)(t.base + (size_t)p * t.pstride + (size_t)j * 4);
+}
+
+static const int64_t ident[32] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+                                  16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31};
+
+static void fill_rows(kdsl_tile t)
+{
+	for (int64_t p = 0; p < t.nparts; p++)
+		for (int64_t j = 0; j < t.n; j++)
+			*fat(t, p, j) = (float)(p * 1000 + j);
+}
+
+START_TEST(shuffle_in_place_reads_first)
+{
+	kdsl_tile t = tile(KDSL_MEM_SBUF, 0, 128, 8, KDSL_F32);
+	int64_t mask[32];
+	fill_rows(t);
+	/* reverse each quadrant, keep partition 5 of every quadrant */
+	for (int i = 0; i < 32; i++)
+		mask[i] = i == 5 ? 255 : 31 - i;
+	ck_assert_int_eq(kdsl_neuron_nc_stream_shuffle(rt, &site, t, ct(t), mask, 32), KDSL_OK);
+	for (int p = 0; p < 128; p++) {
+		int q = p / 32, i = p % 32, from = i == 5 ? p : q * 32 + 31 - i;
+		for (int j = 0; j < 8; j++)
+			ck_assert_float_eq(*fat(t, p, j), (float)(from * 1000 + j));
+	}
+}
+END_TEST
+
+START_TEST(shuffle_psum_to_sbuf_quadrants)
+{
+	kdsl_tile s = tile(KDSL_MEM_PSUM, 2048, 128, 4, KDSL_F32), d = tile(KDSL_MEM_SBUF, 64, 128, 4, KDSL_F32);
+	fill_rows(s);
+	/* 32 active partitions: psum 96..127 to sbuf 32..63 */
+	ck_assert_int_eq(kdsl_neuron_nc_stream_shuffle(rt, &site, sub(d, 32, 32, 0, 4), ct(sub(s, 96, 32, 0, 4)),
+	                                               ident, 32), KDSL_OK);
+	for (int i = 0; i < 32; i++)
+		ck_assert_float_eq(*fat(d, 32 + i, 3), (float)((96 + i) * 1000 + 3));
+}
+END_TEST
+
+START_TEST(shuffle_rules_at_run_time)
+{
+	kdsl_tile t = tile(KDSL_MEM_SBUF, 0, 128, 8, KDSL_F32), h = tile(KDSL_MEM_SBUF, 512, 128, 8, KDSL_F16);
+	int64_t bad[32];
+	fill_rows(t);
+	memcpy(bad, ident, sizeof bad);
+	/* 64 active partitions may start at 0 or 64 only */
+	ck_assert_int_eq(kdsl_neuron_nc_stream_shuffle(rt, &site, sub(t, 32, 64, 0, 8), ct(sub(t, 0, 64, 0, 8)),
+	                                               ident, 32), KDSL_ERR_RANGE);
+	ck_assert_ptr_nonnull(strstr(kdsl_rt_last_error(rt), "t.k:1:1: op: dst start partition must be 0 or 64 "
+	                                                     "when num_active_partitions is 64, got 32"));
+	/* 96: only 0 */
+	ck_assert_int_eq(kdsl_neuron_nc_stream_shuffle(rt, &site, sub(t, 0, 96, 0, 8), ct(sub(t, 32, 96, 0, 8)),
+	                                               ident, 32), KDSL_ERR_RANGE);
+	bad[7] = 32;
+	ck_assert_int_eq(kdsl_neuron_nc_stream_shuffle(rt, &site, t, ct(t), bad, 32), KDSL_ERR_RANGE);
+	ck_assert_ptr_nonnull(strstr(kdsl_rt_last_error(rt), "shuffle_mask[7] must be in 0..31 or 255, got 32"));
+	ck_assert_int_eq(kdsl_neuron_nc_stream_shuffle(rt, &site, t, ct(t), ident, 31), KDSL_ERR_RANGE);
+	ck_assert_int_eq(kdsl_neuron_nc_stream_shuffle(rt, &site, h, ct(t), ident, 32), KDSL_ERR_RANGE);
+	ck_assert_int_eq(kdsl_neuron_nc_stream_shuffle(rt, &site, sub(t, 0, 128, 0, 4), ct(t), ident, 32),
+	                 KDSL_ERR_RANGE);
+	/* a 16-partition source cannot feed mask entry 20 */
+	bad[7] = 20;
+	ck_assert_int_eq(kdsl_neuron_nc_stream_shuffle(rt, &site, sub(t, 32, 32, 0, 8), ct(sub(t, 0, 16, 0, 8)),
+	                                               bad, 32), KDSL_ERR_BOUNDS);
+	/* nothing was written by the failed calls */
+	for (int p = 0; p < 128; p++)
+		ck_assert_float_eq(*fat(t, p, 0), (float)(p * 1000));
+}
+END_TEST
+
+START_TEST(tile_checks)
+{
+	kdsl_tile t = tile(KDSL_MEM_SBUF, 0, 128, 8, KDSL_F32);
+	float host[4 * 8] = {0};
+	ck_assert_int_eq(kdsl_neuron_memset(rt, &site, sub(t, 100, 29, 0, 8), 1.0), KDSL_ERR_BOUNDS);
+	ck_assert_int_eq(kdsl_neuron_memset(rt, &site, sub(t, -1, 1, 0, 8), 1.0), KDSL_ERR_BOUNDS);
+	ck_assert_int_eq(kdsl_neuron_memset(rt, &site, sub(t, 0, 1, 4, 5), 1.0), KDSL_ERR_BOUNDS);
+	ck_assert_int_eq(kdsl_neuron_memset(rt, &site, sub(t, 0, 1, -1, 2), 1.0), KDSL_ERR_BOUNDS);
+	/* a host array is not sbuf */
+	kdsl_tile fake = kdsl_tile_of(host, 32, 32, 4, 0, 4, 0, 8, KDSL_MEM_SBUF, KDSL_F32);
+	ck_assert_int_eq(kdsl_neuron_memset(rt, &site, fake, 1.0), KDSL_ERR_ARG);
+	/* a tile running past the last partition of the memory */
+	kdsl_tile end = tile(KDSL_MEM_PSUM, 0, 128, 8, KDSL_F32);
+	end.base += 16384;
+	ck_assert_int_eq(kdsl_neuron_memset(rt, &site, end, 1.0), KDSL_ERR_BOUNDS);
+	/* hbm is not a memset target */
+	kdsl_tile hbm = kdsl_tile_of(host, 32, 32, 4, 0, 4, 0, 8, KDSL_MEM_HBM, KDSL_F32);
+	ck_assert_int_eq(kdsl_neuron_memset(rt, &site, hbm, 1.0), KDSL_ERR_ARG);
+	ck_assert_int_eq(kdsl_neuron_load(rt, &site, t, ct(hbm)), KDSL_ERR_RANGE);   /* 4 vs 128 partitions */
+	ck_assert_int_eq(kdsl_neuron_load(rt, &site, sub(t, 8, 4, 0, 8), ct(hbm)), KDSL_OK);
+}
+END_TEST
+
+/* Predicated copies of every element width with every predicate width,
+ * lengths off the chunk size, reverse_pred, a scalar src, dtype casts. */
+START_TEST(predicated_blend)
+{
+	static const kdsl_dtype dts[] = {KDSL_U8, KDSL_F16, KDSL_F32, KDSL_I64};
+	static const kdsl_dtype pts[] = {KDSL_U8, KDSL_U16, KDSL_U32};
+	for (int a = 0; a < 4; a++)
+		for (int b = 0; b < 3; b++)
+			for (int rev = 0; rev < 2; rev++) {
+				int64_t n = 133;
+				size_t sz = kdsl_dtype_size(dts[a]), psz = kdsl_dtype_size(pts[b]);
+				kdsl_tile d = tile(KDSL_MEM_SBUF, 0, 4, n, dts[a]), s = tile(KDSL_MEM_SBUF, 4096, 4, n, dts[a]);
+				kdsl_tile pr = tile(KDSL_MEM_PSUM, 0, 4, n, pts[b]);
+				for (int64_t p = 0; p < 4; p++)
+					for (int64_t j = 0; j < n; j++) {
+						memset(d.base + p * d.pstride + j * sz, 0x11, sz);
+						memset(s.base + p * s.pstride + j * sz, 0x22, sz);
+						/* nonzero in the top byte only sometimes: all bits count */
+						uint32_t v = (uint32_t)((p * n + j) % 3 == 0 ? 0 : (j % 2 ? 1u : 1u << (8 * psz - 1)));
+						memcpy(pr.base + p * pr.pstride + j * psz, &v, psz);
+					}
+				ck_assert_int_eq(kdsl_neuron_tensor_copy_predicated(rt, &site, ct(s), 0, d, ct(pr), 1, 0, rev),
+				                 KDSL_OK);
+				for (int64_t p = 0; p < 4; p++)
+					for (int64_t j = 0; j < n; j++) {
+						int on = ((p * n + j) % 3 != 0) != rev;
+						ck_assert_uint_eq(d.base[p * d.pstride + j * sz], on ? 0x22 : 0x11);
+						ck_assert_uint_eq(d.base[p * d.pstride + j * sz + sz - 1], on ? 0x22 : 0x11);
+					}
+			}
+}
+END_TEST
+
+START_TEST(predicated_scalar_cast_and_rules)
+{
+	kdsl_tile d = tile(KDSL_MEM_SBUF, 0, 2, 70, KDSL_F32), h = tile(KDSL_MEM_SBUF, 1024, 2, 70, KDSL_F16);
+	kdsl_tile pr = tile(KDSL_MEM_SBUF, 2048, 2, 70, KDSL_U8), pp = tile(KDSL_MEM_PSUM, 0, 2, 70, KDSL_U8);
+	kdsl_tile sp = tile(KDSL_MEM_PSUM, 1024, 2, 70, KDSL_F32), bad = tile(KDSL_MEM_SBUF, 4096, 2, 70, KDSL_I8);
+	for (int p = 0; p < 2; p++)
+		for (int j = 0; j < 70; j++) {
+			*fat(d, p, j) = -1;
+			pr.base[p * pr.pstride + j] = (uint8_t)(j % 2);
+			kdsl_f16 x = kdsl_f32_to_f16(0.5f * (float)j);
+			memcpy(h.base + p * h.pstride + j * 2, &x, 2);
+		}
+	ck_assert_int_eq(kdsl_neuron_tensor_copy_predicated(rt, &site, kdsl_ctile_none(), 7.5, d, ct(pr), 1, 0, 0),
+	                 KDSL_OK);
+	for (int j = 0; j < 70; j++)
+		ck_assert_float_eq(*fat(d, 1, j), j % 2 ? 7.5f : -1.0f);
+	/* f16 src cast to f32 dst with dtype=f32, reversed */
+	ck_assert_int_eq(kdsl_neuron_tensor_copy_predicated(rt, &site, ct(h), 0, d, ct(pr), 1, KDSL_F32, 1), KDSL_OK);
+	for (int j = 0; j < 70; j++)
+		ck_assert_float_eq(*fat(d, 0, j), j % 2 ? 7.5f : 0.5f * (float)j);
+	/* without dtype, f16 -> f32 is an error; mask=false does nothing */
+	ck_assert_int_eq(kdsl_neuron_tensor_copy_predicated(rt, &site, ct(h), 0, d, ct(pr), 1, 0, 0), KDSL_ERR_RANGE);
+	ck_assert_int_eq(kdsl_neuron_tensor_copy_predicated(rt, &site, kdsl_ctile_none(), 9, d, ct(pr), 0, 0, 1), KDSL_OK);
+	ck_assert_float_eq(*fat(d, 0, 0), 0.0f);
+	ck_assert_int_eq(kdsl_neuron_tensor_copy_predicated(rt, &site, ct(sp), 0, d, ct(pp), 1, 0, 0), KDSL_ERR_ARG);
+	ck_assert_ptr_nonnull(strstr(kdsl_rt_last_error(rt), "src and predicate must not both be in psum"));
+	ck_assert_int_eq(kdsl_neuron_tensor_copy_predicated(rt, &site, ct(sp), 0, d, ct(pr), 1, 0, 0), KDSL_OK);
+	ck_assert_int_eq(kdsl_neuron_tensor_copy_predicated(rt, &site, ct(d), 0, d, ct(bad), 1, 0, 0), KDSL_ERR_RANGE);
+	ck_assert_ptr_nonnull(strstr(kdsl_rt_last_error(rt), "predicate must be u8, u16 or u32, got i8"));
+	ck_assert_int_eq(kdsl_neuron_tensor_copy_predicated(rt, &site, ct(sub(d, 0, 1, 0, 70)), 0, d, ct(pr), 1, 0, 0),
+	                 KDSL_ERR_RANGE);
+}
+END_TEST
+
+START_TEST(matmul_accumulates)
+{
+	kdsl_tile st = tile(KDSL_MEM_SBUF, 0, 3, 2, KDSL_F32), mv = tile(KDSL_MEM_SBUF, 64, 3, 4, KDSL_F32);
+	kdsl_tile acc = tile(KDSL_MEM_PSUM, 0, 2, 4, KDSL_F32);
+	for (int k = 0; k < 3; k++) {
+		for (int m = 0; m < 2; m++)
+			*fat(st, k, m) = (float)(k + m);
+		for (int n = 0; n < 4; n++)
+			*fat(mv, k, n) = (float)(k * n - 1);
+	}
+	ck_assert_int_eq(kdsl_neuron_nc_matmul(rt, &site, acc, ct(st), ct(mv), 0), KDSL_OK);
+	ck_assert_int_eq(kdsl_neuron_nc_matmul(rt, &site, acc, ct(st), ct(mv), 1), KDSL_OK);
+	for (int m = 0; m < 2; m++)
+		for (int n = 0; n < 4; n++) {
+			float want = 0;
+			for (int k = 0; k < 3; k++)
+				want += (float)(k + m) * (float)(k * n - 1);
+			ck_assert_float_eq(*fat(acc, m, n), 2 * want);
+		}
+	ck_assert_int_eq(kdsl_neuron_nc_matmul(rt, &site, sub(acc, 0, 1, 0, 4), ct(st), ct(mv), 0), KDSL_ERR_RANGE);
+	ck_assert_int_eq(kdsl_neuron_nc_matmul(rt, &site, tile(KDSL_MEM_SBUF, 0, 2, 4, KDSL_F32), ct(st), ct(mv), 0),
+	                 KDSL_ERR_ARG);
+}
+END_TEST
+
+/* Element-wise ops read shifted, overlapping sources before writing. */
+START_TEST(elementwise_overlap)
+{
+	kdsl_tile t = tile(KDSL_MEM_SBUF, 0, 8, 4, KDSL_F32);
+	fill_rows(t);
+	ck_assert_int_eq(kdsl_neuron_tensor_tensor(rt, &site, sub(t, 1, 7, 0, 4), ct(sub(t, 0, 7, 0, 4)),
+	                                           ct(sub(t, 0, 7, 0, 4)), KDSL_ALU_ADD), KDSL_OK);
+	for (int p = 1; p < 8; p++)
+		ck_assert_float_eq(*fat(t, p, 2), 2.0f * (float)((p - 1) * 1000 + 2));
+	ck_assert_int_eq(kdsl_neuron_activation(rt, &site, t, ct(t), 3), KDSL_ERR_RANGE);
+	ck_assert_int_eq(kdsl_neuron_iota(rt, &site, t, 1, 2), KDSL_OK);
+	ck_assert_float_eq(*fat(t, 7, 3), 1.0f + 2.0f * 31);
+	ck_assert_int_eq(kdsl_neuron_tensor_scalar(rt, &site, t, ct(t), KDSL_ALU_MIN, 10), KDSL_OK);
+	ck_assert_float_eq(*fat(t, 7, 3), 10.0f);
+	ck_assert_float_eq(*fat(t, 0, 1), 3.0f);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("runtime-neuron");
+	TCase *tc = tcase_create("neuron");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, shuffle_in_place_reads_first);
+	tcase_add_test(tc, shuffle_psum_to_sbuf_quadrants);
+	tcase_add_test(tc, shuffle_rules_at_run_time);
+	tcase_add_test(tc, tile_checks);
+	tcase_add_test(tc, predicated_blend);
+	tcase_add_test(tc, predicated_scalar_cast_and_rules);
+	tcase_add_test(tc, matmul_accumulates);
+	tcase_add_test(tc, elementwise_overlap);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_ENV);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
