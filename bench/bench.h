@@ -1,0 +1,50 @@
+/* bench.h: what the benchmark's files share: a timer that reports the
+ * median of several repetitions with their spread, the result table, and
+ * the numpy timings read from the file bench/numpy_ops.py wrote. */
+#ifndef KDSL_BENCH_H
+#define KDSL_BENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kdsl_rt.h"
+
+#define BENCH_REPS 9
+
+/* One measured routine: called `iters` times per repetition. */
+typedef void (*bench_fn)(void *ctx);
+
+typedef struct {
+	double med_ns;      /* median time of one call */
+	double spread;      /* (max - min) / median over the repetitions */
+} bench_time;
+
+/* Times fn: picks an iteration count so one repetition takes about 2 ms,
+ * then runs BENCH_REPS repetitions. */
+bench_time bench_run(bench_fn fn, void *ctx);
+
+/* One table row.  bytes == 0: an ns/op row (permutations, kernels).
+ * A baseline time of 0 is "not measured". */
+typedef struct {
+	const char *op, *variant;
+	size_t bytes;
+	bench_time kdsl, memcpy_, scalar, vecext;
+	double numpy_ns;
+} bench_row;
+
+void bench_print_header(void);
+void bench_print_row(const bench_row *r);
+
+/* numpy timings: "key ns" lines; 0 when the key is absent. */
+void bench_numpy_load(const char *path);
+double bench_numpy(const char *key);
+
+/* A 64-byte aligned buffer filled with a fixed pseudo-random pattern. */
+void *bench_buf(size_t bytes, uint64_t seed);
+/* Keeps the compiler from dropping a computation's result. */
+void bench_sink(const void *p);
+
+void bench_rt_ops(kdsl_rt *ascend, kdsl_rt *neuron, int quick);
+void bench_perms(int quick);
+
+#endif

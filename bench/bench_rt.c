@@ -1,0 +1,358 @@
+/* bench_rt.c: the runtime's hot ops (data_move, nc_stream_shuffle,
+ * tensor_copy_predicated) at tile sizes from L1 to beyond L2, each
+ * against memcpy of the same bytes, a straightforward scalar C loop and
+ * numpy (timed by bench/numpy_ops.py with the same keys). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+
+/* The scalar baselines are the loops a person would write; keep gcc from
+ * turning them into memcpy calls or vector code, which would make them
+ * just another memcpy. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define SCALAR __attribute__((noinline, optimize("no-tree-loop-distribute-patterns", "no-tree-vectorize")))
+#elif defined(__clang__)
+#define SCALAR __attribute__((noinline))
+#else
+#define SCALAR
+#endif
+
+static const kdsl_site site = {"bench", 0, 0, "bench"};
+
+static void must(kdsl_rt *rt, int rc)
+{
+	if (rc) {
+		fprintf(stderr, "kdsl-bench: op failed: %s\n", kdsl_rt_last_error(rt));
+		exit(1);
+	}
+}
+
+/* ---- data_move ---- */
+
+#define MOVE_CHUNK ((size_t)1 << 20)   /* l1 holds 1 MiB: larger moves go in chunks */
+#define SHORT_BURSTS 2048              /* 32-byte bursts per call (nburst <= 4095) */
+
+typedef struct {
+	kdsl_rt *rt;
+	unsigned char *gm, *gm_dst, *l1;
+	size_t bytes;
+	int kind;   /* 0 long burst, 1 short bursts, 2 strided (every other block) */
+} move_ctx;
+
+static void move_kdsl(void *p)
+{
+	move_ctx *c = p;
+	kdsl_ref dst = kdsl_ref_of(c->l1, MOVE_CHUNK, KDSL_MEM_L1);
+	kdsl_cref src = kdsl_cref_of(c->gm, 2 * c->bytes, KDSL_MEM_GM);
+	size_t done, len;
+
+	for (done = 0; done < c->bytes; done += len) {
+		len = c->bytes - done < MOVE_CHUNK ? c->bytes - done : MOVE_CHUNK;
+		if (c->kind == 0) {
+			must(c->rt, kdsl_ascend_data_move(c->rt, &site, dst, 0, src, (int64_t)done, 0, 1,
+			                                  (int64_t)(len / 32), 0, 0));
+		} else {
+			size_t b, step;
+			for (b = 0; b < len; b += step) {
+				step = len - b < SHORT_BURSTS * 32 ? len - b : SHORT_BURSTS * 32;
+				must(c->rt, kdsl_ascend_data_move(c->rt, &site, dst, (int64_t)b, src,
+				                                  (int64_t)((done + b) * (size_t)(c->kind == 2 ? 2 : 1)),
+				                                  0, (int64_t)(step / 32), 1, c->kind == 2 ? 1 : 0, 0));
+			}
+		}
+	}
+	bench_sink(c->l1);
+}
+
+static void move_memcpy(void *p)
+{
+	move_ctx *c = p;
+	size_t done, len;
+
+	for (done = 0; done < c->bytes; done += len) {
+		len = c->bytes - done < MOVE_CHUNK ? c->bytes - done : MOVE_CHUNK;
+		memcpy(c->l1, c->gm + done, len);
+	}
+	bench_sink(c->l1);
+}
+
+SCALAR static void move_scalar_loop(unsigned char *d, const unsigned char *s, size_t bytes, size_t sstep)
+{
+	size_t k, i;
+	for (k = 0; k < bytes / 32; k++)
+		for (i = 0; i < 32; i++)
+			d[k * 32 + i] = s[k * sstep + i];
+}
+
+static void move_scalar(void *p)
+{
+	move_ctx *c = p;
+	size_t done, len;
+
+	for (done = 0; done < c->bytes; done += len) {
+		len = c->bytes - done < MOVE_CHUNK ? c->bytes - done : MOVE_CHUNK;
+		move_scalar_loop(c->l1, c->gm + done * (c->kind == 2 ? 2 : 1), len, c->kind == 2 ? 64 : 32);
+	}
+	bench_sink(c->l1);
+}
+
+static const size_t sizes[] = {16 << 10, 256 << 10, 1 << 20, 8 << 20};
+#define NSIZES (sizeof sizes / sizeof sizes[0])
+
+static void bench_moves(kdsl_rt *rt, int quick)
+{
+	static const char *const kinds[] = {"long burst", "short bursts", "strided"};
+	static const char *const keys[] = {"long", "short", "strided"};
+	size_t l1bytes;
+	move_ctx c;
+	size_t si;
+	int k;
+
+	c.rt = rt;
+	c.l1 = kdsl_rt_mem(rt, KDSL_MEM_L1, &l1bytes);
+	c.gm = bench_buf(2 * sizes[NSIZES - 1], 1);
+	c.gm_dst = NULL;
+	for (k = 0; k < 3; k++)
+		for (si = 0; si < NSIZES - (quick ? 2 : 0); si++) {
+			bench_row r;
+			char key[96];
+			memset(&r, 0, sizeof r);
+			c.bytes = sizes[si];
+			c.kind = k;
+			r.op = "data_move";
+			r.variant = kinds[k];
+			r.bytes = c.bytes;
+			r.kdsl = bench_run(move_kdsl, &c);
+			r.memcpy_ = bench_run(move_memcpy, &c);
+			r.scalar = bench_run(move_scalar, &c);
+			snprintf(key, sizeof key, "data_move/%s/%zu", keys[k], c.bytes);
+			r.numpy_ns = bench_numpy(key);
+			bench_print_row(&r);
+		}
+	free(c.gm);
+}
+
+/* ---- nc_stream_shuffle ---- */
+
+#define PART 128
+
+typedef struct {
+	kdsl_rt *rt;
+	unsigned char *sbuf, *a, *b;   /* a, b: packed baseline buffers */
+	size_t pbytes;                 /* sbuf partition stride */
+	int64_t n;                     /* f32 elements per partition */
+	int inplace;
+	int64_t mask[32];
+} shuf_ctx;
+
+#define DST_OFF ((size_t)96 << 10)   /* dst tile 96 KiB into each partition */
+
+static void shuf_kdsl(void *p)
+{
+	shuf_ctx *c = p;
+	kdsl_ctile s = kdsl_ctile_of(c->sbuf, c->pbytes, (size_t)c->n * 4, PART, 0, PART, 0, c->n,
+	                             KDSL_MEM_SBUF, KDSL_F32);
+	kdsl_tile d = kdsl_tile_of(c->sbuf + (c->inplace ? 0 : DST_OFF), c->pbytes, (size_t)c->n * 4, PART, 0,
+	                           PART, 0, c->n, KDSL_MEM_SBUF, KDSL_F32);
+	must(c->rt, kdsl_neuron_nc_stream_shuffle(c->rt, &site, d, s, c->mask, 32));
+	bench_sink(c->sbuf);
+}
+
+static void shuf_memcpy(void *p)
+{
+	shuf_ctx *c = p;
+	memcpy(c->b, c->a, (size_t)c->n * 4 * PART);
+	bench_sink(c->b);
+}
+
+SCALAR static void shuf_scalar_loop(float *d, const float *s, int64_t n, const int64_t *mask)
+{
+	int64_t i, j;
+	for (i = 0; i < PART; i++)
+		if (mask[i % 32] != 255)
+			for (j = 0; j < n; j++)
+				d[i * n + j] = s[(i / 32 * 32 + mask[i % 32]) * n + j];
+}
+
+static void shuf_scalar(void *p)
+{
+	shuf_ctx *c = p;
+	shuf_scalar_loop((float *)(void *)c->b, (const float *)(const void *)c->a, c->n, c->mask);
+	bench_sink(c->b);
+}
+
+static void bench_shuffles(kdsl_rt *rt, int quick)
+{
+	shuf_ctx c;
+	size_t si, total;
+	int i, inplace;
+
+	c.rt = rt;
+	c.sbuf = kdsl_rt_mem(rt, KDSL_MEM_SBUF, &total);
+	c.pbytes = kdsl_rt_partition_bytes(rt, KDSL_MEM_SBUF);
+	for (i = 0; i < 32; i++)
+		c.mask[i] = 31 - i;   /* reverse each group of 32 partitions */
+	c.a = bench_buf(sizes[NSIZES - 1], 2);
+	c.b = bench_buf(sizes[NSIZES - 1], 3);
+	for (inplace = 0; inplace < 2; inplace++)
+		for (si = 0; si < NSIZES - (quick ? 2 : 0); si++) {
+			bench_row r;
+			char key[96];
+			memset(&r, 0, sizeof r);
+			c.n = (int64_t)(sizes[si] / 4 / PART);
+			c.inplace = inplace;
+			r.op = "nc_stream_shuffle";
+			r.variant = inplace ? "128 partitions, in place" : "128 partitions";
+			r.bytes = sizes[si];
+			r.kdsl = bench_run(shuf_kdsl, &c);
+			r.memcpy_ = bench_run(shuf_memcpy, &c);
+			r.scalar = bench_run(shuf_scalar, &c);
+			snprintf(key, sizeof key, "nc_stream_shuffle/%s/%zu", inplace ? "inplace" : "copy", sizes[si]);
+			r.numpy_ns = bench_numpy(key);
+			bench_print_row(&r);
+		}
+	free(c.a);
+	free(c.b);
+}
+
+/* ---- tensor_copy_predicated ---- */
+
+typedef struct {
+	kdsl_rt *rt;
+	unsigned char *sbuf, *a, *b, *pr;   /* a, b, pr: packed baseline buffers */
+	size_t pbytes;
+	int64_t n;
+	kdsl_dtype dt, pdt;
+} pred_ctx;
+
+/* Tiles in each partition: src at 0, dst at 64 KiB, predicate at 128 KiB. */
+#define PRED_DST ((size_t)64 << 10)
+#define PRED_P ((size_t)128 << 10)
+
+static void pred_kdsl(void *p)
+{
+	pred_ctx *c = p;
+	size_t ds = kdsl_dtype_size(c->dt), ps = kdsl_dtype_size(c->pdt);
+	kdsl_ctile s = kdsl_ctile_of(c->sbuf, c->pbytes, (size_t)c->n * ds, PART, 0, PART, 0, c->n,
+	                             KDSL_MEM_SBUF, c->dt);
+	kdsl_tile d = kdsl_tile_of(c->sbuf + PRED_DST, c->pbytes, (size_t)c->n * ds, PART, 0, PART, 0, c->n,
+	                           KDSL_MEM_SBUF, c->dt);
+	kdsl_ctile q = kdsl_ctile_of(c->sbuf + PRED_P, c->pbytes, (size_t)c->n * ps, PART, 0, PART, 0, c->n,
+	                             KDSL_MEM_SBUF, c->pdt);
+	must(c->rt, kdsl_neuron_tensor_copy_predicated(c->rt, &site, s, 0, d, q, 1, 0, 0));
+	bench_sink(c->sbuf);
+}
+
+static void pred_memcpy(void *p)
+{
+	pred_ctx *c = p;
+	memcpy(c->b, c->a, (size_t)c->n * PART * kdsl_dtype_size(c->dt));
+	bench_sink(c->b);
+}
+
+#define PRED_SCALAR(NAME, D, P)                                                   \
+	SCALAR static void NAME(D *d, const D *s, const P *q, size_t n)               \
+	{                                                                             \
+		size_t j;                                                                 \
+		for (j = 0; j < n; j++)                                                   \
+			if (q[j])                                                             \
+				d[j] = s[j];                                                      \
+	}
+PRED_SCALAR(pred_scalar_32_8, uint32_t, uint8_t)
+PRED_SCALAR(pred_scalar_32_32, uint32_t, uint32_t)
+PRED_SCALAR(pred_scalar_16_8, uint16_t, uint8_t)
+PRED_SCALAR(pred_scalar_16_32, uint16_t, uint32_t)
+
+static void pred_scalar(void *p)
+{
+	pred_ctx *c = p;
+	size_t n = (size_t)c->n * PART;
+	void *d = c->b;
+	const void *s = c->a, *q = c->pr;
+
+	if (c->dt == KDSL_F32 && c->pdt == KDSL_U8)
+		pred_scalar_32_8(d, s, q, n);
+	else if (c->dt == KDSL_F32)
+		pred_scalar_32_32(d, s, q, n);
+	else if (c->pdt == KDSL_U8)
+		pred_scalar_16_8(d, s, q, n);
+	else
+		pred_scalar_16_32(d, s, q, n);
+	bench_sink(c->b);
+}
+
+/* Predicate values: every other element set, or a random half. */
+static void fill_pred(unsigned char *p, size_t esize, size_t count, size_t stride, size_t rows, int random)
+{
+	uint64_t x = 0x2545f4914f6cdd1dull;
+	size_t r, j;
+
+	for (r = 0; r < rows; r++)
+		for (j = 0; j < count; j++) {
+			uint32_t v;
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			v = random ? (uint32_t)(x >> 40) & 1 : (uint32_t)(j & 1) ^ 1;
+			if (esize == 1) {
+				unsigned char b = (unsigned char)v;
+				memcpy(p + r * stride + j, &b, 1);
+			} else {
+				memcpy(p + r * stride + j * 4, &v, 4);
+			}
+		}
+}
+
+static void bench_predicated(kdsl_rt *rt, int quick)
+{
+	static const size_t psizes[] = {16 << 10, 256 << 10, 1 << 20, 4 << 20};
+	pred_ctx c;
+	size_t si, total;
+	int dti, pti, dens;
+
+	c.rt = rt;
+	c.sbuf = kdsl_rt_mem(rt, KDSL_MEM_SBUF, &total);
+	c.pbytes = kdsl_rt_partition_bytes(rt, KDSL_MEM_SBUF);
+	c.a = bench_buf(8 << 20, 4);
+	c.b = bench_buf(8 << 20, 5);
+	c.pr = bench_buf(8 << 20, 6);
+	for (dti = 0; dti < 2; dti++)
+		for (pti = 0; pti < 2; pti++)
+			for (dens = 0; dens < 2; dens++)
+				for (si = 0; si < 4 - (quick ? 2 : 0); si++) {
+					bench_row r;
+					char key[96], var[64];
+					size_t ds;
+					memset(&r, 0, sizeof r);
+					c.dt = dti ? KDSL_F16 : KDSL_F32;
+					c.pdt = pti ? KDSL_U32 : KDSL_U8;
+					ds = kdsl_dtype_size(c.dt);
+					c.n = (int64_t)(psizes[si] / ds / PART);
+					fill_pred(c.sbuf + PRED_P, kdsl_dtype_size(c.pdt), (size_t)c.n, c.pbytes, PART, dens);
+					fill_pred(c.pr, kdsl_dtype_size(c.pdt), (size_t)c.n * PART, 0, 1, dens);
+					snprintf(var, sizeof var, "%s data, %s pred, %s", dti ? "f16" : "f32",
+					         pti ? "u32" : "u8", dens ? "random" : "50%");
+					r.op = "tensor_copy_predicated";
+					r.variant = var;
+					r.bytes = psizes[si];
+					r.kdsl = bench_run(pred_kdsl, &c);
+					r.memcpy_ = bench_run(pred_memcpy, &c);
+					r.scalar = bench_run(pred_scalar, &c);
+					snprintf(key, sizeof key, "tensor_copy_predicated/%s/%s/%s/%zu", dti ? "f16" : "f32",
+					         pti ? "u32" : "u8", dens ? "random" : "half", psizes[si]);
+					r.numpy_ns = bench_numpy(key);
+					bench_print_row(&r);
+				}
+	free(c.a);
+	free(c.b);
+	free(c.pr);
+}
+
+void bench_rt_ops(kdsl_rt *ascend, kdsl_rt *neuron, int quick)
+{
+	bench_moves(ascend, quick);
+	bench_shuffles(neuron, quick);
+	bench_predicated(neuron, quick);
+}

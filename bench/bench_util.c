@@ -1,0 +1,173 @@
+/* bench_util.c: timing, buffers and the result table. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bench.h"
+
+static double now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+bench_time bench_run(bench_fn fn, void *ctx)
+{
+	double t[BENCH_REPS], t0, el;
+	long iters = 1, i;
+	int r;
+	bench_time out;
+
+	/* warm caches and find an iteration count worth ~2 ms */
+	for (;;) {
+		t0 = now_ns();
+		for (i = 0; i < iters; i++)
+			fn(ctx);
+		el = now_ns() - t0;
+		if (el >= 2e6 || iters >= (1L << 26))
+			break;
+		iters = el < 1e4 ? iters * 16 : (long)((double)iters * 2.2e6 / el) + 1;
+	}
+	for (r = 0; r < BENCH_REPS; r++) {
+		t0 = now_ns();
+		for (i = 0; i < iters; i++)
+			fn(ctx);
+		t[r] = (now_ns() - t0) / (double)iters;
+	}
+	qsort(t, BENCH_REPS, sizeof t[0], cmp_double);
+	out.med_ns = t[BENCH_REPS / 2];
+	out.spread = out.med_ns > 0 ? (t[BENCH_REPS - 1] - t[0]) / out.med_ns : 0;
+	return out;
+}
+
+void *bench_buf(size_t bytes, uint64_t seed)
+{
+	size_t n = (bytes + 63) / 64 * 64, i;
+	unsigned char *p = aligned_alloc(64, n ? n : 64);
+	uint64_t x = seed | 1;
+
+	if (!p) {
+		fprintf(stderr, "kdsl-bench: out of memory\n");
+		exit(2);
+	}
+	for (i = 0; i < n; i += 8) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		memcpy(p + i, &x, 8);
+	}
+	return p;
+}
+
+void bench_sink(const void *p)
+{
+	/* an empty asm that "reads" p: the stores before it must happen */
+#if defined(__GNUC__)
+	__asm__ volatile("" : : "r"(p) : "memory");
+#else
+	(void)p;
+#endif
+}
+
+/* ---- numpy timings ---- */
+
+typedef struct {
+	char key[96];
+	double ns;
+} np_entry;
+
+static np_entry *np_tab;
+static size_t np_n;
+
+void bench_numpy_load(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char line[256];
+
+	if (!f) {
+		fprintf(stderr, "kdsl-bench: no numpy timings (%s)\n", path);
+		return;
+	}
+	while (fgets(line, sizeof line, f)) {
+		np_entry e;
+		np_entry *t;
+		if (sscanf(line, "%95s %lf", e.key, &e.ns) != 2)
+			continue;
+		t = realloc(np_tab, (np_n + 1) * sizeof *t);
+		if (!t)
+			break;
+		np_tab = t;
+		np_tab[np_n++] = e;
+	}
+	fclose(f);
+}
+
+double bench_numpy(const char *key)
+{
+	size_t i;
+	for (i = 0; i < np_n; i++)
+		if (!strcmp(np_tab[i].key, key))
+			return np_tab[i].ns;
+	return 0;
+}
+
+/* ---- the table ---- */
+
+void bench_print_header(void)
+{
+	printf("| op | variant | bytes | kdsl | spread | memcpy | kdsl/memcpy | scalar C | kdsl/scalar "
+	       "| vector-ext | kdsl time / vecext time | numpy | kdsl/numpy |\n");
+	printf("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+}
+
+/* Speed figure of a time: GB/s for byte rows, ns/op otherwise. */
+static void cell(char *buf, size_t n, double ns, size_t bytes)
+{
+	if (ns <= 0)
+		snprintf(buf, n, "-");
+	else if (bytes)
+		snprintf(buf, n, "%.2f GB/s", (double)bytes / ns);
+	else if (ns < 100)
+		snprintf(buf, n, "%.2f ns", ns);
+	else
+		snprintf(buf, n, "%.0f ns", ns);
+}
+
+/* Speed-up of kdsl over a baseline (> 1: kdsl is faster). */
+static void ratio(char *buf, size_t n, double base_ns, double kdsl_ns)
+{
+	if (base_ns <= 0 || kdsl_ns <= 0)
+		snprintf(buf, n, "-");
+	else
+		snprintf(buf, n, "%.2fx", base_ns / kdsl_ns);
+}
+
+void bench_print_row(const bench_row *r)
+{
+	char k[32], m[32], mr[16], s[32], sr[16], v[32], vr[16], np[32], npr[16];
+
+	cell(k, sizeof k, r->kdsl.med_ns, r->bytes);
+	cell(m, sizeof m, r->memcpy_.med_ns, r->bytes);
+	ratio(mr, sizeof mr, r->memcpy_.med_ns, r->kdsl.med_ns);
+	cell(s, sizeof s, r->scalar.med_ns, r->bytes);
+	ratio(sr, sizeof sr, r->scalar.med_ns, r->kdsl.med_ns);
+	cell(v, sizeof v, r->vecext.med_ns, r->bytes);
+	/* vector-ext column: kdsl time / hand-written time (target <= 1.2) */
+	if (r->vecext.med_ns > 0)
+		snprintf(vr, sizeof vr, "%.2f", r->kdsl.med_ns / r->vecext.med_ns);
+	else
+		snprintf(vr, sizeof vr, "-");
+	cell(np, sizeof np, r->numpy_ns, r->bytes);
+	ratio(npr, sizeof npr, r->numpy_ns, r->kdsl.med_ns);
+	printf("| %s | %s | %zu | %s | %.0f%% | %s | %s | %s | %s | %s | %s | %s | %s |\n", r->op, r->variant,
+	       r->bytes, k, r->kdsl.spread * 100, m, mr, s, sr, v, vr, np, npr);
+	fflush(stdout);
+}

@@ -1,0 +1,41 @@
+/* kdsl_bench.c: the benchmark program (bench/run.sh runs it).
+ * usage: kdsl-bench [--numpy FILE] [--quick]
+ * Prints one markdown table: each hot op of the runtime, then the aipu
+ * permutations, with memcpy, scalar-loop, vector-extension and numpy
+ * baselines measured in the same run. */
+#include <stdio.h>
+#include <string.h>
+
+#include "bench.h"
+
+int main(int argc, char **argv)
+{
+	kdsl_rt *ascend, *neuron;
+	int i, quick = 0;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--numpy") && i + 1 < argc) {
+			bench_numpy_load(argv[++i]);
+		} else if (!strcmp(argv[i], "--quick")) {
+			quick = 1;
+		} else {
+			fprintf(stderr, "usage: kdsl-bench [--numpy FILE] [--quick]\n");
+			return 2;
+		}
+	}
+	ascend = kdsl_rt_create(KDSL_TARGET_ASCEND);
+	neuron = kdsl_rt_create(KDSL_TARGET_NEURON);
+	if (!ascend || !neuron) {
+		fprintf(stderr, "kdsl-bench: cannot create the runtimes\n");
+		return 2;
+	}
+	printf("Times are medians of %d repetitions; spread = (max - min) / median of kdsl's.\n"
+	       "Ratios are speed-ups of kdsl over the baseline (baseline time / kdsl time);\n"
+	       "the vector-ext column is kdsl time / hand-written time.\n\n", BENCH_REPS);
+	bench_print_header();
+	bench_rt_ops(ascend, neuron, quick);
+	bench_perms(quick);
+	kdsl_rt_destroy(ascend);
+	kdsl_rt_destroy(neuron);
+	return 0;
+}
