@@ -28,7 +28,7 @@ bench_time bench_run(bench_fn fn, void *ctx);
 typedef struct {
 	const char *op, *variant;
 	size_t bytes;
-	bench_time kdsl, memcpy_, scalar, vecext;
+	bench_time kdsl, memcpy_, rows, scalar, vecext;   /* rows: memcpy of the tile's rows where they lie */
 	double numpy_ns;
 } bench_row;
 

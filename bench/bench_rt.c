@@ -167,6 +167,20 @@ static void shuf_memcpy(void *p)
 	bench_sink(c->b);
 }
 
+/* memcpy of the same 128 rows where the tiles lie in sbuf: partitions are
+ * 192 KiB apart, a multiple of 4 KiB, so every row maps to the same L1
+ * sets; this is what the emulated layout allows a row copy. */
+static void shuf_rows(void *p)
+{
+	shuf_ctx *c = p;
+	unsigned char *d = c->sbuf + DST_OFF;
+	size_t rb = (size_t)c->n * 4;
+	int i;
+	for (i = 0; i < PART; i++)
+		memcpy(d + (size_t)i * c->pbytes, c->sbuf + (size_t)i * c->pbytes, rb);
+	bench_sink(d);
+}
+
 SCALAR static void shuf_scalar_loop(float *d, const float *s, int64_t n, const int64_t *mask)
 {
 	int64_t i, j;
@@ -208,6 +222,7 @@ static void bench_shuffles(kdsl_rt *rt, int quick)
 			r.bytes = sizes[si];
 			r.kdsl = bench_run(shuf_kdsl, &c);
 			r.memcpy_ = bench_run(shuf_memcpy, &c);
+			r.rows = bench_run(shuf_rows, &c);
 			r.scalar = bench_run(shuf_scalar, &c);
 			snprintf(key, sizeof key, "nc_stream_shuffle/%s/%zu", inplace ? "inplace" : "copy", sizes[si]);
 			r.numpy_ns = bench_numpy(key);
@@ -250,6 +265,17 @@ static void pred_memcpy(void *p)
 	pred_ctx *c = p;
 	memcpy(c->b, c->a, (size_t)c->n * PART * kdsl_dtype_size(c->dt));
 	bench_sink(c->b);
+}
+
+/* memcpy of the data rows from src to dst where they lie in sbuf. */
+static void pred_rows(void *p)
+{
+	pred_ctx *c = p;
+	size_t rb = (size_t)c->n * kdsl_dtype_size(c->dt);
+	int i;
+	for (i = 0; i < PART; i++)
+		memcpy(c->sbuf + PRED_DST + (size_t)i * c->pbytes, c->sbuf + (size_t)i * c->pbytes, rb);
+	bench_sink(c->sbuf);
 }
 
 #define PRED_SCALAR(NAME, D, P)                                                   \
@@ -339,6 +365,7 @@ static void bench_predicated(kdsl_rt *rt, int quick)
 					r.bytes = psizes[si];
 					r.kdsl = bench_run(pred_kdsl, &c);
 					r.memcpy_ = bench_run(pred_memcpy, &c);
+					r.rows = bench_run(pred_rows, &c);
 					r.scalar = bench_run(pred_scalar, &c);
 					snprintf(key, sizeof key, "tensor_copy_predicated/%s/%s/%s/%zu", dti ? "f16" : "f32",
 					         pti ? "u32" : "u8", dens ? "random" : "half", psizes[si]);

@@ -123,9 +123,9 @@ double bench_numpy(const char *key)
 
 void bench_print_header(void)
 {
-	printf("| op | variant | bytes | kdsl | spread | memcpy | kdsl/memcpy | scalar C | kdsl/scalar "
-	       "| vector-ext | kdsl time / vecext time | numpy | kdsl/numpy |\n");
-	printf("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+	printf("| op | variant | bytes | kdsl | spread | memcpy | kdsl/memcpy | memcpy same rows | kdsl/rows "
+	       "| scalar C | kdsl/scalar | vector-ext | kdsl time / vecext time | numpy | kdsl/numpy |\n");
+	printf("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
 }
 
 /* Speed figure of a time: GB/s for byte rows, ns/op otherwise. */
@@ -152,11 +152,13 @@ static void ratio(char *buf, size_t n, double base_ns, double kdsl_ns)
 
 void bench_print_row(const bench_row *r)
 {
-	char k[32], m[32], mr[16], s[32], sr[16], v[32], vr[16], np[32], npr[16];
+	char k[32], m[32], mr[16], w[32], wr[16], s[32], sr[16], v[32], vr[16], np[32], npr[16];
 
 	cell(k, sizeof k, r->kdsl.med_ns, r->bytes);
 	cell(m, sizeof m, r->memcpy_.med_ns, r->bytes);
 	ratio(mr, sizeof mr, r->memcpy_.med_ns, r->kdsl.med_ns);
+	cell(w, sizeof w, r->rows.med_ns, r->bytes);
+	ratio(wr, sizeof wr, r->rows.med_ns, r->kdsl.med_ns);
 	cell(s, sizeof s, r->scalar.med_ns, r->bytes);
 	ratio(sr, sizeof sr, r->scalar.med_ns, r->kdsl.med_ns);
 	cell(v, sizeof v, r->vecext.med_ns, r->bytes);
@@ -167,7 +169,7 @@ void bench_print_row(const bench_row *r)
 		snprintf(vr, sizeof vr, "-");
 	cell(np, sizeof np, r->numpy_ns, r->bytes);
 	ratio(npr, sizeof npr, r->numpy_ns, r->kdsl.med_ns);
-	printf("| %s | %s | %zu | %s | %.0f%% | %s | %s | %s | %s | %s | %s | %s | %s |\n", r->op, r->variant,
-	       r->bytes, k, r->kdsl.spread * 100, m, mr, s, sr, v, vr, np, npr);
+	printf("| %s | %s | %zu | %s | %.0f%% | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r->op,
+	       r->variant, r->bytes, k, r->kdsl.spread * 100, m, mr, w, wr, s, sr, v, vr, np, npr);
 	fflush(stdout);
 }

@@ -119,13 +119,43 @@ static int in_mem(kdsl_rt *rt, const kdsl_site *site, const char *what, const vi
 	                    kdsl_mem_name(v->mem));
 }
 
-/* The byte ranges two views span overlap (in-place or shifted operands). */
+/* Two views share a byte (in-place or shifted operands).  Tiles of one
+ * memory interleave: each owns a column range of the same partitions, so
+ * their spans overlap although no byte is shared.  With one partition
+ * stride the rows are compared exactly (tiles side by side in sbuf then
+ * need no snapshot); otherwise the spans are. */
 static int overlap(const view *a, const view *b)
 {
-	const unsigned char *ae = a->p + (size_t)(a->np - 1) * a->pstride + (size_t)a->n * a->size;
-	const unsigned char *be = b->p + (size_t)(b->np - 1) * b->pstride + (size_t)b->n * b->size;
+	size_t alen = (size_t)a->n * a->size, blen = (size_t)b->n * b->size, ps = a->pstride;
 	uintptr_t as = (uintptr_t)a->p, bs = (uintptr_t)b->p;
-	return as < (uintptr_t)be && bs < (uintptr_t)ae;
+	uintptr_t ae = as + (size_t)(a->np - 1) * a->pstride + alen;
+	uintptr_t be = bs + (size_t)(b->np - 1) * b->pstride + blen;
+	uintptr_t lo, d;
+	int64_t q, r, j0, j1;
+
+	if (!(as < be && bs < ae))
+		return 0;
+	if (b->pstride != ps || alen > ps || blen > ps || a->np == 1 || b->np == 1)
+		return 1;
+	/* Row j of b starts r bytes into row q + j of a (0 <= r < ps). */
+	lo = as < bs ? as : bs;
+	d = (as < bs ? bs - as : as - bs);
+	q = (int64_t)(d / ps);
+	r = (int64_t)(d % ps);
+	if (lo == bs && r) {   /* b starts first: express a's start from b's */
+		q = -q - 1;
+		r = (int64_t)ps - r;
+	} else if (lo == bs) {
+		q = -q;
+	}
+	/* It meets row q + j of a when r < alen, row q + j + 1 when r + blen > ps. */
+	j0 = q < 0 ? -q : 0;
+	j1 = a->np - q < b->np ? a->np - q : b->np;
+	if ((size_t)r < alen && j0 < j1)
+		return 1;
+	j0 = q + 1 < 0 ? -(q + 1) : 0;
+	j1 = a->np - q - 1 < b->np ? a->np - q - 1 : b->np;
+	return (size_t)r + blen > ps && j0 < j1;
 }
 
 /* A packed copy of a source view, so later writes cannot change what is
@@ -470,51 +500,8 @@ int kdsl_neuron_nc_stream_shuffle(kdsl_rt *rt, const kdsl_site *site, kdsl_tile 
 }
 
 /* ---- tensor_copy_predicated (seed 002) ----
- * A branchless blend per element width W and predicate width P: the
- * predicate becomes an all-ones or all-zeros mask of W bits without a
- * comparison ((p | -p) has its top bit set exactly when p != 0), and the
- * element is (s & m) | (d & ~m).  Rows go in chunks of CHUNK elements, so
- * the inner loop has a constant trip count: gcc -O2's cheap vectoriser
- * takes such loops (it refuses loops that need a scalar epilogue).  How
- * that was checked: docs/language.md, "Vectorisation". */
-#define CHUNK 64
-#define BLEND(W, P)                                                                              \
-	static void blend_##W##_##P(uint##W##_t *restrict d, const uint##W##_t *restrict s,          \
-	                            const uint##P##_t *restrict pr, int64_t n, uint##W##_t flip)     \
-	{                                                                                            \
-		int64_t j = 0;                                                                           \
-		for (; j + CHUNK <= n; j += CHUNK)                                                       \
-			for (int k = 0; k < CHUNK; k++) {                                                    \
-				uint##P##_t q = pr[j + k];                                                       \
-				uint##W##_t m = (uint##W##_t)(((uint##W##_t)0 -                                  \
-				    (uint##W##_t)((uint##P##_t)(q | (uint##P##_t)(0u - q)) >> ((P) - 1))) ^ flip); \
-				d[j + k] = (uint##W##_t)((s[j + k] & m) | (d[j + k] & (uint##W##_t)~m));        \
-			}                                                                                    \
-		for (; j < n; j++) {                                                                     \
-			uint##P##_t q = pr[j];                                                               \
-			uint##W##_t m = (uint##W##_t)(((uint##W##_t)0 -                                      \
-			    (uint##W##_t)((uint##P##_t)(q | (uint##P##_t)(0u - q)) >> ((P) - 1))) ^ flip);  \
-			d[j] = (uint##W##_t)((s[j] & m) | (d[j] & (uint##W##_t)~m));                        \
-		}                                                                                        \
-	}
-#define BLEND_ALL(W) BLEND(W, 8) BLEND(W, 16) BLEND(W, 32)
-BLEND_ALL(8)
-BLEND_ALL(16)
-BLEND_ALL(32)
-BLEND_ALL(64)
-
-#define CALL_BLEND(W)                                                                            \
-	do {                                                                                         \
-		uint##W##_t *dd = (uint##W##_t *)(void *)o;                                              \
-		const uint##W##_t *ss = (const uint##W##_t *)(const void *)x;                            \
-		uint##W##_t fl = (uint##W##_t)(0 - (uint##W##_t)(rev != 0));                             \
-		if (pv.size == 1)                                                                        \
-			blend_##W##_8(dd, ss, (const uint8_t *)q, d.n, fl);                                  \
-		else if (pv.size == 2)                                                                   \
-			blend_##W##_16(dd, ss, (const uint16_t *)(const void *)q, d.n, fl);                  \
-		else                                                                                     \
-			blend_##W##_32(dd, ss, (const uint32_t *)(const void *)q, d.n, fl);                  \
-	} while (0)
+ * Row by row through the blend kernel of blend.c that kdsl_rt_create
+ * chose for this machine. */
 
 int kdsl_neuron_tensor_copy_predicated(kdsl_rt *rt, const kdsl_site *site, kdsl_ctile src,
                                        double src_scalar, kdsl_tile dst, kdsl_ctile predicate,
@@ -522,7 +509,9 @@ int kdsl_neuron_tensor_copy_predicated(kdsl_rt *rt, const kdsl_site *site, kdsl_
 {
 	view d, s, pv;
 	unsigned char *bs = NULL, *bp = NULL, *tmp = NULL;
-	int tile = src.base != NULL, rc, rev = reverse_pred != 0;
+	int tile = src.base != NULL, rc;
+	uint64_t flip = reverse_pred != 0 ? ~(uint64_t)0 : 0;
+	kdsl_blend_fn blend;
 	int64_t p, j;
 
 	if (!rt)
@@ -575,6 +564,7 @@ int kdsl_neuron_tensor_copy_predicated(kdsl_rt *rt, const kdsl_site *site, kdsl_
 				memcpy(tmp + (size_t)j * d.size, one, d.size);
 		}
 	}
+	blend = kdsl_blend_select(rt->isa, d.size, pv.size);
 	for (p = 0; p < d.np; p++) {
 		unsigned char *o = wrow(&d, p);
 		const unsigned char *q = row(&pv, p), *x = tmp;
@@ -583,12 +573,7 @@ int kdsl_neuron_tensor_copy_predicated(kdsl_rt *rt, const kdsl_site *site, kdsl_
 		else if (tile)
 			for (j = 0; j < d.n; j++)
 				kdsl_store_value(d.dt, tmp + (size_t)j * d.size, load_value(s.dt, row(&s, p) + (size_t)j * s.size));
-		switch (d.size) {
-		case 1: CALL_BLEND(8); break;
-		case 2: CALL_BLEND(16); break;
-		case 4: CALL_BLEND(32); break;
-		default: CALL_BLEND(64); break;
-		}
+		blend(o, x, q, d.n, flip);
 	}
 	free(tmp);
 	free(bs);

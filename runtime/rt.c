@@ -82,6 +82,7 @@ kdsl_rt *kdsl_rt_create(kdsl_target target)
 	if (!rt)
 		return NULL;
 	rt->target = target;
+	rt->isa = kdsl_isa_detect();
 	if (target == KDSL_TARGET_ASCEND) {
 		bad |= add_mem(rt, KDSL_MEM_UB, 1, 256 * KIB);
 		bad |= add_mem(rt, KDSL_MEM_L1, 1, 1024 * KIB);

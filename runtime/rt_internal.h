@@ -19,8 +19,16 @@
 /* Indexed by kdsl_mem; index 0 is unused so the enum values index directly. */
 #define KDSL_NMEM 7
 
+/* The vector kernels a runtime uses, chosen once by kdsl_rt_create. */
+typedef enum { KDSL_ISA_BASE, KDSL_ISA_AVX2 } kdsl_isa;
+
+/* One row of tensor_copy_predicated (blend.c): n elements; flip is all
+ * ones to copy where the predicate is zero (reverse_pred). */
+typedef void (*kdsl_blend_fn)(void *d, const void *s, const void *pr, int64_t n, uint64_t flip);
+
 struct kdsl_rt {
 	kdsl_target target;
+	kdsl_isa isa;
 	unsigned char *mem[KDSL_NMEM];
 	size_t mem_bytes[KDSL_NMEM];
 	size_t part_bytes[KDSL_NMEM];
@@ -28,6 +36,9 @@ struct kdsl_rt {
 };
 
 KDSL_INTERNAL const char *kdsl_mem_name(kdsl_mem mem);
+KDSL_INTERNAL kdsl_isa kdsl_isa_detect(void);
+/* The blend for element and predicate widths in bytes. */
+KDSL_INTERNAL kdsl_blend_fn kdsl_blend_select(kdsl_isa isa, size_t wbytes, size_t pbytes);
 KDSL_INTERNAL const char *kdsl_target_name(kdsl_target target);
 
 /* Shortest digits that identify m*2^e among the values of its format,

@@ -1,0 +1,116 @@
+/* blend.c: the row kernel of tensor_copy_predicated, d[j] = p[j] ? s[j] :
+ * d[j] (or the reverse), for every element width W (1, 2, 4, 8 bytes) and
+ * predicate width P (1, 2, 4 bytes), written with GNU vector extensions so
+ * no compiler has to discover the vectorisation itself.  The predicate
+ * lanes are compared with zero and widened or narrowed to W-bit masks
+ * (__builtin_convertvector sign-extends the all-ones lanes), then the row
+ * is (s & m) | (d & ~m), V bytes at a time; the last n % lanes elements
+ * go through the scalar form of the same formula.  Each kernel exists
+ * twice: 16-byte vectors (SSE2, the x86-64 floor, and whatever any other
+ * target makes of them) and, on x86 with GCC or clang, 32-byte vectors in
+ * a target("avx2") clone.  kdsl_rt_create picks one set per runtime
+ * (kdsl_isa_detect), so there is no global state. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt_internal.h"
+
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#define KDSL_HAVE_AVX2 1
+#define AVX2_ATTR __attribute__((target("avx2")))
+#else
+#define KDSL_HAVE_AVX2 0
+#endif
+
+/* Scalar form: the predicate becomes an all-ones or all-zeros W-bit mask
+ * without a branch ((q | -q) has its top bit set exactly when q != 0). */
+#define SCALAR_TAIL(W, P)                                                                        \
+	for (; j < n; j++) {                                                                         \
+		uint##P##_t q;                                                                           \
+		uint##W##_t m, x, y;                                                                     \
+		memcpy(&q, pr + j * (P / 8), sizeof q);                                                  \
+		memcpy(&x, s + j * (W / 8), sizeof x);                                                   \
+		memcpy(&y, d + j * (W / 8), sizeof y);                                                   \
+		m = (uint##W##_t)(((uint##W##_t)0 -                                                      \
+		    (uint##W##_t)((uint##P##_t)(q | (uint##P##_t)(0u - q)) >> ((P) - 1))) ^ (uint##W##_t)flip); \
+		y = (uint##W##_t)((x & m) | (y & (uint##W##_t)~m));                                      \
+		memcpy(d + j * (W / 8), &y, sizeof y);                                                   \
+	}
+
+/* One kernel: V-byte vectors of W-bit lanes, L = 8 * V / W lanes. */
+#define BLEND(NAME, ATTR, V, W, P)                                                               \
+	ATTR static void NAME(void *dv, const void *sv, const void *pv, int64_t n, uint64_t flip)    \
+	{                                                                                            \
+		typedef uint##W##_t dvec __attribute__((vector_size(V)));                                \
+		typedef int##W##_t mvec __attribute__((vector_size(V)));                                 \
+		typedef uint##P##_t pvec __attribute__((vector_size(V * P / W)));                        \
+		typedef int##P##_t cvec __attribute__((vector_size(V * P / W)));                         \
+		unsigned char *d = dv;                                                                   \
+		const unsigned char *s = sv, *pr = pv;                                                   \
+		const int64_t L = 8 * V / W;                                                             \
+		dvec fl = (dvec){0} + (uint##W##_t)flip;                                                 \
+		int64_t j = 0;                                                                           \
+		for (; j + L <= n; j += L) {                                                             \
+			pvec q;                                                                              \
+			dvec x, y, m;                                                                        \
+			memcpy(&q, pr + j * (P / 8), sizeof q);                                              \
+			memcpy(&x, s + j * (W / 8), sizeof x);                                               \
+			memcpy(&y, d + j * (W / 8), sizeof y);                                               \
+			m = (dvec)__builtin_convertvector((cvec)(q != 0), mvec) ^ fl;                       \
+			y = (x & m) | (y & ~m);                                                              \
+			memcpy(d + j * (W / 8), &y, sizeof y);                                               \
+		}                                                                                        \
+		SCALAR_TAIL(W, P)                                                                        \
+	}
+
+#define BLEND_P(PFX, ATTR, V, W) \
+	BLEND(PFX##_##W##_8, ATTR, V, W, 8) BLEND(PFX##_##W##_16, ATTR, V, W, 16) BLEND(PFX##_##W##_32, ATTR, V, W, 32)
+#define BLEND_ALL(PFX, ATTR, V) \
+	BLEND_P(PFX, ATTR, V, 8) BLEND_P(PFX, ATTR, V, 16) BLEND_P(PFX, ATTR, V, 32) BLEND_P(PFX, ATTR, V, 64)
+
+#define NOATTR
+BLEND_ALL(v16, NOATTR, 16)
+#if KDSL_HAVE_AVX2
+BLEND_ALL(v32, AVX2_ATTR, 32)
+#endif
+
+#define ROW(PFX, W) {PFX##_##W##_8, PFX##_##W##_16, PFX##_##W##_32}
+static const kdsl_blend_fn table16[4][3] = {ROW(v16, 8), ROW(v16, 16), ROW(v16, 32), ROW(v16, 64)};
+#if KDSL_HAVE_AVX2
+static const kdsl_blend_fn table32[4][3] = {ROW(v32, 8), ROW(v32, 16), ROW(v32, 32), ROW(v32, 64)};
+#endif
+
+static int log2_small(size_t x)
+{
+	return x >= 8 ? 3 : x >= 4 ? 2 : x >= 2 ? 1 : 0;
+}
+
+kdsl_blend_fn kdsl_blend_select(kdsl_isa isa, size_t wbytes, size_t pbytes)
+{
+	int w = log2_small(wbytes), p = log2_small(pbytes);
+
+	if (p > 2)
+		p = 2;
+#if KDSL_HAVE_AVX2
+	if (isa >= KDSL_ISA_AVX2)
+		return table32[w][p];
+#else
+	(void)isa;
+#endif
+	return table16[w][p];
+}
+
+/* KDSL_ISA=sse2|avx2 caps the choice (tests compare the kernels that way). */
+kdsl_isa kdsl_isa_detect(void)
+{
+	const char *cap = getenv("KDSL_ISA");
+	kdsl_isa isa = KDSL_ISA_BASE;
+
+#if KDSL_HAVE_AVX2
+	if (__builtin_cpu_supports("avx2"))
+		isa = KDSL_ISA_AVX2;
+#endif
+	if (cap && (!strcmp(cap, "sse2") || !strcmp(cap, "base")))
+		isa = KDSL_ISA_BASE;
+	return isa;
+}
