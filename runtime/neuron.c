@@ -453,6 +453,88 @@ static int start_ok(int64_t active, int64_t s)
 	return active >= 96 ? s == 0 : active == 64 ? (s == 0 || s == 64) : (s >= 0 && s <= 96 && s % 32 == 0);
 }
 
+/* dst and src are the same rows: dst row i reads src row i/32*32 +
+ * mask[i%32], so each group of 32 rows only reads itself, and column c
+ * only column c.  No snapshot of the tile is taken.  When the rows that
+ * change are a permutation of themselves (the usual shuffle), each cycle
+ * is rotated through a one-chunk buffer: memory sees one read and one
+ * write of each moved byte, as a memcpy, and only two rows are live at a
+ * time (partitions 192 KiB apart share cache sets).  Otherwise the rows
+ * that are read are copied to a small buffer a column chunk at a time. */
+#define SHUF_CHUNK 512
+
+static int changed(const int64_t *mask, int64_t i)
+{
+	return mask[i] != 255 && mask[i] != i;
+}
+
+/* The changed rows among the first `rows` are a permutation of themselves. */
+static int is_cycle_set(const int64_t *mask, int64_t rows)
+{
+	int seen[32] = {0};
+	int64_t i;
+
+	for (i = 0; i < rows; i++)
+		if (changed(mask, i)) {
+			if (mask[i] >= rows || !changed(mask, mask[i]) || seen[mask[i]])
+				return 0;
+			seen[mask[i]] = 1;
+		}
+	return 1;
+}
+
+static void rotate_cycles(const view *d, const int64_t *mask, int64_t g, int64_t rows, size_t rb)
+{
+	unsigned char tmp[SHUF_CHUNK];
+	int done[32] = {0};
+	size_t c, len;
+	int64_t i, k;
+
+	for (i = 0; i < rows; i++) {
+		if (done[i] || !changed(mask, i))
+			continue;
+		for (c = 0; c < rb; c += len) {
+			len = rb - c < SHUF_CHUNK ? rb - c : SHUF_CHUNK;
+			memcpy(tmp, row(d, g + i) + c, len);
+			for (k = i; mask[k] != i; k = mask[k])
+				memcpy(wrow(d, g + k) + c, row(d, g + mask[k]) + c, len);
+			memcpy(wrow(d, g + k) + c, tmp, len);
+		}
+		for (k = i; !done[k]; k = mask[k])
+			done[k] = 1;
+	}
+}
+
+static void shuffle_in_place(const view *d, const int64_t *mask)
+{
+	unsigned char tmp[32][SHUF_CHUNK];
+	size_t rb = (size_t)d->n * d->size, c, len;
+	int64_t g, i;
+	int need[32];
+
+	for (g = 0; g < d->np; g += 32) {
+		int64_t rows = d->np - g < 32 ? d->np - g : 32;
+		if (is_cycle_set(mask, rows)) {
+			rotate_cycles(d, mask, g, rows, rb);
+			continue;
+		}
+		for (i = 0; i < 32; i++)
+			need[i] = 0;
+		for (i = 0; i < rows; i++)
+			if (changed(mask, i))
+				need[mask[i]] = 1;
+		for (c = 0; c < rb; c += len) {
+			len = rb - c < SHUF_CHUNK ? rb - c : SHUF_CHUNK;
+			for (i = 0; i < 32; i++)
+				if (need[i])
+					memcpy(tmp[i], row(d, g + i) + c, len);
+			for (i = 0; i < rows; i++)
+				if (changed(mask, i))
+					memcpy(wrow(d, g + i) + c, tmp[mask[i]], len);
+		}
+	}
+}
+
 int kdsl_neuron_nc_stream_shuffle(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile src,
                                   const int64_t *mask, int64_t nmask)
 {
@@ -490,8 +572,14 @@ int kdsl_neuron_nc_stream_shuffle(kdsl_rt *rt, const kdsl_site *site, kdsl_tile 
 			                    "partition %" PRId64 " of src, which has %" PRId64, i % 32, mask[i % 32],
 			                    i / 32 * 32 + mask[i % 32], s.np);
 	/* In place, every source partition is read before any is written. */
-	if (overlap(&d, &s) && (rc = snapshot(rt, site, &s, &buf)))
-		return rc;
+	if (overlap(&d, &s)) {
+		if (d.p == s.p && d.pstride == s.pstride) {
+			shuffle_in_place(&d, mask);
+			return KDSL_OK;
+		}
+		if ((rc = snapshot(rt, site, &s, &buf)))
+			return rc;
+	}
 	for (i = 0; i < d.np; i++)
 		if (mask[i % 32] != 255)
 			memcpy(wrow(&d, i), row(&s, i / 32 * 32 + mask[i % 32]), (size_t)d.n * d.size);

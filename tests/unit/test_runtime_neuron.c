@@ -75,6 +75,29 @@ START_TEST(shuffle_in_place_reads_first)
 }
 END_TEST
 
+/* In place with rows longer than the runtime's column chunk, a partial
+ * last group and masks that are permutations (rotated cycle by cycle) or
+ * not (a row read twice): every row gets its source's old value. */
+START_TEST(shuffle_in_place_cycles)
+{
+	for (int perm = 0; perm < 2; perm++) {
+		kdsl_tile t = tile(KDSL_MEM_SBUF, 64, 40, 300, KDSL_F32);
+		int64_t mask[32];
+		fill_rows(t);
+		for (int i = 0; i < 32; i++)
+			mask[i] = i < 8 ? (i + 3) % 8 : 8 + (i - 8 + 5) % 24;
+		if (!perm)
+			mask[9] = 2;   /* rows 2 and 9 both read row 2 */
+		ck_assert_int_eq(kdsl_neuron_nc_stream_shuffle(rt, &site, t, ct(t), mask, 32), KDSL_OK);
+		for (int p = 0; p < 40; p++) {
+			int from = p / 32 * 32 + (int)mask[p % 32];
+			for (int j = 0; j < 300; j += 7)
+				ck_assert_float_eq(*fat(t, p, j), (float)(from * 1000 + j));
+		}
+	}
+}
+END_TEST
+
 START_TEST(shuffle_psum_to_sbuf_quadrants)
 {
 	kdsl_tile s = tile(KDSL_MEM_PSUM, 2048, 128, 4, KDSL_F32), d = tile(KDSL_MEM_SBUF, 64, 128, 4, KDSL_F32);
@@ -257,6 +280,7 @@ int main(void)
 	TCase *tc = tcase_create("neuron");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, shuffle_in_place_reads_first);
+	tcase_add_test(tc, shuffle_in_place_cycles);
 	tcase_add_test(tc, shuffle_psum_to_sbuf_quadrants);
 	tcase_add_test(tc, shuffle_rules_at_run_time);
 	tcase_add_test(tc, tile_checks);
