@@ -10,7 +10,42 @@ typedef struct {
 	KdFunc *f;
 	char *live;
 	int *work, nwork;
+	/* Incoming edges of each block, built once: edge[in_start[b] ..
+	 * in_start[b+1]) are (instruction, successor index) pairs.  Scanning
+	 * every instruction per live parameter or per block was quadratic. */
+	int *in_start, *edge;
 } Dce;
+
+static void incoming(Dce *d)
+{
+	const KdFunc *f = d->f;
+	int n = f->nblk, ne = 0;
+
+	d->in_start = calloc((size_t)n + 2, sizeof *d->in_start);
+	for (int i = 0; i < f->nins; i++)
+		for (int s = 0; s < f->ins[i].nsucc; s++) {
+			int b = f->ins[i].succ[s].blk;
+			if (b >= 0 && b < n) {
+				d->in_start[b + 1]++;
+				ne++;
+			}
+		}
+	for (int b = 0; b < n; b++)
+		d->in_start[b + 1] += d->in_start[b];
+	d->edge = malloc(sizeof *d->edge * (2 * (size_t)ne + 2));
+	int *at = malloc(sizeof *at * ((size_t)n + 1));
+	memcpy(at, d->in_start, sizeof *at * ((size_t)n + 1));
+	for (int i = 0; i < f->nins; i++)
+		for (int s = 0; s < f->ins[i].nsucc; s++) {
+			int b = f->ins[i].succ[s].blk;
+			if (b >= 0 && b < n) {
+				d->edge[2 * at[b]] = i;
+				d->edge[2 * at[b] + 1] = s;
+				at[b]++;
+			}
+		}
+	free(at);
+}
 
 static void mark(Dce *d, int v)
 {
@@ -25,6 +60,7 @@ static void func(KdFunc *f)
 	Dce d = {.f = f};
 	d.live = calloc((size_t)f->nval + 1, 1);
 	d.work = malloc(sizeof *d.work * ((size_t)f->nval + 1));
+	incoming(&d);
 	/* Roots: the operands of ops with effects, and branch conditions. */
 	for (int i = 0; i < f->nins; i++) {
 		const KdIns *in = &f->ins[i];
@@ -42,10 +78,8 @@ static void func(KdFunc *f)
 				mark(&d, in->args[a]);
 		} else if (x->kind == VK_BARG) {
 			/* A live block parameter makes what every jump passes it live. */
-			for (int i = 0; i < f->nins; i++)
-				for (int s = 0; s < f->ins[i].nsucc; s++)
-					if (f->ins[i].succ[s].blk == x->def)
-						mark(&d, f->ins[i].succ[s].args[x->index]);
+			for (int e = d.in_start[x->def]; e < d.in_start[x->def + 1]; e++)
+				mark(&d, f->ins[d.edge[2 * e]].succ[d.edge[2 * e + 1]].args[x->index]);
 		}
 	}
 	/* Drop dead block parameters and the arguments that fed them. */
@@ -62,17 +96,14 @@ static void func(KdFunc *f)
 				bl->params[n++] = v;
 			}
 		}
-		for (int i = 0; i < f->nins; i++)
-			for (int s = 0; s < f->ins[i].nsucc; s++) {
-				KdSucc *sc = &f->ins[i].succ[s];
-				if (sc->blk != b)
-					continue;
-				int m = 0;
-				for (int p = 0; p < sc->nargs; p++)
-					if (keep[p])
-						sc->args[m++] = sc->args[p];
-				sc->nargs = m;
-			}
+		for (int e = d.in_start[b]; e < d.in_start[b + 1]; e++) {
+			KdSucc *sc = &f->ins[d.edge[2 * e]].succ[d.edge[2 * e + 1]];
+			int m = 0;
+			for (int p = 0; p < sc->nargs; p++)
+				if (keep[p])
+					sc->args[m++] = sc->args[p];
+			sc->nargs = m;
+		}
 		bl->nparam = n;
 		free(keep);
 		int m = 0;
@@ -86,6 +117,8 @@ static void func(KdFunc *f)
 	}
 	free(d.live);
 	free(d.work);
+	free(d.in_start);
+	free(d.edge);
 }
 
 void kd_ir_dce(KdModule *m)

@@ -10,6 +10,7 @@ typedef struct {
 	KdArena *a;
 	int *idom;         /* immediate dominator per block; -1 unreachable */
 	int *rpo;          /* reverse postorder number per block */
+	int *pre, *post;   /* dominator-tree interval per block: O(1) dominance */
 	int *pos;          /* instruction -> position in its block */
 	int nerr;
 } Ver;
@@ -64,6 +65,43 @@ static int intersect(Ver *v, int a, int b)
 	return a;
 }
 
+/* Numbers the dominator tree depth first: a dominates b exactly when b's
+ * [pre, post] lies inside a's.  Walking idom chains per use instead was
+ * quadratic in long kernels, whose chains are as long as the kernel. */
+static void tree_intervals(Ver *v, int n)
+{
+	int *first = kd_alloc(v->a, sizeof *first * (size_t)n);
+	int *next = kd_alloc(v->a, sizeof *next * (size_t)n);
+	int *stack = kd_alloc(v->a, sizeof *stack * (size_t)n);
+	int *it = kd_alloc(v->a, sizeof *it * (size_t)n);
+	int clock = 0, sp = 0;
+
+	v->pre = kd_alloc(v->a, sizeof *v->pre * (size_t)n);
+	v->post = kd_alloc(v->a, sizeof *v->post * (size_t)n);
+	for (int b = 0; b < n; b++)
+		first[b] = next[b] = -1;
+	for (int b = n - 1; b > 0; b--)
+		if (v->idom[b] >= 0) {
+			next[b] = first[v->idom[b]];
+			first[v->idom[b]] = b;
+		}
+	stack[sp++] = 0;
+	it[0] = first[0];
+	v->pre[0] = clock++;
+	while (sp) {
+		int x = stack[sp - 1], c = it[x];
+		if (c < 0) {
+			v->post[x] = clock++;
+			sp--;
+			continue;
+		}
+		it[x] = next[c];
+		v->pre[c] = clock++;
+		it[c] = first[c];
+		stack[sp++] = c;
+	}
+}
+
 /* Cooper, Harvey and Kennedy's iterative dominators. */
 static void dominators(Ver *v)
 {
@@ -78,6 +116,27 @@ static void dominators(Ver *v)
 		v->idom[i] = -1;
 	for (int i = 0; i < cnt; i++)
 		v->rpo[post[i]] = cnt - 1 - i;
+	/* Predecessor lists, built once (in block order, as edges): scanning
+	 * every block for the predecessors of each made this quadratic. */
+	int *pstart = kd_alloc(v->a, sizeof *pstart * (size_t)(n + 1));
+	int *plist = kd_alloc(v->a, sizeof *plist * (size_t)(2 * n + 1));
+	memset(pstart, 0, sizeof *pstart * (size_t)(n + 1));
+	for (int p = 0; p < n; p++)
+		for (int k = 0; k < 2; k++) {
+			int s = nsucc(f, p, k);
+			if (s >= 0 && s < n)
+				pstart[s + 1]++;
+		}
+	for (int b = 0; b < n; b++)
+		pstart[b + 1] += pstart[b];
+	int *fillp = kd_alloc(v->a, sizeof *fillp * (size_t)(n + 1));
+	memcpy(fillp, pstart, sizeof *fillp * (size_t)(n + 1));
+	for (int p = 0; p < n; p++)
+		for (int k = 0; k < 2; k++) {
+			int s = nsucc(f, p, k);
+			if (s >= 0 && s < n)
+				plist[fillp[s]++] = p;
+		}
 	v->idom[0] = 0;
 	for (int changed = 1; changed;) {
 		changed = 0;
@@ -86,12 +145,10 @@ static void dominators(Ver *v)
 			if (b == 0)
 				continue;
 			int nd = -1;
-			for (int p = 0; p < n; p++) {
-				if (v->idom[p] < 0)
-					continue;
-				for (int k = 0; k < 2; k++)
-					if (nsucc(f, p, k) == b)
-						nd = nd < 0 ? p : intersect(v, p, nd);
+			for (int e = pstart[b]; e < pstart[b + 1]; e++) {
+				int p = plist[e];
+				if (v->idom[p] >= 0)
+					nd = nd < 0 ? p : intersect(v, p, nd);
 			}
 			if (nd != v->idom[b]) {
 				v->idom[b] = nd;
@@ -99,19 +156,16 @@ static void dominators(Ver *v)
 			}
 		}
 	}
+	tree_intervals(v, n);
 }
 
 static int dominates(Ver *v, int a, int b)
 {
 	if (v->idom[b] < 0)
 		return 1;      /* unreachable code: nothing to prove */
-	for (;;) {
-		if (a == b)
-			return 1;
-		if (b == 0)
-			return 0;
-		b = v->idom[b];
-	}
+	if (v->idom[a] < 0)
+		return 0;
+	return v->pre[a] <= v->pre[b] && v->post[b] <= v->post[a];
 }
 
 /* Is value x available at instruction `in` (at position p of block b)? */
