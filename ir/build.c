@@ -2,6 +2,7 @@
  * SSA form comes directly: an environment maps each scalar symbol to its
  * current value, loop headers and if-joins take block parameters for the
  * vars assigned inside them, and nothing needs a later renaming pass. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "build.h"
@@ -18,6 +19,8 @@ typedef struct {
 	int *env;          /* symbol slot -> current value */
 	int nslot, capslot;
 	KdSym **slotsym;
+	unsigned char *mark;   /* per slot, all zero between uses (collect) */
+	int *found, nfound, capfound;
 } Build;
 
 static int slot_of(Build *b, KdSym *y)
@@ -32,8 +35,11 @@ static int slot_of(Build *b, KdSym *y)
 			memcpy(e, b->env, sizeof *e * (size_t)b->nslot);
 			memcpy(s, b->slotsym, sizeof *s * (size_t)b->nslot);
 		}
+		unsigned char *mk = kd_alloc(b->a, (size_t)cap);
+		memset(mk, 0, (size_t)cap);
 		b->env = e;
 		b->slotsym = s;
+		b->mark = mk;
 		b->capslot = cap;
 	}
 	b->slotsym[b->nslot] = y;
@@ -224,28 +230,52 @@ static void body(Build *b, KdNode *n)
 }
 
 /* The vars declared before `n` that `n` assigns: they become block params. */
-static void assigned(Build *b, KdNode *n, int limit, unsigned char *mark)
+/* The slots below limit that n assigns, each once, in b->found. */
+static void assigned(Build *b, KdNode *n, int limit)
 {
 	if (!n)
 		return;
-	if (n->kind == N_ASSIGN && n->sym && n->sym->slot > 0 && n->sym->slot - 1 < limit)
-		mark[n->sym->slot - 1] = 1;
-	assigned(b, n->a, limit, mark);
-	assigned(b, n->b, limit, mark);
-	assigned(b, n->c, limit, mark);
-	assigned(b, n->d, limit, mark);
+	if (n->kind == N_ASSIGN && n->sym && n->sym->slot > 0 && n->sym->slot - 1 < limit &&
+	    !b->mark[n->sym->slot - 1]) {
+		b->mark[n->sym->slot - 1] = 1;
+		if (b->nfound == b->capfound) {
+			int cap = b->capfound ? b->capfound * 2 : 16;
+			int *f = kd_alloc(b->a, sizeof *f * (size_t)cap);
+			if (b->nfound)
+				memcpy(f, b->found, sizeof *f * (size_t)b->nfound);
+			b->found = f;
+			b->capfound = cap;
+		}
+		b->found[b->nfound++] = n->sym->slot - 1;
+	}
+	assigned(b, n->a, limit);
+	assigned(b, n->b, limit);
+	assigned(b, n->c, limit);
+	assigned(b, n->d, limit);
 	for (int i = 0; i < n->list.n; i++)
-		assigned(b, n->list.v[i], limit, mark);
+		assigned(b, n->list.v[i], limit);
 }
 
+static int cmp_int(const void *x, const void *y)
+{
+	int a = *(const int *)x, c = *(const int *)y;
+	return (a > c) - (a < c);
+}
+
+/* The slots a loop or if assigns, ascending.  Memory and time follow the
+ * slots found, not the kernel's slot count: a long kernel has a slot per
+ * loop variable, and an array of them per loop was quadratic. */
 static int *collect(Build *b, KdNode *n, int *count)
 {
-	unsigned char *mark = kd_alloc(b->a, (size_t)b->nslot + 1);
-	assigned(b, n, b->nslot, mark);
-	int *slots = kd_alloc(b->a, sizeof *slots * ((size_t)b->nslot + 1)), k = 0;
-	for (int i = 0; i < b->nslot; i++)
-		if (mark[i])
-			slots[k++] = i;
+	b->nfound = 0;
+	assigned(b, n, b->nslot);
+	int k = b->nfound;
+	int *slots = kd_alloc(b->a, sizeof *slots * ((size_t)k + 1));
+	if (k)
+		memcpy(slots, b->found, sizeof *slots * (size_t)k);
+	qsort(slots, (size_t)k, sizeof *slots, cmp_int);
+	for (int i = 0; i < k; i++)
+		b->mark[slots[i]] = 0;
 	*count = k;
 	return slots;
 }
