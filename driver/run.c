@@ -52,7 +52,8 @@ int kd_run(int argc, char **argv)
 	int first = -1;
 	for (int i = 0; i < argc; i++) {
 		/* Options that take a value: skip it when looking for the file. */
-		if (!strcmp(argv[i], "--arg") || !strcmp(argv[i], "--out") || !strcmp(argv[i], "--kernel")) {
+		if (!strcmp(argv[i], "--arg") || !strcmp(argv[i], "--out") || !strcmp(argv[i], "--kernel") ||
+		    !strcmp(argv[i], "--repeat")) {
 			i++;
 			continue;
 		}

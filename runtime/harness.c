@@ -28,8 +28,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "kdsl_harness.h"
-#include "rt_internal.h"
+#include "harness_internal.h"
 
 typedef struct {
 	char *name;   /* malloc'd: argv is left as it was */
@@ -42,12 +41,13 @@ typedef struct {
 	const char *out_dir;
 	const char *only;
 	int quiet;
+	long repeat;   /* --repeat N: time N more runs */
 } options;
 
 static void usage(FILE *f, const char *prog)
 {
 	fprintf(f, "usage: %s [--arg NAME=iota|zeros|ones|random[:seed]|FILE.npy|NUMBER]...\n"
-	           "       [--out DIR] [--kernel NAME] [--quiet]\n", prog);
+	           "       [--out DIR] [--kernel NAME] [--quiet] [--repeat N]\n", prog);
 }
 
 static int errorf(const char *fmt, ...)
@@ -113,6 +113,11 @@ static int parse_options(int argc, char **argv, const kdsl_kernel_info *kernels,
 			if (!*v)
 				return errorf("--out needs a directory");
 			o->out_dir = v;
+		} else if ((v = opt_value(argc, argv, &i, "--repeat"))) {
+			char *end;
+			o->repeat = strtol(v, &end, 10);
+			if (!*v || *end || o->repeat < 1 || o->repeat > 1000000)
+				return errorf("--repeat needs a count in 1..1000000, got '%s'", v);
 		} else if ((v = opt_value(argc, argv, &i, "--kernel"))) {
 			if (!*v)
 				return errorf("--kernel needs a kernel name");
@@ -288,11 +293,13 @@ static int write_outputs(const kdsl_kernel_info *k, int nkernel, const options *
 static int run_kernel(const kdsl_kernel_info *k, int nkernel, const options *o, int first)
 {
 	void **tensors = calloc((size_t)k->nparam + 1, sizeof *tensors);
+	void **initial = calloc((size_t)k->nparam + 1, sizeof *initial);
+	size_t *bytes = calloc((size_t)k->nparam + 1, sizeof *bytes);
 	int64_t *scalars = calloc((size_t)k->nparam + 1, sizeof *scalars);
 	kdsl_rt *rt = NULL;
 	int i, rc = 0, shown;
 
-	if (!tensors || !scalars) {
+	if (!tensors || !scalars || !initial || !bytes) {
 		rc = errorf("out of memory");
 		goto out;
 	}
@@ -305,7 +312,8 @@ static int run_kernel(const kdsl_kernel_info *k, int nkernel, const options *o, 
 				rc = errorf("parameter '%s' of kernel '%s' has a bad shape", p->name, k->name);
 				break;
 			}
-			tensors[i] = malloc(count * kdsl_dtype_size(p->dtype) + 1);
+			bytes[i] = count * kdsl_dtype_size(p->dtype);
+			tensors[i] = malloc(bytes[i] + 1);
 			if (!tensors[i]) {
 				rc = errorf("out of memory for parameter '%s'", p->name);
 				break;
@@ -315,6 +323,15 @@ static int run_kernel(const kdsl_kernel_info *k, int nkernel, const options *o, 
 	}
 	if (rc)
 		goto out;
+	for (i = 0; i < k->nparam && o->repeat; i++)
+		if (tensors[i]) {
+			initial[i] = malloc(bytes[i] + 1);
+			if (!initial[i]) {
+				rc = errorf("out of memory");
+				goto out;
+			}
+			memcpy(initial[i], tensors[i], bytes[i]);
+		}
 	rt = kdsl_rt_create(k->target);
 	if (!rt) {
 		rc = errorf("cannot create a runtime for target %s", kdsl_target_name(k->target));
@@ -359,12 +376,29 @@ static int run_kernel(const kdsl_kernel_info *k, int nkernel, const options *o, 
 	}
 	if (o->out_dir)
 		rc = write_outputs(k, nkernel, o, tensors);
+	if (!rc && o->repeat) {
+		/* the results above are the first run's; these runs only time */
+		void **timed = calloc((size_t)k->nparam + 1, sizeof *timed);
+		for (i = 0; timed && i < k->nparam; i++)
+			if (tensors[i] && !(timed[i] = malloc(bytes[i] + 1)))
+				break;
+		if (!timed || i < k->nparam)
+			rc = errorf("out of memory");
+		else if (kdsl_harness_repeat(k, rt, timed, initial, bytes, scalars, o->repeat))
+			rc = errorf("kernel '%s' failed while repeated", k->name);
+		for (i = 0; timed && i < k->nparam; i++)
+			free(timed[i]);
+		free(timed);
+	}
 out:
 	kdsl_rt_destroy(rt);
-	if (tensors)
-		for (i = 0; i < k->nparam; i++)
-			free(tensors[i]);
+	for (i = 0; tensors && i < k->nparam; i++)
+		free(tensors[i]);
+	for (i = 0; initial && i < k->nparam; i++)
+		free(initial[i]);
 	free(tensors);
+	free(initial);
+	free(bytes);
 	free(scalars);
 	return rc;
 }
