@@ -86,6 +86,26 @@ static int check_operand(kdsl_rt *rt, const kdsl_site *site, const char *what,
 	                    what, kdsl_mem_name(mem), kdsl_mem_name(mem), at + (uint64_t)off, at, off);
 }
 
+/* The byte spans of nburst bursts of len bytes at d and s share a byte
+ * (addresses compared as integers: the operands are separate objects). */
+static int spans_overlap(const unsigned char *d, int64_t nburst, int64_t dstep,
+                         const unsigned char *s, int64_t sstep, int64_t len)
+{
+	uintptr_t ds = (uintptr_t)d, ss = (uintptr_t)s;
+	uintptr_t de = ds + (uintptr_t)((nburst - 1) * dstep + len);
+	uintptr_t se = ss + (uintptr_t)((nburst - 1) * sstep + len);
+	return ds < se && ss < de;
+}
+
+/* len (a multiple of 32, at most 256) bytes as fixed-size copies that the
+ * compiler inlines as vector moves. */
+static void copy_blocks(unsigned char *d, const unsigned char *s, int64_t len)
+{
+	int64_t o;
+	for (o = 0; o < len; o += BLOCK)
+		memcpy(d + o, s + o, BLOCK);
+}
+
 /* Table 2 of the page: the scope pairs data_move supports. */
 static int move_allowed(kdsl_mem src, kdsl_mem dst)
 {
@@ -136,7 +156,21 @@ int kdsl_ascend_data_move(kdsl_rt *rt, const kdsl_site *site,
 		memmove(dst.base + dst_off, src.base + src_off, (size_t)(nburst * len));
 		return KDSL_OK;
 	}
-	/* Burst by burst in order, as the device issues them. */
+	/* Burst by burst in order, as the device issues them.  Only ub->ub
+	 * can overlap; otherwise short bursts go as inline 32-byte copies
+	 * (a library call per 32-byte burst would cost more than the copy). */
+	if (!spans_overlap(dst.base + dst_off, nburst, dstep, src.base + src_off, sstep, len)) {
+		unsigned char *d = dst.base + dst_off;
+		const unsigned char *s = src.base + src_off;
+		if (len <= 8 * BLOCK) {
+			for (k = 0; k < nburst; k++, d += dstep, s += sstep)
+				copy_blocks(d, s, len);
+		} else {
+			for (k = 0; k < nburst; k++, d += dstep, s += sstep)
+				memcpy(d, s, (size_t)len);
+		}
+		return KDSL_OK;
+	}
 	for (k = 0; k < nburst; k++)
 		memmove(dst.base + dst_off + k * dstep, src.base + src_off + k * sstep, (size_t)len);
 	return KDSL_OK;
