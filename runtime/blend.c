@@ -63,15 +63,97 @@
 		SCALAR_TAIL(W, P)                                                                        \
 	}
 
+/* Predicates wider than the elements: a vector of L predicates spans
+ * P/W native vectors, which the compilers split lane by lane when asked
+ * to compare and narrow them in one go.  Instead each V-byte piece is
+ * compared on its own and the pieces are narrowed pairwise by taking the
+ * even (low) halves of their all-ones or all-zeros lanes. */
+#define EVEN8 0, 2, 4, 6, 8, 10, 12, 14
+#define EVEN16 EVEN8, 16, 18, 20, 22, 24, 26, 28, 30
+#define EVEN32 EVEN16, 32, 34, 36, 38, 40, 42, 44, 46, 48, 50, 52, 54, 56, 58, 60, 62
+/* EVEN_<lanes of the result> */
+#define EVEN_8 EVEN8
+#define EVEN_16 EVEN16
+#define EVEN_32 EVEN32
+
+#define NARROW_HEAD(V, W, P)                                                                     \
+	typedef uint##W##_t dvec __attribute__((vector_size(V)));                                    \
+	typedef uint##P##_t pvec __attribute__((vector_size(V)));                                    \
+	typedef int##P##_t cvec __attribute__((vector_size(V)));                                     \
+	unsigned char *d = dv;                                                                       \
+	const unsigned char *s = sv, *pr = pv;                                                       \
+	const int64_t L = 8 * V / W;                                                                 \
+	dvec fl = (dvec){0} + (uint##W##_t)flip;                                                     \
+	int64_t j = 0;
+
+#define BLEND_BODY(W)                                                                            \
+	{                                                                                            \
+		dvec x, y;                                                                               \
+		memcpy(&x, s + j * (W / 8), sizeof x);                                                   \
+		memcpy(&y, d + j * (W / 8), sizeof y);                                                   \
+		y = (x & m) | (y & ~m);                                                                  \
+		memcpy(d + j * (W / 8), &y, sizeof y);                                                   \
+	}
+
+/* P = 2W: two pieces, one narrowing. N: lanes of a V-byte W-bit vector. */
+#define BLEND_2(NAME, ATTR, V, W, P, N)                                                          \
+	ATTR static void NAME(void *dv, const void *sv, const void *pv, int64_t n, uint64_t flip)    \
+	{                                                                                            \
+		NARROW_HEAD(V, W, P)                                                                     \
+		typedef int##W##_t hvec __attribute__((vector_size(V)));                                 \
+		for (; j + L <= n; j += L) {                                                             \
+			cvec c0, c1;                                                                         \
+			pvec q0, q1;                                                                         \
+			dvec m;                                                                              \
+			memcpy(&q0, pr + j * (P / 8), sizeof q0);                                            \
+			memcpy(&q1, pr + j * (P / 8) + V, sizeof q1);                                        \
+			c0 = (cvec)(q0 != 0);                                                                \
+			c1 = (cvec)(q1 != 0);                                                                \
+			m = (dvec)__builtin_shufflevector((hvec)c0, (hvec)c1, EVEN_##N) ^ fl;               \
+			BLEND_BODY(W)                                                                        \
+		}                                                                                        \
+		SCALAR_TAIL(W, P)                                                                        \
+	}
+
+/* P = 4W: four pieces, two narrowings (32 to 16 bits, then 16 to 8). */
+#define BLEND_4(NAME, ATTR, V, N16, N8)                                                          \
+	ATTR static void NAME(void *dv, const void *sv, const void *pv, int64_t n, uint64_t flip)    \
+	{                                                                                            \
+		NARROW_HEAD(V, 8, 32)                                                                    \
+		typedef int16_t h16 __attribute__((vector_size(V)));                                     \
+		typedef int8_t h8 __attribute__((vector_size(V)));                                       \
+		for (; j + L <= n; j += L) {                                                             \
+			pvec q[4];                                                                           \
+			cvec c[4];                                                                           \
+			h16 a, b;                                                                            \
+			dvec m;                                                                              \
+			memcpy(q, pr + j * 4, sizeof q);                                                     \
+			for (int k = 0; k < 4; k++)                                                          \
+				c[k] = (cvec)(q[k] != 0);                                                        \
+			a = __builtin_shufflevector((h16)c[0], (h16)c[1], EVEN_##N16);                       \
+			b = __builtin_shufflevector((h16)c[2], (h16)c[3], EVEN_##N16);                       \
+			m = (dvec)__builtin_shufflevector((h8)a, (h8)b, EVEN_##N8) ^ fl;                     \
+			BLEND_BODY(8)                                                                        \
+		}                                                                                        \
+		SCALAR_TAIL(8, 32)                                                                       \
+	}
+
+/* Per element width: the predicate widths, each kernel in the form that
+ * vectorises. */
+#define BLEND_W8(PFX, ATTR, V, N16, N8) \
+	BLEND(PFX##_8_8, ATTR, V, 8, 8) BLEND_2(PFX##_8_16, ATTR, V, 8, 16, N8) BLEND_4(PFX##_8_32, ATTR, V, N16, N8)
+#define BLEND_W16(PFX, ATTR, V, N16) \
+	BLEND(PFX##_16_8, ATTR, V, 16, 8) BLEND(PFX##_16_16, ATTR, V, 16, 16) BLEND_2(PFX##_16_32, ATTR, V, 16, 32, N16)
 #define BLEND_P(PFX, ATTR, V, W) \
 	BLEND(PFX##_##W##_8, ATTR, V, W, 8) BLEND(PFX##_##W##_16, ATTR, V, W, 16) BLEND(PFX##_##W##_32, ATTR, V, W, 32)
-#define BLEND_ALL(PFX, ATTR, V) \
-	BLEND_P(PFX, ATTR, V, 8) BLEND_P(PFX, ATTR, V, 16) BLEND_P(PFX, ATTR, V, 32) BLEND_P(PFX, ATTR, V, 64)
+/* N16, N8: lanes of a V-byte vector of 16-bit and of 8-bit elements */
+#define BLEND_ALL(PFX, ATTR, V, N16, N8) \
+	BLEND_W8(PFX, ATTR, V, N16, N8) BLEND_W16(PFX, ATTR, V, N16) BLEND_P(PFX, ATTR, V, 32) BLEND_P(PFX, ATTR, V, 64)
 
 #define NOATTR
-BLEND_ALL(v16, NOATTR, 16)
+BLEND_ALL(v16, NOATTR, 16, 8, 16)
 #if KDSL_HAVE_AVX2
-BLEND_ALL(v32, AVX2_ATTR, 32)
+BLEND_ALL(v32, AVX2_ATTR, 32, 16, 32)
 #endif
 
 #define ROW(PFX, W) {PFX##_##W##_8, PFX##_##W##_16, PFX##_##W##_32}
