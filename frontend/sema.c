@@ -942,6 +942,41 @@ static void kernel(Sema *s, KdNode *k)
 		k->flags |= KD_KERNEL_BAD;
 }
 
+/* The kernels defined so far, by name: an open-addressing table sized
+ * for every top-level item, so a redefinition check is O(1) instead of a
+ * scan of all the earlier kernels. */
+typedef struct {
+	KdNode **slot;
+	size_t mask;
+} KernelSet;
+
+static KernelSet kernel_set(KdArena *a, int items)
+{
+	KernelSet k;
+	size_t n = 16;
+	while (n < 2 * (size_t)items)
+		n *= 2;
+	k.slot = kd_alloc(a, sizeof *k.slot * n);   /* zeroed */
+	k.mask = n - 1;
+	return k;
+}
+
+/* The earlier kernel named like n, or NULL after recording n. */
+static KdNode *kernel_seen(KernelSet *k, KdNode *n)
+{
+	size_t h = 5381;
+	for (const char *c = n->name; *c; c++)
+		h = h * 33 + (unsigned char)*c;
+	for (size_t i = h & k->mask;; i = (i + 1) & k->mask) {
+		if (!k->slot[i]) {
+			k->slot[i] = n;
+			return NULL;
+		}
+		if (!strcmp(k->slot[i]->name, n->name))
+			return k->slot[i];
+	}
+}
+
 int kd_sema(KdArena *a, KdDiag *d, KdNode *file, KdTarget *target)
 {
 	Sema s = {.a = a, .d = d};
@@ -957,6 +992,7 @@ int kd_sema(KdArena *a, KdDiag *d, KdNode *file, KdTarget *target)
 	push_scope(&s);
 
 	int nkernel = 0;
+	KernelSet seen = kernel_set(a, file->list.n);
 	KdNode *tgt = NULL;
 	for (int i = 0; i < file->list.n; i++) {
 		KdNode *n = file->list.v[i];
@@ -995,13 +1031,10 @@ int kd_sema(KdArena *a, KdDiag *d, KdNode *file, KdTarget *target)
 			n->sym = y;
 		} else if (n->kind == N_KERNEL) {
 			nkernel++;
-			for (int j = 0; j < i; j++) {
-				KdNode *o = file->list.v[j];
-				if (o->kind == N_KERNEL && !strcmp(o->name, n->name)) {
-					kd_error(d, n->name_span, "redefinition of kernel '%s'", n->name);
-					kd_note(d, o->name_span, "previous definition is here");
-					break;
-				}
+			KdNode *o = kernel_seen(&seen, n);
+			if (o) {
+				kd_error(d, n->name_span, "redefinition of kernel '%s'", n->name);
+				kd_note(d, o->name_span, "previous definition is here");
 			}
 			kernel(&s, n);
 		}

@@ -131,9 +131,14 @@ void kd_ins_succ(KdArena *a, KdFunc *f, int ins, int which, int blk, int nargs, 
 
 void kd_module_add(KdArena *a, KdModule *m, KdFunc *f)
 {
-	KdFunc **nf = kd_alloc(a, sizeof *nf * (size_t)(m->nfn + 1));
-	if (m->nfn)
-		memcpy(nf, m->fn, sizeof *nf * (size_t)m->nfn);
-	nf[m->nfn++] = f;
-	m->fn = nf;
+	/* Doubling: a copy of the array per kernel was quadratic in kernels. */
+	if (m->nfn >= m->capfn) {
+		int cap = m->nfn >= 8 ? m->nfn * 2 : 16;
+		KdFunc **nf = kd_alloc(a, sizeof *nf * (size_t)cap);
+		if (m->nfn)
+			memcpy(nf, m->fn, sizeof *nf * (size_t)m->nfn);
+		m->fn = nf;
+		m->capfn = cap;
+	}
+	m->fn[m->nfn++] = f;
 }

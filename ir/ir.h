@@ -117,6 +117,7 @@ typedef struct KdModule {
 	const KdSource *src;
 	KdFunc **fn;
 	int nfn;
+	int capfn;         /* kd_module_add's room; nfn >= capfn means none */
 	KdArena *arena;
 } KdModule;
 
