@@ -153,7 +153,10 @@ int kdsl_ascend_data_move(kdsl_rt *rt, const kdsl_site *site,
 		return rc;
 	/* Contiguous on both sides: one move (ub->ub may overlap). */
 	if (src_stride == 0 && dst_stride == 0) {
-		memmove(dst.base + dst_off, src.base + src_off, (size_t)(nburst * len));
+		if (spans_overlap(dst.base + dst_off, 1, 0, src.base + src_off, 0, nburst * len))
+			memmove(dst.base + dst_off, src.base + src_off, (size_t)(nburst * len));
+		else
+			memcpy(dst.base + dst_off, src.base + src_off, (size_t)(nburst * len));
 		return KDSL_OK;
 	}
 	/* Burst by burst in order, as the device issues them.  Only ub->ub
