@@ -126,6 +126,110 @@ static void run_scalar(void *v)
 	bench_sink(c->r);
 }
 
+/* ---- the ops in a loop: n dependent applications per call ---- */
+
+#define LOOPS 1000
+
+#define HAND_LOOP(NAME, ...)                                                            \
+	NOINLINE static void NAME(const int32_t *x, const int32_t *y, int32_t *r, int n)    \
+	{                                                                                   \
+		v8 a, b;                                                                        \
+		memcpy(&a, x, sizeof a);                                                        \
+		memcpy(&b, y, sizeof b);                                                        \
+		for (int i = 0; i < n; i++)                                                     \
+			a = __builtin_shufflevector(a, b, __VA_ARGS__);                             \
+		memcpy(r, &a, sizeof a);                                                        \
+	}
+HAND_LOOP(hl_vrevs, 7, 6, 5, 4, 3, 2, 1, 0)
+HAND_LOOP(hl_vshfl, 2, 3, 4, 5, 6, 7, 0, 1)
+HAND_LOOP(hl_vreplic, 3, 3, 3, 3, 3, 3, 3, 3)
+HAND_LOOP(hl_vzip, 0, 8, 1, 9, 2, 10, 3, 11)
+HAND_LOOP(hl_vconcat, 0, 2, 4, 6, 8, 10, 12, 14)
+HAND_LOOP(hl_vsel, 8, 9, 2, 3, 12, 13, 14, 7)
+HAND_LOOP(hl_vsldl, 3, 4, 5, 6, 7, 8, 9, 10)
+
+typedef struct {
+	const char *name;
+	int (*k1)(kdsl_rt *, const int32_t *, int32_t *, int32_t);
+	int (*k2)(kdsl_rt *, const int32_t *, const int32_t *, int32_t *, int32_t);
+	void (*hand)(const int32_t *, const int32_t *, int32_t *, int);
+} loop_perm;
+
+static const loop_perm loops[] = {
+	{"vrevs, in a loop", l_vrevs, NULL, hl_vrevs},
+	{"vshfl 2, in a loop", l_vshfl, NULL, hl_vshfl},
+	{"vreplic 3, in a loop", l_vreplic, NULL, hl_vreplic},
+	{"vzip low, in a loop", NULL, l_vzip, hl_vzip},
+	{"vconcat even, in a loop", NULL, l_vconcat, hl_vconcat},
+	{"vsel const, in a loop", NULL, l_vsel, hl_vsel},
+	{"vsldl 3, in a loop", NULL, l_vsldl, hl_vsldl},
+};
+
+typedef struct {
+	const loop_perm *p;
+	kdsl_rt *rt;
+	int n;
+	int32_t x[8], y[8], r[8];
+} loop_ctx;
+
+static void loop_kernel(void *v)
+{
+	loop_ctx *c = v;
+	if (c->p->k1)
+		c->p->k1(c->rt, c->x, c->r, c->n);
+	else
+		c->p->k2(c->rt, c->x, c->y, c->r, c->n);
+	bench_sink(c->r);
+}
+
+static void loop_hand(void *v)
+{
+	loop_ctx *c = v;
+	c->p->hand(c->x, c->y, c->r, c->n);
+	bench_sink(c->r);
+}
+
+static void bench_loops(kdsl_rt *rt)
+{
+	size_t i;
+	int j, n;
+
+	for (i = 0; i < sizeof loops / sizeof loops[0]; i++) {
+		loop_ctx c;
+		int32_t want[8];
+		bench_row r;
+		int ok = 1;
+
+		memset(&c, 0, sizeof c);
+		c.p = &loops[i];
+		c.rt = rt;
+		for (j = 0; j < 8; j++) {
+			c.x[j] = 10 + j;
+			c.y[j] = 100 + j;
+		}
+		for (n = 0; n < 6 && ok; n++) {
+			c.n = n;
+			loop_kernel(&c);
+			memcpy(want, c.r, sizeof want);
+			loop_hand(&c);
+			ok = !memcmp(want, c.r, sizeof want);
+		}
+		if (!ok) {
+			fprintf(stderr, "kdsl-bench: the hand-written loop of %s differs from the kernel\n", c.p->name);
+			continue;
+		}
+		c.n = LOOPS;
+		memset(&r, 0, sizeof r);
+		r.op = "aipu permutation (ns per op)";
+		r.variant = c.p->name;
+		r.kdsl = bench_run(loop_kernel, &c);
+		r.vecext = bench_run(loop_hand, &c);
+		r.kdsl.med_ns /= LOOPS;
+		r.vecext.med_ns /= LOOPS;
+		bench_print_row(&r);
+	}
+}
+
 void bench_perms(int quick)
 {
 	kdsl_rt *rt = kdsl_rt_create(KDSL_TARGET_AIPU);
@@ -168,5 +272,6 @@ void bench_perms(int quick)
 		r.numpy_ns = bench_numpy(key);
 		bench_print_row(&r);
 	}
+	bench_loops(rt);
 	kdsl_rt_destroy(rt);
 }
