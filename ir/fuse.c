@@ -26,10 +26,19 @@
 
 enum { A_DST, A_SRC, A_SID, A_NBURST, A_BURST, A_SSTRIDE, A_DSTRIDE, BLK = 32 };
 
+/* Offset terms of enclosing loops: bytes per unit of their induction
+ * variable (the fused move recomputes them before the loop). */
+typedef struct {
+	int n;
+	int iv[8];
+	int64_t k[8];
+} Outer;
+
 typedef struct {
 	int dbuf, sbuf;
-	int64_t d, s;             /* byte offsets of burst 0 */
+	int64_t d, s;             /* byte offsets of burst 0 (outer ivs at 0) */
 	int64_t dk, sk;           /* bytes added per loop trip */
+	Outer dout, sout;
 	int64_t sid, nb, bl, ss, ds;
 } Move;
 
@@ -40,14 +49,36 @@ typedef struct {
 	int *npred;               /* reachable predecessors per block */
 } Fuse;
 
-static int ref_off(const KdFunc *f, int v, int loop_blk, int64_t *c, int64_t *k, int *buf)
+/* The byte offset of view v: c + k*trip of loop_blk + the outer terms
+ * (only when loop_blk >= 0: straight-line fusion wants constants). */
+static int ref_off(const KdFunc *f, int v, int loop_blk, int64_t *c, int64_t *k, Outer *o, int *buf)
 {
 	const KdVal *x = &f->val[v];
 	if (x->kind != VK_INS || f->ins[x->def].op != OP_VIEW)
 		return 0;
 	int64_t sz = kd_dtypes[f->buf[x->buf].dt].size;
-	if (!kd_affine_in(f, f->ins[x->def].args[0], loop_blk, c, k) ||
-	    __builtin_mul_overflow(*c, sz, c) || __builtin_mul_overflow(*k, sz, k))
+	int n, blk[8];
+	int64_t kk[8];
+	if (!kd_affine_terms(f, f->ins[x->def].args[0], c, &n, blk, kk))
+		return 0;
+	*k = 0;
+	o->n = 0;
+	for (int i = 0; i < n; i++) {
+		const KdLoop *l = f->blk[blk[i]]->loop;
+		if (blk[i] == loop_blk) {
+			*k = kk[i];
+			continue;
+		}
+		/* k*trip == (k/step)*(iv - lo) */
+		if (loop_blk < 0 || kk[i] % l->step)
+			return 0;
+		int64_t per = kk[i] / l->step, lo = f->val[l->lo].c, t;
+		if (__builtin_mul_overflow(per, lo, &t) || __builtin_sub_overflow(*c, t, c) ||
+		    __builtin_mul_overflow(per, sz, &o->k[o->n]))
+			return 0;
+		o->iv[o->n++] = l->iv;
+	}
+	if (__builtin_mul_overflow(*c, sz, c) || __builtin_mul_overflow(*k, sz, k))
 		return 0;
 	*buf = x->buf;
 	return 1;
@@ -60,8 +91,8 @@ static int move_of(const KdFunc *f, const KdIns *in, int loop_blk, Move *m)
 	if (in->op != OP_DATA_MOVE)
 		return 0;
 	memset(m, 0, sizeof *m);
-	if (!ref_off(f, in->args[A_DST], loop_blk, &m->d, &m->dk, &m->dbuf) ||
-	    !ref_off(f, in->args[A_SRC], loop_blk, &m->s, &m->sk, &m->sbuf))
+	if (!ref_off(f, in->args[A_DST], loop_blk, &m->d, &m->dk, &m->dout, &m->dbuf) ||
+	    !ref_off(f, in->args[A_SRC], loop_blk, &m->s, &m->sk, &m->sout, &m->sbuf))
 		return 0;
 	return kd_arg_legal(f, in, A_SID, &m->sid) && kd_arg_legal(f, in, A_NBURST, &m->nb) &&
 	       kd_arg_legal(f, in, A_BURST, &m->bl) && kd_arg_legal(f, in, A_SSTRIDE, &m->ss) &&
@@ -78,6 +109,8 @@ static int alias_safe(const KdFunc *f, const Move *m)
 {
 	if (m->dbuf != m->sbuf)
 		return f->buf[m->dbuf].space != KD_SP_GM || f->buf[m->sbuf].space != KD_SP_GM;
+	if (m->dout.n || m->sout.n)
+		return 0;
 	return m->s + extent(m->nb, m->bl, m->ss) <= m->d || m->d + extent(m->nb, m->bl, m->ds) <= m->s;
 }
 
@@ -103,11 +136,27 @@ static int stride_for(int64_t base, int64_t anb, int64_t astr, int64_t next, int
 	return next == base + anb * (bl + st) * BLK;
 }
 
+static int contiguous(const Move *m)
+{
+	return m->nb == 1 || (!m->ss && !m->ds);
+}
+
 /* a followed by b as one move. */
 static int join(const KdFunc *f, const Move *a, const Move *b, Move *out)
 {
-	if (a->dbuf != b->dbuf || a->sbuf != b->sbuf || a->sid != b->sid || a->bl != b->bl ||
-	    a->nb + b->nb > 4095)
+	if (a->dbuf != b->dbuf || a->sbuf != b->sbuf || a->sid != b->sid)
+		return 0;
+	/* two spans, end to start on both sides: one span */
+	int64_t la = a->nb * a->bl, lb = b->nb * b->bl;
+	if (contiguous(a) && contiguous(b) && la + lb <= 65535 && b->s == a->s + la * BLK &&
+	    b->d == a->d + la * BLK) {
+		*out = *a;
+		out->nb = 1;
+		out->bl = la + lb;
+		out->ss = out->ds = 0;
+		return alias_safe(f, out);
+	}
+	if (a->bl != b->bl || a->nb + b->nb > 4095)
 		return 0;
 	*out = *a;
 	out->nb = a->nb + b->nb;
@@ -138,10 +187,26 @@ static int cst(Fuse *u, int64_t c)
 	return kd_val_const(u->a, u->f, c);
 }
 
-static int view(Fuse *u, int blk, int buf, int64_t byte_off, KdSpan sp)
+/* Appends a pure op to blk at *pos. */
+static int arith(Fuse *u, int blk, int *pos, KdOp op, int x, int y, KdSpan sp)
 {
-	int off = cst(u, byte_off / kd_dtypes[u->f->buf[buf].dt].size);
+	int args[2] = {x, y};
+	int i = kd_ins_add(u->a, u->f, blk, op, 2, args, NULL, sp);
+	kd_ins_move_to(u->f, blk, i, (*pos)++);
+	return kd_ins_result(u->a, u->f, i, VT_INT, KD_I64, -1, NULL);
+}
+
+/* A view of buf at byte_off + the outer terms, appended to blk at *pos. */
+static int view(Fuse *u, int blk, int *pos, int buf, int64_t byte_off, const Outer *o, KdSpan sp)
+{
+	int64_t sz = kd_dtypes[u->f->buf[buf].dt].size;
+	int off = cst(u, byte_off / sz);
+	for (int t = 0; t < o->n; t++) {
+		int prod = arith(u, blk, pos, OP_MUL, o->iv[t], cst(u, o->k[t] / sz), sp);
+		off = arith(u, blk, pos, OP_ADD, off, prod, sp);
+	}
 	int i = kd_ins_add(u->a, u->f, blk, OP_VIEW, 1, &off, &sp, sp);
+	kd_ins_move_to(u->f, blk, i, (*pos)++);
 	return kd_ins_result(u->a, u->f, i, VT_REF, u->f->buf[buf].dt, buf, NULL);
 }
 
@@ -160,10 +225,8 @@ static void emit_moves(Fuse *u, int blk, int *pos, Move m, int proto)
 		KdSpan sp = u->f->ins[proto].span;
 		KdSpan asp[7];
 		memcpy(asp, u->f->ins[proto].argspan, sizeof asp);
-		int dv = view(u, blk, m.dbuf, m.d + done * (m.bl + m.ds) * BLK, asp[A_DST]);
-		kd_ins_move_to(u->f, blk, u->f->val[dv].def, (*pos)++);
-		int sv = view(u, blk, m.sbuf, m.s + done * (m.bl + m.ss) * BLK, asp[A_SRC]);
-		kd_ins_move_to(u->f, blk, u->f->val[sv].def, (*pos)++);
+		int dv = view(u, blk, pos, m.dbuf, m.d + done * (m.bl + m.ds) * BLK, &m.dout, asp[A_DST]);
+		int sv = view(u, blk, pos, m.sbuf, m.s + done * (m.bl + m.ss) * BLK, &m.sout, asp[A_SRC]);
 		int args[7] = {dv, sv, cst(u, m.sid), cst(u, n), cst(u, m.bl), cst(u, n > 1 ? m.ss : 0),
 		               cst(u, n > 1 ? m.ds : 0)};
 		int i = kd_ins_add(u->a, u->f, blk, OP_DATA_MOVE, 7, args, asp, sp);

@@ -290,3 +290,17 @@ int64_t kd_loop_trips(const KdFunc *f, const KdLoop *l)
 {
 	return trips(f, l);
 }
+
+int kd_affine_terms(const KdFunc *f, int v, int64_t *c, int *nterm, int blk[8], int64_t k[8])
+{
+	Aff a = aff_of(f, v, 0);
+	if (!a.ok)
+		return 0;
+	*c = a.c;
+	*nterm = a.n;
+	for (int i = 0; i < a.n; i++) {
+		blk[i] = a.t[i].blk;
+		k[i] = a.t[i].k;
+	}
+	return 1;
+}
