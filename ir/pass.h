@@ -38,6 +38,7 @@ int kd_run_passes(KdDiag *d, KdModule *m, const KdPassOptions *o);
 /* The passes (one file each). */
 int kd_pass_dce(KdModule *m);
 int kd_pass_fuse_bursts(KdModule *m);
+int kd_pass_canon(KdModule *m);
 
 /* Helpers for passes (pass_util.c). */
 /* Inserts the already-added instruction id at position pos of block blk

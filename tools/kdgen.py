@@ -193,7 +193,8 @@ class Aipu:
         if k < 0.6:
             return 'vshfl(%s, %d)' % (sub(), r.randrange(0, 8))
         if k < 0.75:
-            return 'vsel(%s, %s, "%s")' % (sub(), sub(), ''.join(r.choice('TF') for _ in range(8)))
+            mask = r.choice(['8T', '8F', ''.join(r.choice('TF') for _ in range(8))])
+            return 'vsel(%s, %s, "%s")' % (sub(), sub(), mask)
         if k < 0.85:
             return 'max(%s, %s)' % (sub(), sub())
         return 'min(%s, %s)' % (sub(), sub())
@@ -201,8 +202,15 @@ class Aipu:
     def kernel(self, name):
         r = self.r
         body = []
-        for _ in range(r.randint(1, 4)):
-            if r.random() < 0.5:
+        for t in range(r.randint(1, 4)):
+            k = r.random()
+            if k < 0.2:
+                # vsplit of a vconcat and vconcat of a vsplit's halves
+                body.append('let (l%d, h%d) = vsplit(vconcat(%s, %s));'
+                            % (t, t, self.expr(1, False), self.expr(1, False)))
+                body.append('vstore(dst[%d], vconcat(l%d, h%d));' % (r.randrange(0, 49), t, t))
+                body.append('vstore(dst[%d], vrevs(%s));' % (r.randrange(0, 57), r.choice(['l', 'h']) + str(t)))
+            elif k < 0.6:
                 n = r.randint(1, 7)
                 body.append('for i in 0..%d { vstore(dst[i*8], %s); }' % (n, self.expr(0, True)))
             else:

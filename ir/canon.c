@@ -1,0 +1,298 @@
+/* canon.c: canonicalisation and folding (pass canon).  Every rewrite
+ * replaces a value by one it provably equals, or removes an op that
+ * provably changes nothing; dce then sweeps what became unused.
+ *
+ *  - scalar folding: integer and bool ops on constants (not div, rem or
+ *    shifts, whose run-time checks must stay; not when 64-bit arithmetic
+ *    overflows, which C leaves undefined);
+ *  - copy propagation: a block parameter that every jump passes the same
+ *    value (or itself) is that value (a loop's induction variable stays);
+ *  - aipu permutation algebra on the pure vector ops: vrevs(vrevs(x)) = x;
+ *    vshfl(vshfl(x, a), b) = vshfl(x, a + b mod L), vshfl(x, 0) = x
+ *    (constant non-negative shifts only); vsel with a constant all-true
+ *    mask = x, all-false = y (only when that operand is a vector of the
+ *    result's type, not a broadcast scalar); vsplit(vconcat(x, y), i) = x
+ *    or y for native x and y; vconcat(lo, hi) of the two halves of
+ *    vsplit(x) = x;
+ *  - neuron: an nc_stream_shuffle that leaves dst as it was is removed:
+ *    every entry 255, or in place (dst the very tile src is) with every
+ *    entry i -> i or 255.  Not when dst is another tile: i -> i then
+ *    copies partition i.  Only with constant tile views (so the rule
+ *    checker proved the op in bounds and removing it cannot hide a
+ *    run-time error). */
+#include <string.h>
+
+#include "pass.h"
+
+typedef struct {
+	KdArena *a;
+	KdFunc *f;
+	int n;
+} Canon;
+
+/* Every use of `from` becomes `to`. */
+static void replace_uses(KdFunc *f, int from, int to)
+{
+	for (int i = 0; i < f->nins; i++) {
+		KdIns *in = &f->ins[i];
+		for (int k = 0; k < in->nargs; k++)
+			if (in->args[k] == from)
+				in->args[k] = to;
+		for (int s = 0; s < in->nsucc; s++)
+			for (int k = 0; k < in->succ[s].nargs; k++)
+				if (in->succ[s].args[k] == from)
+					in->succ[s].args[k] = to;
+	}
+	for (int b = 0; b < f->nblk; b++) {
+		KdLoop *l = f->blk[b]->loop;
+		if (l && l->lo == from)
+			l->lo = to;
+		if (l && l->hi == from)
+			l->hi = to;
+	}
+}
+
+static int is_int(const KdFunc *f, int v, int64_t *c)
+{
+	const KdVal *x = &f->val[v];
+	if (x->kind != VK_CONST || (x->type != VT_INT && x->type != VT_BOOL))
+		return 0;
+	*c = x->c;
+	return 1;
+}
+
+static int fold(Canon *u, const KdIns *in)
+{
+	KdFunc *f = u->f;
+	int64_t x, y = 0, r;
+	if (in->res < 0 || in->op > OP_NOT || !in->nargs || !is_int(f, in->args[0], &x) ||
+	    (in->nargs > 1 && !is_int(f, in->args[1], &y)))
+		return 0;
+	switch (in->op) {
+	case OP_ADD: if (__builtin_add_overflow(x, y, &r)) return 0; break;
+	case OP_SUB: if (__builtin_sub_overflow(x, y, &r)) return 0; break;
+	case OP_MUL: if (__builtin_mul_overflow(x, y, &r)) return 0; break;
+	case OP_AND: r = x & y; break;
+	case OP_OR: r = x | y; break;
+	case OP_XOR: r = x ^ y; break;
+	case OP_EQ: r = x == y; break;
+	case OP_NE: r = x != y; break;
+	case OP_LT: r = x < y; break;
+	case OP_LE: r = x <= y; break;
+	case OP_GT: r = x > y; break;
+	case OP_GE: r = x >= y; break;
+	case OP_LAND: r = x && y; break;
+	case OP_LOR: r = x || y; break;
+	case OP_NEG: if (x == INT64_MIN) return 0; r = -x; break;
+	case OP_NOT: r = !x; break;
+	default: return 0;
+	}
+	const KdVal *res = &f->val[in->res];
+	int c;
+	if (res->type == VT_BOOL)
+		c = kd_val_bool(u->a, f, r != 0);
+	else if (res->type == VT_INT && (!res->dt || res->dt == KD_I64))
+		c = kd_val_const(u->a, f, r);
+	else
+		return 0;      /* a narrower dtype: its wrapping is the emitter's */
+	replace_uses(f, in->res, c);
+	return 1;
+}
+
+/* Block parameters every jump passes one value. */
+static int copies(Canon *u)
+{
+	KdFunc *f = u->f;
+	int n = 0;
+	for (int b = 1; b < f->nblk; b++) {
+		const KdBlock *bl = f->blk[b];
+		for (int p = 0; p < bl->nparam; p++) {
+			int v = bl->params[p], same = -1, ok = 1;
+			if (bl->loop && bl->loop->iv == v)
+				continue;
+			for (int i = 0; ok && i < f->nins; i++)
+				for (int s = 0; s < f->ins[i].nsucc; s++) {
+					const KdSucc *sc = &f->ins[i].succ[s];
+					if (sc->blk != b || sc->args[p] == v)
+						continue;
+					if (same < 0)
+						same = sc->args[p];
+					else if (same != sc->args[p])
+						ok = 0;
+				}
+			if (ok && same >= 0) {
+				int used = 0;
+				for (int i = 0; i < f->nins && !used; i++)
+					for (int k = 0; k < f->ins[i].nargs; k++)
+						used |= f->ins[i].args[k] == v;
+				if (used) {
+					replace_uses(f, v, same);
+					n++;
+				}
+			}
+		}
+	}
+	return n;
+}
+
+static const KdIns *def(const KdFunc *f, int v, KdOp op)
+{
+	const KdIns *d = kd_defins(f, v);
+	return d && d->op == op ? d : NULL;
+}
+
+static int same_vec(const KdFunc *f, int a, int b)
+{
+	const KdVal *x = &f->val[a], *y = &f->val[b];
+	return (x->type == VT_VEC || x->type == VT_MASK) && x->type == y->type && x->dt == y->dt &&
+	       x->lanes == y->lanes;
+}
+
+/* Mask literal: 1 all true, 0 all false, -1 neither or not constant. */
+static int mask_all(const KdFunc *f, int v)
+{
+	const KdIns *m = def(f, v, OP_VMASKLIT);
+	int t = 0, fl = 0;
+	int64_t c;
+	if (!m || !m->nargs)
+		return -1;
+	for (int i = 0; i < m->nargs; i++) {
+		if (!is_int(f, m->args[i], &c))
+			return -1;
+		t += c != 0;
+		fl += c == 0;
+	}
+	return t == m->nargs ? 1 : fl == m->nargs ? 0 : -1;
+}
+
+static int aipu(Canon *u, KdIns *in)
+{
+	KdFunc *f = u->f;
+	const KdIns *d;
+	int64_t a, b;
+	if (in->res < 0)
+		return 0;
+	int res = in->res, to = -1;
+	switch (in->op) {
+	case OP_VREVS:
+		if ((d = def(f, in->args[0], OP_VREVS)) && same_vec(f, d->args[0], res))
+			to = d->args[0];
+		break;
+	case OP_VSHFL: {
+		int lanes = f->val[res].lanes;
+		if (!is_int(f, in->args[1], &b) || b < 0 || lanes <= 0)
+			break;
+		if ((d = def(f, in->args[0], OP_VSHFL)) && is_int(f, d->args[1], &a) && a >= 0 &&
+		    same_vec(f, d->args[0], res)) {
+			in->args[0] = d->args[0];
+			in->args[1] = kd_val_const(u->a, f, (a % lanes + b % lanes) % lanes);
+			return 1;
+		}
+		if (b % lanes == 0 && same_vec(f, in->args[0], res))
+			to = in->args[0];
+		break;
+	}
+	case OP_VSEL: {
+		int m = in->nargs == 3 ? mask_all(f, in->args[2]) : -1;
+		if (m >= 0 && same_vec(f, in->args[m ? 0 : 1], res))
+			to = in->args[m ? 0 : 1];
+		break;
+	}
+	case OP_VSPLIT:
+		/* part i of vconcat(x, y, all), x and y native: x or y */
+		if ((d = def(f, in->args[0], OP_VCONCAT)) && is_int(f, d->args[2], &a) && a == 0 &&
+		    in->nargs > 1 && is_int(f, in->args[1], &b) && (b == 0 || b == 1) &&
+		    same_vec(f, d->args[0], res) && same_vec(f, d->args[1], res))
+			to = d->args[b];
+		break;
+	case OP_VCONCAT: {
+		const KdIns *lo = def(f, in->args[0], OP_VSPLIT), *hi = def(f, in->args[1], OP_VSPLIT);
+		if (is_int(f, in->args[2], &a) && a == 0 && lo && hi && lo->args[0] == hi->args[0] &&
+		    lo->nargs > 1 && is_int(f, lo->args[1], &a) && a == 0 && is_int(f, hi->args[1], &b) &&
+		    b == 1 && same_vec(f, lo->args[0], res))
+			to = lo->args[0];
+		break;
+	}
+	default:
+		break;
+	}
+	if (to < 0)
+		return 0;
+	replace_uses(f, res, to);
+	return 1;
+}
+
+static int const_tile(const KdFunc *f, int v)
+{
+	const KdIns *t = def(f, v, OP_TILE);
+	if (!t)
+		return 0;
+	for (int i = 0; i < t->nargs; i++)
+		if (f->val[t->args[i]].kind != VK_CONST)
+			return 0;
+	return 1;
+}
+
+static int same_tile(const KdFunc *f, int x, int y)
+{
+	if (x == y)
+		return 1;
+	const KdIns *a = def(f, x, OP_TILE), *b = def(f, y, OP_TILE);
+	if (!a || !b || f->val[x].buf != f->val[y].buf || a->nargs != b->nargs)
+		return 0;
+	for (int i = 0; i < a->nargs; i++)
+		if (f->val[a->args[i]].c != f->val[b->args[i]].c)
+			return 0;
+	return 1;
+}
+
+/* An nc_stream_shuffle that leaves dst unchanged. */
+static int noop_shuffle(const KdFunc *f, const KdIns *in)
+{
+	if (in->op != OP_NC_STREAM_SHUFFLE || !const_tile(f, in->args[0]) || !const_tile(f, in->args[1]))
+		return 0;
+	const KdIns *m = def(f, in->args[2], OP_LIST);
+	if (!m)
+		return 0;
+	int inplace = same_tile(f, in->args[0], in->args[1]);
+	for (int i = 0; i < m->nargs; i++) {
+		int64_t e;
+		if (!is_int(f, m->args[i], &e) || (e != 255 && !(inplace && e == i)))
+			return 0;
+	}
+	return 1;
+}
+
+int kd_pass_canon(KdModule *m)
+{
+	int total = 0;
+	for (int fi = 0; fi < m->nfn; fi++) {
+		Canon u = {.a = m->arena, .f = m->fn[fi]};
+		for (int changed = 1; changed;) {
+			changed = copies(&u);
+			for (int b = 0; b < u.f->nblk; b++) {
+				KdBlock *bl = u.f->blk[b];
+				for (int k = 0; k < bl->nins; k++) {
+					KdIns *in = &u.f->ins[bl->insv[k]];
+					if (noop_shuffle(u.f, in)) {
+						kd_ins_unlink(u.f, bl->insv[k--]);
+						changed++;
+						continue;
+					}
+					/* a folded value leaves its op unused: dce drops it */
+					if (kd_ops[in->op].kind == OK_PURE && in->res >= 0) {
+						int used = 0;
+						for (int i = 0; i < u.f->nins && !used; i++)
+							for (int a = 0; a < u.f->ins[i].nargs; a++)
+								used |= u.f->ins[i].args[a] == in->res;
+						if (!used)
+							continue;
+					}
+					changed += fold(&u, in) || aipu(&u, in);
+				}
+			}
+			total += changed;
+		}
+	}
+	return total;
+}
