@@ -99,6 +99,14 @@ static int fold(Canon *u, const KdIns *in)
 	return 1;
 }
 
+/* One value: the same id, or equal integer or bool constants. */
+static int same_value(const KdFunc *f, int a, int b)
+{
+	const KdVal *x = &f->val[a], *y = &f->val[b];
+	return a == b || (x->kind == VK_CONST && y->kind == VK_CONST && x->type == y->type && x->c == y->c &&
+	                  x->type != VT_FLOAT);
+}
+
 /* Block parameters every jump passes one value. */
 static int copies(Canon *u)
 {
@@ -117,7 +125,7 @@ static int copies(Canon *u)
 						continue;
 					if (same < 0)
 						same = sc->args[p];
-					else if (same != sc->args[p])
+					else if (!same_value(f, same, sc->args[p]))
 						ok = 0;
 				}
 			if (ok && same >= 0) {
