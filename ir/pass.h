@@ -39,12 +39,14 @@ int kd_run_passes(KdDiag *d, KdModule *m, const KdPassOptions *o);
 int kd_pass_dce(KdModule *m);
 int kd_pass_fuse_bursts(KdModule *m);
 int kd_pass_canon(KdModule *m);
+int kd_pass_dead_moves(KdModule *m);
 
 /* Helpers for passes (pass_util.c). */
 /* Inserts the already-added instruction id at position pos of block blk
  * (kd_ins_add appends it at the end of the block it names). */
 void kd_ins_move_to(KdFunc *f, int blk, int id, int pos);
-/* Removes instruction id from its block. */
+/* Removes instruction id from its block; it stays in f->ins as an empty
+ * pure op nothing reaches. */
 void kd_ins_unlink(KdFunc *f, int id);
 
 #endif

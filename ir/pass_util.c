@@ -28,4 +28,10 @@ void kd_ins_unlink(KdFunc *f, int id)
 		if (b->insv[k] != id)
 			b->insv[m++] = b->insv[k];
 	b->nins = m;
+	/* Passes that scan f->ins whole (dce's roots, the rule checker, the
+	 * stats fallback) must not see it: it becomes an empty pure op. */
+	KdIns *in = &f->ins[id];
+	in->op = OP_LIST;
+	in->nargs = 0;
+	in->nsucc = 0;
 }
