@@ -19,10 +19,13 @@
  *    entry i -> i or 255.  Not when dst is another tile: i -> i then
  *    copies partition i.  Only with constant tile views (so the rule
  *    checker proved the op in bounds and removing it cannot hide a
- *    run-time error). */
+ *    run-time error);
+ *  - two nc_stream_shuffles compose into one when the intermediate tile is
+ *    read by nothing else (see compose_shuffles for when it must not). */
 #include <string.h>
 
 #include "pass.h"
+#include "tile.h"
 
 typedef struct {
 	KdArena *a;
@@ -271,6 +274,97 @@ static int noop_shuffle(const KdFunc *f, const KdIns *in)
 	return 1;
 }
 
+/* Does ins name buffer buf among its operands? */
+static int names_buf(const KdFunc *f, const KdIns *in, int buf)
+{
+	for (int i = 0; i < in->nargs; i++)
+		if (f->val[in->args[i]].type == VT_REF && f->val[in->args[i]].buf == buf)
+			return 1;
+	return 0;
+}
+
+static int tile_geom_eq(const KdFunc *f, int x, int y)
+{
+	const KdIns *a = def(f, x, OP_TILE), *b = def(f, y, OP_TILE);
+	return a && b && f->val[a->args[TA_NPART]].c == f->val[b->args[TA_NPART]].c &&
+	       f->val[a->args[TA_NFREE]].c == f->val[b->args[TA_NFREE]].c;
+}
+
+/* shuffle(D, T, m2) after shuffle(T, S, m1), T an automatically placed
+ * tile nothing else reads, S, T and D three buffers of one geometry, and
+ * no op between touching any of them: one
+ * shuffle(D, S, c) with c[i] = m2[i] == 255 ? 255 : m1[m2[i]].  Not when
+ * some m1[m2[i]] is 255: D would get T's old partition, which S lacks. */
+static int compose_shuffles(Canon *u, int blk, int k)
+{
+	KdFunc *f = u->f;
+	const KdBlock *bl = f->blk[blk];
+	KdIns *s2 = &f->ins[bl->insv[k]];
+	if (s2->op != OP_NC_STREAM_SHUFFLE)
+		return 0;
+	int d = s2->args[0], t = s2->args[1], tb = f->val[t].buf;
+	const KdBuffer *tbuf = &f->buf[tb];
+	if (tbuf->param >= 0 || (tbuf->tile && tbuf->tile->alloc != KD_ALLOC_AUTO) ||
+	    f->val[d].buf == tb || !const_tile(f, d) || !const_tile(f, t))
+		return 0;
+	/* nothing but s2 and s1 reads T */
+	int j = k - 1;
+	for (; j >= 0; j--) {
+		const KdIns *in = &f->ins[bl->insv[j]];
+		if (kd_ops[in->op].kind == OK_PURE)
+			continue;
+		if (in->op == OP_NC_STREAM_SHUFFLE && same_tile(f, in->args[0], t))
+			break;
+		if (names_buf(f, in, tb) || names_buf(f, in, f->val[d].buf))
+			return 0;
+	}
+	if (j < 0)
+		return 0;
+	int s1id = bl->insv[j];
+	const KdIns *s1 = &f->ins[s1id];
+	int src = s1->args[1], sb = f->val[src].buf;
+	if (sb == tb || sb == f->val[d].buf || !const_tile(f, src) || !tile_geom_eq(f, src, t) || !tile_geom_eq(f, d, t))
+		return 0;
+	for (int q = j + 1; q < k; q++)
+		if (names_buf(f, &f->ins[bl->insv[q]], sb))
+			return 0;
+	for (int i = 0; i < f->nins; i++) {
+		const KdIns *in = &f->ins[i];
+		if (i == s1id || in == s2 || in->op == OP_TILE)
+			continue;
+		for (int a = 0; a < in->nargs; a++) {
+			int w = a < kd_ops[in->op].nparam && (kd_ops[in->op].param[a].flags & PF_WRITE);
+			if (f->val[in->args[a]].type == VT_REF && f->val[in->args[a]].buf == tb && !w)
+				return 0;
+		}
+	}
+	const KdIns *l1 = def(f, s1->args[2], OP_LIST), *l2 = def(f, s2->args[2], OP_LIST);
+	if (!l1 || !l2 || l1->nargs != 32 || l2->nargs != 32)
+		return 0;
+	int el[32];
+	for (int i = 0; i < 32; i++) {
+		int64_t a, b;
+		if (!is_int(f, l2->args[i], &b) || (b != 255 && (b < 0 || b > 31)))
+			return 0;
+		if (b == 255) {
+			el[i] = l2->args[i];
+			continue;
+		}
+		if (!is_int(f, l1->args[b], &a) || a == 255)
+			return 0;
+		el[i] = l1->args[b];
+	}
+	KdSpan sp = s2->span;
+	int li = kd_ins_add(u->a, f, blk, OP_LIST, 32, el, NULL, sp);
+	int lv = kd_ins_result(u->a, f, li, VT_LIST, KD_I64, -1, NULL);
+	kd_ins_move_to(f, blk, li, k);
+	s2 = &f->ins[f->blk[blk]->insv[k + 1]];
+	s2->args[1] = src;
+	s2->args[2] = lv;
+	kd_ins_unlink(f, s1id);
+	return 1;
+}
+
 int kd_pass_canon(KdModule *m)
 {
 	int total = 0;
@@ -295,6 +389,10 @@ int kd_pass_canon(KdModule *m)
 								used |= u.f->ins[i].args[a] == in->res;
 						if (!used)
 							continue;
+					}
+					if (compose_shuffles(&u, b, k)) {
+						changed++;
+						break;
 					}
 					changed += fold(&u, in) || aipu(&u, in);
 				}

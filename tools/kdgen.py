@@ -147,10 +147,15 @@ class Neuron:
         body = ['let a: sbuf f32[128, %d]%s;' % (F, alloc(0)),
                 'let b: sbuf f32[128, %d]%s;' % (F, alloc(F * 4)),
                 'let p: sbuf u8[128, %d]%s;' % (F, alloc(F * 8)),
+                'let c: sbuf f32[128, %d]%s;' % (F, alloc(F * 12)),
                 'load(a, src);', 'load(b, src);', 'load(p, pred);']
         for _ in range(r.randint(2, 6)):
             k = r.random()
-            if k < 0.35:
+            if k < 0.1:
+                # two shuffles through c, which nothing else reads
+                body.append('nc_stream_shuffle(c, %s, %s);' % (r.choice('ab'), self.mask()))
+                body.append('nc_stream_shuffle(%s, c, %s);' % (r.choice('ab'), self.mask()))
+            elif k < 0.35:
                 d, s = r.choice([('a', 'a'), ('b', 'a'), ('a', 'b'), ('b', 'b')])
                 q = r.choice([(0, 128), (0, 32), (32, 64), (64, 96), (96, 128), (0, 64), (64, 128)])
                 if q[1] - q[0] == 64 and q[0] not in (0, 64):
