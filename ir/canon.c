@@ -20,6 +20,9 @@
  *    copies partition i.  Only with constant tile views (so the rule
  *    checker proved the op in bounds and removing it cannot hide a
  *    run-time error);
+ *  - a tensor_copy_predicated with a constant predicate (the instruction
+ *    mask, or a predicate tile a memset just filled) becomes nothing or a
+ *    tensor_copy (see predicated);
  *  - two nc_stream_shuffles compose into one when the intermediate tile is
  *    read by nothing else (see compose_shuffles for when it must not). */
 #include <string.h>
@@ -365,6 +368,67 @@ static int compose_shuffles(Canon *u, int blk, int k)
 	return 1;
 }
 
+/* The value every element of tile view v holds before position k of the
+ * block: a memset of that very view earlier in the block with an integer
+ * 0..255 and no op in between naming the buffer.  -1: unknown. */
+static int64_t known_fill(const KdFunc *f, const KdBlock *bl, int k, int v)
+{
+	int buf = f->val[v].buf;
+	const KdBuffer *b = &f->buf[buf];
+	if (b->param >= 0 || (b->tile && b->tile->alloc != KD_ALLOC_AUTO))
+		return -1;
+	for (int j = k - 1; j >= 0; j--) {
+		const KdIns *in = &f->ins[bl->insv[j]];
+		if (kd_ops[in->op].kind == OK_PURE)
+			continue;
+		int64_t c;
+		if (in->op == OP_MEMSET && same_tile(f, in->args[0], v) && is_int(f, in->args[1], &c) &&
+		    c >= 0 && c <= 255)
+			return c;
+		if (names_buf(f, in, buf))
+			return -1;
+	}
+	return -1;
+}
+
+/* tensor_copy_predicated(src, dst, predicate, mask, dtype, reverse_pred)
+ * whose instruction mask is false, or whose predicate tile is known all
+ * zero (all nonzero with reverse_pred): nothing.  Known all nonzero (zero
+ * with reverse_pred), a tile src, no dtype: tensor_copy(dst, src), which
+ * then copies exactly (src and dst share a dtype).  Constant tile views
+ * only; a scalar src or a dtype conversion keeps the predicated form. */
+static int predicated(Canon *u, int blk, int k)
+{
+	KdFunc *f = u->f;
+	const KdBlock *bl = f->blk[blk];
+	const KdIns *in = &f->ins[bl->insv[k]];
+	int64_t mask, dt, rev;
+	if (in->op != OP_TENSOR_COPY_PREDICATED || in->nargs < 6 || !is_int(f, in->args[3], &mask) ||
+	    !is_int(f, in->args[4], &dt) || !is_int(f, in->args[5], &rev) || !const_tile(f, in->args[1]) ||
+	    !const_tile(f, in->args[2]))
+		return 0;
+	int src_tile = f->val[in->args[0]].type == VT_REF;
+	if (src_tile && !const_tile(f, in->args[0]))
+		return 0;
+	int64_t fill = mask ? known_fill(f, bl, k, in->args[2]) : 0;
+	if (fill < 0)
+		return 0;
+	int copies = mask && ((fill != 0) != (rev != 0));
+	if (!copies) {
+		kd_ins_unlink(f, bl->insv[k]);
+		return 1;
+	}
+	if (!src_tile || dt)
+		return 0;
+	int id = bl->insv[k];
+	int args[2] = {in->args[1], in->args[0]};
+	KdSpan asp[2] = {in->argspan[1], in->argspan[0]}, sp = in->span;
+	int ni = kd_ins_add(u->a, f, blk, OP_TENSOR_COPY, 2, args, asp, sp);
+	kd_ins_move_to(f, blk, ni, k);
+	kd_ins_unlink(f, id);
+	return 1;
+}
+
 int kd_pass_canon(KdModule *m)
 {
 	int total = 0;
@@ -390,7 +454,7 @@ int kd_pass_canon(KdModule *m)
 						if (!used)
 							continue;
 					}
-					if (compose_shuffles(&u, b, k)) {
+					if (compose_shuffles(&u, b, k) || predicated(&u, b, k)) {
 						changed++;
 						break;
 					}

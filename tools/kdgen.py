@@ -167,8 +167,9 @@ class Neuron:
                 if pr in ('0', '1'):
                     body.append('memset(p, %s);' % pr)
                     pr = 'p'
-                body.append('tensor_copy_predicated(src=%s, dst=%s, predicate=%s);'
-                            % (r.choice(['a', 'b', '2.0']), r.choice(['a', 'b']), pr))
+                extra = r.choice(['', '', ', reverse_pred=true', ', mask=false'])
+                body.append('tensor_copy_predicated(src=%s, dst=%s, predicate=%s%s);'
+                            % (r.choice(['a', 'b', '2.0']), r.choice(['a', 'b']), pr, extra))
             elif k < 0.7:
                 body.append('tensor_copy(%s, %s);' % r.choice([('a', 'b'), ('b', 'a')]))
             elif k < 0.85:
