@@ -13,7 +13,7 @@
  *    mask = x, all-false = y (only when that operand is a vector of the
  *    result's type, not a broadcast scalar); vsplit(vconcat(x, y), i) = x
  *    or y for native x and y; vconcat(lo, hi) of the two halves of
- *    vsplit(x) = x;
+ *    vsplit(x) = x; vconcat(vzip(x, y, low), vzip(x, y, high)) = vzip(x, y);
  *  - neuron: an nc_stream_shuffle that leaves dst as it was is removed:
  *    every entry 255, or in place (dst the very tile src is) with every
  *    entry i -> i or 255.  Not when dst is another tile: i -> i then
@@ -220,6 +220,23 @@ static int aipu(Canon *u, KdIns *in)
 			to = d->args[b];
 		break;
 	case OP_VCONCAT: {
+		const KdIns *zl = def(f, in->args[0], OP_VZIP), *zh = def(f, in->args[1], OP_VZIP);
+		/* vconcat(vzip(x, y, low), vzip(x, y, high)) = vzip(x, y) */
+		if (is_int(f, in->args[2], &a) && a == 0 && zl && zh && zl->args[0] == zh->args[0] &&
+		    zl->args[1] == zh->args[1] && is_int(f, zl->args[2], &a) && a == 1 &&
+		    is_int(f, zh->args[2], &b) && b == 2 && f->val[res].type == VT_VEC) {
+			int args[3] = {zl->args[0], zl->args[1], kd_val_const(u->a, f, 0)};
+			int blk = in->blk, pos = 0, id = (int)(in - f->ins);
+			KdSpan sp = in->span;
+			while (f->blk[blk]->insv[pos] != id)
+				pos++;
+			int ni = kd_ins_add(u->a, f, blk, OP_VZIP, 3, args, NULL, sp);
+			kd_ins_move_to(f, blk, ni, pos);
+			int nv = kd_ins_result(u->a, f, ni, VT_VEC, f->val[res].dt, -1, NULL);
+			f->val[nv].lanes = f->val[res].lanes;
+			to = nv;
+			break;
+		}
 		const KdIns *lo = def(f, in->args[0], OP_VSPLIT), *hi = def(f, in->args[1], OP_VSPLIT);
 		if (is_int(f, in->args[2], &a) && a == 0 && lo && hi && lo->args[0] == hi->args[0] &&
 		    lo->nargs > 1 && is_int(f, lo->args[1], &a) && a == 0 && is_int(f, hi->args[1], &b) &&

@@ -216,6 +216,13 @@ class Aipu:
                             % (t, t, self.expr(1, False), self.expr(1, False)))
                 body.append('vstore(dst[%d], vconcat(l%d, h%d));' % (r.randrange(0, 49), t, t))
                 body.append('vstore(dst[%d], vrevs(%s));' % (r.randrange(0, 57), r.choice(['l', 'h']) + str(t)))
+            elif k < 0.3:
+                # vzip halves concatenated
+                body.append('let zx%d = %s;' % (t, self.expr(1, False)))
+                body.append('let zy%d = %s;' % (t, self.expr(1, False)))
+                lo, hi = r.choice([('low', 'high'), ('low', 'high'), ('high', 'low')])
+                body.append('vstore(dst[%d], vconcat(vzip(zx%d, zy%d, "%s"), vzip(zx%d, zy%d, "%s")));'
+                            % (r.randrange(0, 49), t, t, lo, t, t, hi))
             elif k < 0.6:
                 n = r.randint(1, 7)
                 body.append('for i in 0..%d { vstore(dst[i*8], %s); }' % (n, self.expr(0, True)))
