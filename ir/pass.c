@@ -16,6 +16,7 @@ static int dce_run(KdModule *m)
 const KdPass kd_passes[] = {
 	{"canon", "folds constants, propagates copies, simplifies permutations, drops no-op shuffles", kd_pass_canon},
 	{"dead-moves", "removes ops whose only effect is writing on-chip buffers nothing reads", kd_pass_dead_moves},
+	{"fuse-tiles", "neuron: merges loads, stores and tensor_copies over adjacent free ranges", kd_pass_fuse_tiles},
 	{"dce", "removes pure instructions and block parameters nothing uses", dce_run},
 	{"fuse-bursts", "ascend: merges data_moves whose bursts line up, and loops of them", kd_pass_fuse_bursts},
 };
@@ -23,7 +24,7 @@ const int kd_npasses = (int)(sizeof kd_passes / sizeof kd_passes[0]);
 
 /* -O1: canon first (folded addresses fuse), dce after each pass that
  * leaves unused values behind. */
-static const char o1_pipeline[] = "canon,dce,dead-moves,fuse-bursts,dce";
+static const char o1_pipeline[] = "canon,dce,dead-moves,fuse-bursts,fuse-tiles,dce";
 
 const KdPass *kd_pass_lookup(const char *name, size_t len)
 {

@@ -39,6 +39,7 @@ int kd_run_passes(KdDiag *d, KdModule *m, const KdPassOptions *o);
 int kd_pass_dce(KdModule *m);
 int kd_pass_fuse_bursts(KdModule *m);
 int kd_pass_canon(KdModule *m);
+int kd_pass_fuse_tiles(KdModule *m);
 int kd_pass_dead_moves(KdModule *m);
 
 /* Helpers for passes (pass_util.c). */

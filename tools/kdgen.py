@@ -171,7 +171,17 @@ class Neuron:
                 body.append('tensor_copy_predicated(src=%s, dst=%s, predicate=%s%s);'
                             % (r.choice(['a', 'b', '2.0']), r.choice(['a', 'b']), pr, extra))
             elif k < 0.7:
-                body.append('tensor_copy(%s, %s);' % r.choice([('a', 'b'), ('b', 'a')]))
+                d, s = r.choice([('a', 'b'), ('b', 'a')])
+                if r.random() < 0.5:
+                    body.append('tensor_copy(%s, %s);' % (d, s))
+                else:
+                    # adjacent free ranges (fuse-tiles), sometimes with a gap
+                    h = r.choice([2, 4, F // 2])
+                    g = r.choice([0, 0, 1])
+                    body.append('tensor_copy(%s[:, 0:%d], %s[:, 0:%d]);' % (d, h, s, h))
+                    body.append('tensor_copy(%s[:, %d:%d], %s[:, %d:%d]);' % (d, h + g, F, s, h + g, F))
+                    body.append('load(%s[0:64, 0:%d], src[0:64, 0:%d]);' % (s, h, h))
+                    body.append('load(%s[0:64, %d:%d], src[0:64, %d:%d]);' % (s, h, F, h, F))
             elif k < 0.85:
                 n = r.randint(1, 4)
                 c = F // n if F % n == 0 else F
