@@ -201,7 +201,7 @@ class Aipu:
     def expr(self, depth, i):
         r = self.r
         k = r.random()
-        if depth > 2 or k < 0.3:
+        if depth > 1 or k < 0.3:
             return 'vload(src[%s])' % ('i*8 + %d' % r.randrange(0, 8) if i else '%d' % r.randrange(0, 56))
         sub = lambda: self.expr(depth + 1, i)
         if k < 0.45:
