@@ -17,6 +17,10 @@ typedef struct {
 	int werror;
 	unsigned char wno[KD_W_NGROUP], werr[KD_W_NGROUP];
 	const char *doc_ops;       /* --doc-ops=TARGET */
+	const char *passes;        /* --passes=a,b,c: exactly these (ir/pass.h) */
+	const char *print_after;   /* --print-after=PASS */
+	int print_after_all;
+	int verify_each;
 } KdOptions;
 
 /* Compiles o->input; with harness set, appends `kdslc run`'s main() to the C

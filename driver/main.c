@@ -9,6 +9,7 @@
 #include "../frontend/parse.h"
 #include "../frontend/sema.h"
 #include "../ir/build.h"
+#include "../ir/pass.h"
 #include "../ir/tile.h"
 #include "../ir/walk.h"
 #include "../backend/emit.h"
@@ -17,7 +18,8 @@
 
 static const char usage[] =
 	"usage: kdslc FILE.k [-o OUT.c] [--header OUT.h] [--emit=tokens|ast|ir|c]\n"
-	"                    [-O0|-O1] [-Werror] [-Werror=GROUP] [-Wno-GROUP]\n"
+	"                    [-O0|-O1] [-Werror] [-Werror=GROUP] [-Wno-GROUP] [--stats]\n"
+	"                    [--passes=P,...] [--print-after=P] [--print-after-all] [--verify-each]\n"
 	"       kdslc run FILE.k [--arg NAME=iota|zeros|ones|random[:seed]|FILE.npy|INT]...\n"
 	"                        [--out DIR] [--kernel NAME] [--quiet]\n"
 	"       kdslc --doc-ops=TARGET      print the op reference of a target (markdown)\n"
@@ -85,9 +87,19 @@ int kd_compile(const KdOptions *o, KdBuf *c_out, int harness)
 		kd_hazard_check(&d, m);
 	if (d.nerror || kd_ir_verify(&d, m))
 		goto done;
+	/* --stats reports the source program, then what the passes made of it. */
+	int optimise = o->passes ? *o->passes != 0 : o->opt > 0;
+	KdBuf st = {0};
+	if (o->stats && optimise)
+		kd_ir_stats_tagged(&st, m, "source");
+	KdPassOptions po = {.opt = o->opt, .passes = o->passes, .print_after = o->print_after,
+	                    .print_after_all = o->print_after_all, .verify_each = o->verify_each};
+	if (kd_run_passes(&d, m, &po)) {
+		kd_buf_free(&st);
+		goto done;
+	}
 	if (o->stats) {
-		KdBuf st = {0};
-		kd_ir_stats(&st, m);
+		kd_ir_stats_tagged(&st, m, NULL);
 		fwrite(st.s ? st.s : "", 1, st.n, stderr);
 		kd_buf_free(&st);
 	}
@@ -202,6 +214,26 @@ int main(int argc, char **argv)
 			o.opt = a[2] == '0' ? 0 : 1;
 		} else if (!strcmp(a, "--stats")) {
 			o.stats = 1;
+		} else if (!strncmp(a, "--passes=", 9)) {
+			size_t n;
+			int at = kd_pass_list_bad(a + 9, &n);
+			if (at >= 0) {
+				KdBuf names = {0};
+				kd_pass_names(&names);
+				fprintf(stderr, "kdslc: error: unknown pass '%.*s' (passes: %s)\n%s", (int)n, a + 9 + at,
+				        names.s, usage);
+				kd_buf_free(&names);
+				return 2;
+			}
+			o.passes = a + 9;
+		} else if (!strncmp(a, "--print-after=", 14)) {
+			if (!kd_pass_lookup(a + 14, strlen(a + 14)))
+				return bad_usage("unknown pass '%s' in --print-after", a + 14);
+			o.print_after = a + 14;
+		} else if (!strcmp(a, "--print-after-all")) {
+			o.print_after_all = 1;
+		} else if (!strcmp(a, "--verify-each")) {
+			o.verify_each = 1;
 		} else if (!strncmp(a, "--doc-ops=", 10)) {
 			o.doc_ops = a + 10;
 		} else if (!strncmp(a, "-W", 2)) {

@@ -275,3 +275,32 @@ int kd_ir_check_rules(KdDiag *d, KdModule *m)
 	kd_arena_free(a);
 	return d->nerror - before;
 }
+
+int kd_affine_in(const KdFunc *f, int v, int loop_blk, int64_t *c, int64_t *k)
+{
+	Aff a = aff_of(f, v, 0);
+	if (!a.ok || a.n > 1 || (a.n == 1 && a.t[0].blk != loop_blk))
+		return 0;
+	*c = a.c;
+	*k = a.n ? a.t[0].k : 0;
+	return 1;
+}
+
+int64_t kd_loop_trips(const KdFunc *f, const KdLoop *l)
+{
+	return trips(f, l);
+}
+
+int kd_affine_terms(const KdFunc *f, int v, int64_t *c, int *nterm, int blk[8], int64_t k[8])
+{
+	Aff a = aff_of(f, v, 0);
+	if (!a.ok)
+		return 0;
+	*c = a.c;
+	*nterm = a.n;
+	for (int i = 0; i < a.n; i++) {
+		blk[i] = a.t[i].blk;
+		k[i] = a.t[i].k;
+	}
+	return 1;
+}

@@ -59,3 +59,14 @@ int64_t kd_cost_neuron_matmul(const KdFunc *f, const KdIns *ins);
 int64_t kd_cost_neuron_predicated(const KdFunc *f, const KdIns *ins);
 
 #endif
+
+/* The passes' view of the affine analysis: 1 when value v equals
+ * c + k*t for the trip index t (0, 1, ...) of the loop headed by block
+ * loop_blk (k is 0 for a constant; loop_blk < 0 accepts constants only).
+ * Any other loop term, or a runtime value, gives 0. */
+int kd_affine_in(const KdFunc *f, int v, int loop_blk, int64_t *c, int64_t *k);
+/* Every term: v == c + sum k[i] * (trip index of the loop headed by
+ * blk[i]), at most 8 terms; 0 when v is not affine in constant-bound loops. */
+int kd_affine_terms(const KdFunc *f, int v, int64_t *c, int *nterm, int blk[8], int64_t k[8]);
+/* Trips of a loop with constant bounds. */
+int64_t kd_loop_trips(const KdFunc *f, const KdLoop *l);

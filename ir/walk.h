@@ -21,5 +21,7 @@ int kd_walk(const KdFunc *f, KdWalkFn fn, void *ctx, int64_t max_steps);
 
 /* --stats: per kernel, ops run, bytes moved per memory space, cycles. */
 void kd_ir_stats(KdBuf *out, const KdModule *m);
+/* The same, with "kernel K (tag):" lines when tag is not NULL. */
+void kd_ir_stats_tagged(KdBuf *out, const KdModule *m, const char *tag);
 
 #endif

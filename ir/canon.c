@@ -1,0 +1,485 @@
+/* canon.c: canonicalisation and folding (pass canon).  Every rewrite
+ * replaces a value by one it provably equals, or removes an op that
+ * provably changes nothing; dce then sweeps what became unused.
+ *
+ *  - scalar folding: integer and bool ops on constants (not div, rem or
+ *    shifts, whose run-time checks must stay; not when 64-bit arithmetic
+ *    overflows, which C leaves undefined);
+ *  - copy propagation: a block parameter that every jump passes the same
+ *    value (or itself) is that value (a loop's induction variable stays);
+ *  - aipu permutation algebra on the pure vector ops: vrevs(vrevs(x)) = x;
+ *    vshfl(vshfl(x, a), b) = vshfl(x, a + b mod L), vshfl(x, 0) = x
+ *    (constant non-negative shifts only); vsel with a constant all-true
+ *    mask = x, all-false = y (only when that operand is a vector of the
+ *    result's type, not a broadcast scalar); vsplit(vconcat(x, y), i) = x
+ *    or y for native x and y; vconcat(lo, hi) of the two halves of
+ *    vsplit(x) = x; vconcat(vzip(x, y, low), vzip(x, y, high)) = vzip(x, y);
+ *  - neuron: an nc_stream_shuffle that leaves dst as it was is removed:
+ *    every entry 255, or in place (dst the very tile src is) with every
+ *    entry i -> i or 255.  Not when dst is another tile: i -> i then
+ *    copies partition i.  Only with constant tile views (so the rule
+ *    checker proved the op in bounds and removing it cannot hide a
+ *    run-time error);
+ *  - a tensor_copy_predicated with a constant predicate (the instruction
+ *    mask, or a predicate tile a memset just filled) becomes nothing or a
+ *    tensor_copy (see predicated);
+ *  - two nc_stream_shuffles compose into one when the intermediate tile is
+ *    read by nothing else (see compose_shuffles for when it must not). */
+#include <string.h>
+
+#include "pass.h"
+#include "tile.h"
+
+typedef struct {
+	KdArena *a;
+	KdFunc *f;
+	int n;
+} Canon;
+
+/* Every use of `from` becomes `to`. */
+static void replace_uses(KdFunc *f, int from, int to)
+{
+	for (int i = 0; i < f->nins; i++) {
+		KdIns *in = &f->ins[i];
+		for (int k = 0; k < in->nargs; k++)
+			if (in->args[k] == from)
+				in->args[k] = to;
+		for (int s = 0; s < in->nsucc; s++)
+			for (int k = 0; k < in->succ[s].nargs; k++)
+				if (in->succ[s].args[k] == from)
+					in->succ[s].args[k] = to;
+	}
+	for (int b = 0; b < f->nblk; b++) {
+		KdLoop *l = f->blk[b]->loop;
+		if (l && l->lo == from)
+			l->lo = to;
+		if (l && l->hi == from)
+			l->hi = to;
+	}
+}
+
+static int is_int(const KdFunc *f, int v, int64_t *c)
+{
+	const KdVal *x = &f->val[v];
+	if (x->kind != VK_CONST || (x->type != VT_INT && x->type != VT_BOOL))
+		return 0;
+	*c = x->c;
+	return 1;
+}
+
+static int fold(Canon *u, const KdIns *in)
+{
+	KdFunc *f = u->f;
+	int64_t x, y = 0, r;
+	if (in->res < 0 || in->op > OP_NOT || !in->nargs || !is_int(f, in->args[0], &x) ||
+	    (in->nargs > 1 && !is_int(f, in->args[1], &y)))
+		return 0;
+	switch (in->op) {
+	case OP_ADD: if (__builtin_add_overflow(x, y, &r)) return 0; break;
+	case OP_SUB: if (__builtin_sub_overflow(x, y, &r)) return 0; break;
+	case OP_MUL: if (__builtin_mul_overflow(x, y, &r)) return 0; break;
+	case OP_AND: r = x & y; break;
+	case OP_OR: r = x | y; break;
+	case OP_XOR: r = x ^ y; break;
+	case OP_EQ: r = x == y; break;
+	case OP_NE: r = x != y; break;
+	case OP_LT: r = x < y; break;
+	case OP_LE: r = x <= y; break;
+	case OP_GT: r = x > y; break;
+	case OP_GE: r = x >= y; break;
+	case OP_LAND: r = x && y; break;
+	case OP_LOR: r = x || y; break;
+	case OP_NEG: if (x == INT64_MIN) return 0; r = -x; break;
+	case OP_NOT: r = !x; break;
+	default: return 0;
+	}
+	const KdVal *res = &f->val[in->res];
+	int c;
+	if (res->type == VT_BOOL)
+		c = kd_val_bool(u->a, f, r != 0);
+	else if (res->type == VT_INT && (!res->dt || res->dt == KD_I64))
+		c = kd_val_const(u->a, f, r);
+	else
+		return 0;      /* a narrower dtype: its wrapping is the emitter's */
+	replace_uses(f, in->res, c);
+	return 1;
+}
+
+/* One value: the same id, or equal integer or bool constants. */
+static int same_value(const KdFunc *f, int a, int b)
+{
+	const KdVal *x = &f->val[a], *y = &f->val[b];
+	return a == b || (x->kind == VK_CONST && y->kind == VK_CONST && x->type == y->type && x->c == y->c &&
+	                  x->type != VT_FLOAT);
+}
+
+/* Block parameters every jump passes one value. */
+static int copies(Canon *u)
+{
+	KdFunc *f = u->f;
+	int n = 0;
+	for (int b = 1; b < f->nblk; b++) {
+		const KdBlock *bl = f->blk[b];
+		for (int p = 0; p < bl->nparam; p++) {
+			int v = bl->params[p], same = -1, ok = 1;
+			if (bl->loop && bl->loop->iv == v)
+				continue;
+			for (int i = 0; ok && i < f->nins; i++)
+				for (int s = 0; s < f->ins[i].nsucc; s++) {
+					const KdSucc *sc = &f->ins[i].succ[s];
+					if (sc->blk != b || sc->args[p] == v)
+						continue;
+					if (same < 0)
+						same = sc->args[p];
+					else if (!same_value(f, same, sc->args[p]))
+						ok = 0;
+				}
+			if (ok && same >= 0) {
+				int used = 0;
+				for (int i = 0; i < f->nins && !used; i++)
+					for (int k = 0; k < f->ins[i].nargs; k++)
+						used |= f->ins[i].args[k] == v;
+				if (used) {
+					replace_uses(f, v, same);
+					n++;
+				}
+			}
+		}
+	}
+	return n;
+}
+
+static const KdIns *def(const KdFunc *f, int v, KdOp op)
+{
+	const KdIns *d = kd_defins(f, v);
+	return d && d->op == op ? d : NULL;
+}
+
+static int same_vec(const KdFunc *f, int a, int b)
+{
+	const KdVal *x = &f->val[a], *y = &f->val[b];
+	return (x->type == VT_VEC || x->type == VT_MASK) && x->type == y->type && x->dt == y->dt &&
+	       x->lanes == y->lanes;
+}
+
+/* Mask literal: 1 all true, 0 all false, -1 neither or not constant. */
+static int mask_all(const KdFunc *f, int v)
+{
+	const KdIns *m = def(f, v, OP_VMASKLIT);
+	int t = 0, fl = 0;
+	int64_t c;
+	if (!m || !m->nargs)
+		return -1;
+	for (int i = 0; i < m->nargs; i++) {
+		if (!is_int(f, m->args[i], &c))
+			return -1;
+		t += c != 0;
+		fl += c == 0;
+	}
+	return t == m->nargs ? 1 : fl == m->nargs ? 0 : -1;
+}
+
+static int aipu(Canon *u, KdIns *in)
+{
+	KdFunc *f = u->f;
+	const KdIns *d;
+	int64_t a, b;
+	if (in->res < 0)
+		return 0;
+	int res = in->res, to = -1;
+	switch (in->op) {
+	case OP_VREVS:
+		if ((d = def(f, in->args[0], OP_VREVS)) && same_vec(f, d->args[0], res))
+			to = d->args[0];
+		break;
+	case OP_VSHFL: {
+		int lanes = f->val[res].lanes;
+		if (!is_int(f, in->args[1], &b) || b < 0 || lanes <= 0)
+			break;
+		if ((d = def(f, in->args[0], OP_VSHFL)) && is_int(f, d->args[1], &a) && a >= 0 &&
+		    same_vec(f, d->args[0], res)) {
+			in->args[0] = d->args[0];
+			in->args[1] = kd_val_const(u->a, f, (a % lanes + b % lanes) % lanes);
+			return 1;
+		}
+		if (b % lanes == 0 && same_vec(f, in->args[0], res))
+			to = in->args[0];
+		break;
+	}
+	case OP_VSEL: {
+		int m = in->nargs == 3 ? mask_all(f, in->args[2]) : -1;
+		if (m >= 0 && same_vec(f, in->args[m ? 0 : 1], res))
+			to = in->args[m ? 0 : 1];
+		break;
+	}
+	case OP_VSPLIT:
+		/* part i of vconcat(x, y, all), x and y native: x or y */
+		if ((d = def(f, in->args[0], OP_VCONCAT)) && is_int(f, d->args[2], &a) && a == 0 &&
+		    in->nargs > 1 && is_int(f, in->args[1], &b) && (b == 0 || b == 1) &&
+		    same_vec(f, d->args[0], res) && same_vec(f, d->args[1], res))
+			to = d->args[b];
+		break;
+	case OP_VCONCAT: {
+		const KdIns *zl = def(f, in->args[0], OP_VZIP), *zh = def(f, in->args[1], OP_VZIP);
+		/* vconcat(vzip(x, y, low), vzip(x, y, high)) = vzip(x, y) */
+		if (is_int(f, in->args[2], &a) && a == 0 && zl && zh && zl->args[0] == zh->args[0] &&
+		    zl->args[1] == zh->args[1] && is_int(f, zl->args[2], &a) && a == 1 &&
+		    is_int(f, zh->args[2], &b) && b == 2 && f->val[res].type == VT_VEC) {
+			int args[3] = {zl->args[0], zl->args[1], kd_val_const(u->a, f, 0)};
+			int blk = in->blk, pos = 0, id = (int)(in - f->ins);
+			KdSpan sp = in->span;
+			while (f->blk[blk]->insv[pos] != id)
+				pos++;
+			int ni = kd_ins_add(u->a, f, blk, OP_VZIP, 3, args, NULL, sp);
+			kd_ins_move_to(f, blk, ni, pos);
+			int nv = kd_ins_result(u->a, f, ni, VT_VEC, f->val[res].dt, -1, NULL);
+			f->val[nv].lanes = f->val[res].lanes;
+			to = nv;
+			break;
+		}
+		const KdIns *lo = def(f, in->args[0], OP_VSPLIT), *hi = def(f, in->args[1], OP_VSPLIT);
+		if (is_int(f, in->args[2], &a) && a == 0 && lo && hi && lo->args[0] == hi->args[0] &&
+		    lo->nargs > 1 && is_int(f, lo->args[1], &a) && a == 0 && is_int(f, hi->args[1], &b) &&
+		    b == 1 && same_vec(f, lo->args[0], res))
+			to = lo->args[0];
+		break;
+	}
+	default:
+		break;
+	}
+	if (to < 0)
+		return 0;
+	replace_uses(f, res, to);
+	return 1;
+}
+
+static int const_tile(const KdFunc *f, int v)
+{
+	const KdIns *t = def(f, v, OP_TILE);
+	if (!t)
+		return 0;
+	for (int i = 0; i < t->nargs; i++)
+		if (f->val[t->args[i]].kind != VK_CONST)
+			return 0;
+	return 1;
+}
+
+static int same_tile(const KdFunc *f, int x, int y)
+{
+	if (x == y)
+		return 1;
+	const KdIns *a = def(f, x, OP_TILE), *b = def(f, y, OP_TILE);
+	if (!a || !b || f->val[x].buf != f->val[y].buf || a->nargs != b->nargs)
+		return 0;
+	for (int i = 0; i < a->nargs; i++)
+		if (f->val[a->args[i]].c != f->val[b->args[i]].c)
+			return 0;
+	return 1;
+}
+
+/* An nc_stream_shuffle that leaves dst unchanged. */
+static int noop_shuffle(const KdFunc *f, const KdIns *in)
+{
+	if (in->op != OP_NC_STREAM_SHUFFLE || !const_tile(f, in->args[0]) || !const_tile(f, in->args[1]))
+		return 0;
+	const KdIns *m = def(f, in->args[2], OP_LIST);
+	if (!m)
+		return 0;
+	int inplace = same_tile(f, in->args[0], in->args[1]);
+	for (int i = 0; i < m->nargs; i++) {
+		int64_t e;
+		if (!is_int(f, m->args[i], &e) || (e != 255 && !(inplace && e == i)))
+			return 0;
+	}
+	return 1;
+}
+
+/* Does ins name buffer buf among its operands? */
+static int names_buf(const KdFunc *f, const KdIns *in, int buf)
+{
+	for (int i = 0; i < in->nargs; i++)
+		if (f->val[in->args[i]].type == VT_REF && f->val[in->args[i]].buf == buf)
+			return 1;
+	return 0;
+}
+
+static int tile_geom_eq(const KdFunc *f, int x, int y)
+{
+	const KdIns *a = def(f, x, OP_TILE), *b = def(f, y, OP_TILE);
+	return a && b && f->val[a->args[TA_NPART]].c == f->val[b->args[TA_NPART]].c &&
+	       f->val[a->args[TA_NFREE]].c == f->val[b->args[TA_NFREE]].c;
+}
+
+/* shuffle(D, T, m2) after shuffle(T, S, m1), T an automatically placed
+ * tile nothing else reads, S, T and D three buffers of one geometry, and
+ * no op between touching any of them: one
+ * shuffle(D, S, c) with c[i] = m2[i] == 255 ? 255 : m1[m2[i]].  Not when
+ * some m1[m2[i]] is 255: D would get T's old partition, which S lacks. */
+static int compose_shuffles(Canon *u, int blk, int k)
+{
+	KdFunc *f = u->f;
+	const KdBlock *bl = f->blk[blk];
+	KdIns *s2 = &f->ins[bl->insv[k]];
+	if (s2->op != OP_NC_STREAM_SHUFFLE)
+		return 0;
+	int d = s2->args[0], t = s2->args[1], tb = f->val[t].buf;
+	const KdBuffer *tbuf = &f->buf[tb];
+	if (tbuf->param >= 0 || (tbuf->tile && tbuf->tile->alloc != KD_ALLOC_AUTO) ||
+	    f->val[d].buf == tb || !const_tile(f, d) || !const_tile(f, t))
+		return 0;
+	/* nothing but s2 and s1 reads T */
+	int j = k - 1;
+	for (; j >= 0; j--) {
+		const KdIns *in = &f->ins[bl->insv[j]];
+		if (kd_ops[in->op].kind == OK_PURE)
+			continue;
+		if (in->op == OP_NC_STREAM_SHUFFLE && same_tile(f, in->args[0], t))
+			break;
+		if (names_buf(f, in, tb) || names_buf(f, in, f->val[d].buf))
+			return 0;
+	}
+	if (j < 0)
+		return 0;
+	int s1id = bl->insv[j];
+	const KdIns *s1 = &f->ins[s1id];
+	int src = s1->args[1], sb = f->val[src].buf;
+	if (sb == tb || sb == f->val[d].buf || !const_tile(f, src) || !tile_geom_eq(f, src, t) || !tile_geom_eq(f, d, t))
+		return 0;
+	for (int q = j + 1; q < k; q++)
+		if (names_buf(f, &f->ins[bl->insv[q]], sb))
+			return 0;
+	for (int i = 0; i < f->nins; i++) {
+		const KdIns *in = &f->ins[i];
+		if (i == s1id || in == s2 || in->op == OP_TILE)
+			continue;
+		for (int a = 0; a < in->nargs; a++) {
+			int w = a < kd_ops[in->op].nparam && (kd_ops[in->op].param[a].flags & PF_WRITE);
+			if (f->val[in->args[a]].type == VT_REF && f->val[in->args[a]].buf == tb && !w)
+				return 0;
+		}
+	}
+	const KdIns *l1 = def(f, s1->args[2], OP_LIST), *l2 = def(f, s2->args[2], OP_LIST);
+	if (!l1 || !l2 || l1->nargs != 32 || l2->nargs != 32)
+		return 0;
+	int el[32];
+	for (int i = 0; i < 32; i++) {
+		int64_t a, b;
+		if (!is_int(f, l2->args[i], &b) || (b != 255 && (b < 0 || b > 31)))
+			return 0;
+		if (b == 255) {
+			el[i] = l2->args[i];
+			continue;
+		}
+		if (!is_int(f, l1->args[b], &a) || a == 255)
+			return 0;
+		el[i] = l1->args[b];
+	}
+	KdSpan sp = s2->span;
+	int li = kd_ins_add(u->a, f, blk, OP_LIST, 32, el, NULL, sp);
+	int lv = kd_ins_result(u->a, f, li, VT_LIST, KD_I64, -1, NULL);
+	kd_ins_move_to(f, blk, li, k);
+	s2 = &f->ins[f->blk[blk]->insv[k + 1]];
+	s2->args[1] = src;
+	s2->args[2] = lv;
+	kd_ins_unlink(f, s1id);
+	return 1;
+}
+
+/* The value every element of tile view v holds before position k of the
+ * block: a memset of that very view earlier in the block with an integer
+ * 0..255 and no op in between naming the buffer.  -1: unknown. */
+static int64_t known_fill(const KdFunc *f, const KdBlock *bl, int k, int v)
+{
+	int buf = f->val[v].buf;
+	const KdBuffer *b = &f->buf[buf];
+	if (b->param >= 0 || (b->tile && b->tile->alloc != KD_ALLOC_AUTO))
+		return -1;
+	for (int j = k - 1; j >= 0; j--) {
+		const KdIns *in = &f->ins[bl->insv[j]];
+		if (kd_ops[in->op].kind == OK_PURE)
+			continue;
+		int64_t c;
+		if (in->op == OP_MEMSET && same_tile(f, in->args[0], v) && is_int(f, in->args[1], &c) &&
+		    c >= 0 && c <= 255)
+			return c;
+		if (names_buf(f, in, buf))
+			return -1;
+	}
+	return -1;
+}
+
+/* tensor_copy_predicated(src, dst, predicate, mask, dtype, reverse_pred)
+ * whose instruction mask is false, or whose predicate tile is known all
+ * zero (all nonzero with reverse_pred): nothing.  Known all nonzero (zero
+ * with reverse_pred), a tile src, no dtype: tensor_copy(dst, src), which
+ * then copies exactly (src and dst share a dtype).  Constant tile views
+ * only; a scalar src or a dtype conversion keeps the predicated form. */
+static int predicated(Canon *u, int blk, int k)
+{
+	KdFunc *f = u->f;
+	const KdBlock *bl = f->blk[blk];
+	const KdIns *in = &f->ins[bl->insv[k]];
+	int64_t mask, dt, rev;
+	if (in->op != OP_TENSOR_COPY_PREDICATED || in->nargs < 6 || !is_int(f, in->args[3], &mask) ||
+	    !is_int(f, in->args[4], &dt) || !is_int(f, in->args[5], &rev) || !const_tile(f, in->args[1]) ||
+	    !const_tile(f, in->args[2]))
+		return 0;
+	int src_tile = f->val[in->args[0]].type == VT_REF;
+	if (src_tile && !const_tile(f, in->args[0]))
+		return 0;
+	int64_t fill = mask ? known_fill(f, bl, k, in->args[2]) : 0;
+	if (fill < 0)
+		return 0;
+	int copies = mask && ((fill != 0) != (rev != 0));
+	if (!copies) {
+		kd_ins_unlink(f, bl->insv[k]);
+		return 1;
+	}
+	if (!src_tile || dt)
+		return 0;
+	int id = bl->insv[k];
+	int args[2] = {in->args[1], in->args[0]};
+	KdSpan asp[2] = {in->argspan[1], in->argspan[0]}, sp = in->span;
+	int ni = kd_ins_add(u->a, f, blk, OP_TENSOR_COPY, 2, args, asp, sp);
+	kd_ins_move_to(f, blk, ni, k);
+	kd_ins_unlink(f, id);
+	return 1;
+}
+
+int kd_pass_canon(KdModule *m)
+{
+	int total = 0;
+	for (int fi = 0; fi < m->nfn; fi++) {
+		Canon u = {.a = m->arena, .f = m->fn[fi]};
+		for (int changed = 1; changed;) {
+			changed = copies(&u);
+			for (int b = 0; b < u.f->nblk; b++) {
+				KdBlock *bl = u.f->blk[b];
+				for (int k = 0; k < bl->nins; k++) {
+					KdIns *in = &u.f->ins[bl->insv[k]];
+					if (noop_shuffle(u.f, in)) {
+						kd_ins_unlink(u.f, bl->insv[k--]);
+						changed++;
+						continue;
+					}
+					/* a folded value leaves its op unused: dce drops it */
+					if (kd_ops[in->op].kind == OK_PURE && in->res >= 0) {
+						int used = 0;
+						for (int i = 0; i < u.f->nins && !used; i++)
+							for (int a = 0; a < u.f->ins[i].nargs; a++)
+								used |= u.f->ins[i].args[a] == in->res;
+						if (!used)
+							continue;
+					}
+					if (compose_shuffles(&u, b, k) || predicated(&u, b, k)) {
+						changed++;
+						break;
+					}
+					changed += fold(&u, in) || aipu(&u, in);
+				}
+			}
+			total += changed;
+		}
+	}
+	return total;
+}

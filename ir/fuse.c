@@ -1,0 +1,446 @@
+/* fuse.c: burst fusion for ascend data_move (pass fuse-bursts).
+ *
+ * A data_move is a sequence of nburst bursts of `burst` 32-byte blocks,
+ * burst k at src + k*(burst+src_stride)*32 and dst + k*(burst+dst_stride)*32.
+ * Two moves whose sequences continue each other become one move, and a
+ * loop whose body is one move with addresses affine in the induction
+ * variable becomes one strided move (or a few, when nburst would pass
+ * 4095).  Moves with both strides 0 are one contiguous span: they become
+ * a single burst when it fits 65535 blocks.
+ *
+ * It must not fire when the result would change what memory holds:
+ *  - src and dst in the same buffer (ub->ub), unless every byte read is
+ *    outside every byte written (the runtime and the device move burst by
+ *    burst, so overlapping bursts depend on the order);
+ *  - across an op that touches a buffer the moves use (two gm kernel
+ *    parameters may be the same memory, so gm against gm counts);
+ *  - when an operand is not a constant (or, in a loop, not affine in the
+ *    induction variable), or the fused strides or counts leave the
+ *    table's ranges (a loop is split into moves of at most 4095 bursts;
+ *    a stride cannot be split, so then nothing fires). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pass.h"
+#include "rules.h"
+
+enum { A_DST, A_SRC, A_SID, A_NBURST, A_BURST, A_SSTRIDE, A_DSTRIDE, BLK = 32 };
+
+/* Offset terms of enclosing loops: bytes per unit of their induction
+ * variable (the fused move recomputes them before the loop). */
+typedef struct {
+	int n;
+	int iv[8];
+	int64_t k[8];
+} Outer;
+
+typedef struct {
+	int dbuf, sbuf;
+	int64_t d, s;             /* byte offsets of burst 0 (outer ivs at 0) */
+	int64_t dk, sk;           /* bytes added per loop trip */
+	Outer dout, sout;
+	int64_t sid, nb, bl, ss, ds;
+} Move;
+
+typedef struct {
+	KdArena *a;
+	KdFunc *f;
+	char *reach;
+	int *npred;               /* reachable predecessors per block */
+} Fuse;
+
+/* The byte offset of view v: c + k*trip of loop_blk + the outer terms
+ * (only when loop_blk >= 0: straight-line fusion wants constants). */
+static int ref_off(const KdFunc *f, int v, int loop_blk, int64_t *c, int64_t *k, Outer *o, int *buf)
+{
+	const KdVal *x = &f->val[v];
+	if (x->kind != VK_INS || f->ins[x->def].op != OP_VIEW)
+		return 0;
+	int64_t sz = kd_dtypes[f->buf[x->buf].dt].size;
+	int n, blk[8];
+	int64_t kk[8];
+	if (!kd_affine_terms(f, f->ins[x->def].args[0], c, &n, blk, kk))
+		return 0;
+	*k = 0;
+	o->n = 0;
+	for (int i = 0; i < n; i++) {
+		const KdLoop *l = f->blk[blk[i]]->loop;
+		if (blk[i] == loop_blk) {
+			*k = kk[i];
+			continue;
+		}
+		/* k*trip == (k/step)*(iv - lo) */
+		if (loop_blk < 0 || kk[i] % l->step)
+			return 0;
+		int64_t per = kk[i] / l->step, lo = f->val[l->lo].c, t;
+		if (__builtin_mul_overflow(per, lo, &t) || __builtin_sub_overflow(*c, t, c) ||
+		    __builtin_mul_overflow(per, sz, &o->k[o->n]))
+			return 0;
+		o->iv[o->n++] = l->iv;
+	}
+	if (__builtin_mul_overflow(*c, sz, c) || __builtin_mul_overflow(*k, sz, k))
+		return 0;
+	*buf = x->buf;
+	return 1;
+}
+
+/* The move ins as a burst sequence; loop_blk >= 0 lets the addresses
+ * step with that loop. */
+static int move_of(const KdFunc *f, const KdIns *in, int loop_blk, Move *m)
+{
+	if (in->op != OP_DATA_MOVE)
+		return 0;
+	memset(m, 0, sizeof *m);
+	if (!ref_off(f, in->args[A_DST], loop_blk, &m->d, &m->dk, &m->dout, &m->dbuf) ||
+	    !ref_off(f, in->args[A_SRC], loop_blk, &m->s, &m->sk, &m->sout, &m->sbuf))
+		return 0;
+	return kd_arg_legal(f, in, A_SID, &m->sid) && kd_arg_legal(f, in, A_NBURST, &m->nb) &&
+	       kd_arg_legal(f, in, A_BURST, &m->bl) && kd_arg_legal(f, in, A_SSTRIDE, &m->ss) &&
+	       kd_arg_legal(f, in, A_DSTRIDE, &m->ds);
+}
+
+static int64_t extent(int64_t nb, int64_t bl, int64_t stride)
+{
+	return ((nb - 1) * (bl + stride) + bl) * BLK;
+}
+
+/* Same buffer: the bytes read and the bytes written must not meet. */
+static int alias_safe(const KdFunc *f, const Move *m)
+{
+	if (m->dbuf != m->sbuf)
+		return f->buf[m->dbuf].space != KD_SP_GM || f->buf[m->sbuf].space != KD_SP_GM;
+	if (m->dout.n || m->sout.n)
+		return 0;
+	return m->s + extent(m->nb, m->bl, m->ss) <= m->d || m->d + extent(m->nb, m->bl, m->ds) <= m->s;
+}
+
+/* The stride that makes a burst at `next` follow nb bursts from `base`:
+ * fixed by a side that already has several bursts. */
+static int stride_for(int64_t base, int64_t anb, int64_t astr, int64_t next, int64_t bnb, int64_t bstr,
+                      int64_t bl, int64_t *out)
+{
+	int64_t st;
+	if (anb > 1)
+		st = astr;
+	else if (bnb > 1)
+		st = bstr;
+	else {
+		int64_t gap = next - base - bl * BLK;
+		if (gap < 0 || gap % BLK)
+			return 0;
+		st = gap / BLK;
+	}
+	if (st > 65535 || (bnb > 1 && bstr != st))
+		return 0;
+	*out = st;
+	return next == base + anb * (bl + st) * BLK;
+}
+
+static int contiguous(const Move *m)
+{
+	return m->nb == 1 || (!m->ss && !m->ds);
+}
+
+/* a followed by b as one move. */
+static int join(const KdFunc *f, const Move *a, const Move *b, Move *out)
+{
+	if (a->dbuf != b->dbuf || a->sbuf != b->sbuf || a->sid != b->sid)
+		return 0;
+	/* two spans, end to start on both sides: one span */
+	int64_t la = a->nb * a->bl, lb = b->nb * b->bl;
+	if (contiguous(a) && contiguous(b) && la + lb <= 65535 && b->s == a->s + la * BLK &&
+	    b->d == a->d + la * BLK) {
+		*out = *a;
+		out->nb = 1;
+		out->bl = la + lb;
+		out->ss = out->ds = 0;
+		return alias_safe(f, out);
+	}
+	if (a->bl != b->bl || a->nb + b->nb > 4095)
+		return 0;
+	*out = *a;
+	out->nb = a->nb + b->nb;
+	if (!stride_for(a->s, a->nb, a->ss, b->s, b->nb, b->ss, a->bl, &out->ss) ||
+	    !stride_for(a->d, a->nb, a->ds, b->d, b->nb, b->ds, a->bl, &out->ds))
+		return 0;
+	return alias_safe(f, out);
+}
+
+static int may_alias(const KdFunc *f, int x, int y)
+{
+	return x == y || (f->buf[x].space == KD_SP_GM && f->buf[y].space == KD_SP_GM);
+}
+
+/* Does ins touch a buffer m uses? */
+static int touches(const KdFunc *f, const KdIns *in, const Move *m)
+{
+	for (int i = 0; i < in->nargs; i++) {
+		const KdVal *x = &f->val[in->args[i]];
+		if (x->type == VT_REF && (may_alias(f, x->buf, m->dbuf) || may_alias(f, x->buf, m->sbuf)))
+			return 1;
+	}
+	return 0;
+}
+
+static int cst(Fuse *u, int64_t c)
+{
+	return kd_val_const(u->a, u->f, c);
+}
+
+/* Appends a pure op to blk at *pos. */
+static int arith(Fuse *u, int blk, int *pos, KdOp op, int x, int y, KdSpan sp)
+{
+	int args[2] = {x, y};
+	int i = kd_ins_add(u->a, u->f, blk, op, 2, args, NULL, sp);
+	kd_ins_move_to(u->f, blk, i, (*pos)++);
+	return kd_ins_result(u->a, u->f, i, VT_INT, KD_I64, -1, NULL);
+}
+
+/* A view of buf at byte_off + the outer terms, appended to blk at *pos. */
+static int view(Fuse *u, int blk, int *pos, int buf, int64_t byte_off, const Outer *o, KdSpan sp)
+{
+	int64_t sz = kd_dtypes[u->f->buf[buf].dt].size;
+	int off = cst(u, byte_off / sz);
+	for (int t = 0; t < o->n; t++) {
+		int prod = arith(u, blk, pos, OP_MUL, o->iv[t], cst(u, o->k[t] / sz), sp);
+		off = arith(u, blk, pos, OP_ADD, off, prod, sp);
+	}
+	int i = kd_ins_add(u->a, u->f, blk, OP_VIEW, 1, &off, &sp, sp);
+	kd_ins_move_to(u->f, blk, i, (*pos)++);
+	return kd_ins_result(u->a, u->f, i, VT_REF, u->f->buf[buf].dt, buf, NULL);
+}
+
+/* Appends moves equivalent to m to block blk (before its terminator at
+ * position `pos`, which advances); one per 4095 bursts. */
+static void emit_moves(Fuse *u, int blk, int *pos, Move m, int proto)
+{
+	if (!m.ss && !m.ds && m.nb * m.bl <= 65535) {
+		m.bl *= m.nb;
+		m.nb = 1;
+	}
+	if (m.nb == 1)
+		m.ss = m.ds = 0;
+	for (int64_t done = 0; done < m.nb;) {
+		int64_t n = m.nb - done < 4095 ? m.nb - done : 4095;
+		KdSpan sp = u->f->ins[proto].span;
+		KdSpan asp[7];
+		memcpy(asp, u->f->ins[proto].argspan, sizeof asp);
+		int dv = view(u, blk, pos, m.dbuf, m.d + done * (m.bl + m.ds) * BLK, &m.dout, asp[A_DST]);
+		int sv = view(u, blk, pos, m.sbuf, m.s + done * (m.bl + m.ss) * BLK, &m.sout, asp[A_SRC]);
+		int args[7] = {dv, sv, cst(u, m.sid), cst(u, n), cst(u, m.bl), cst(u, n > 1 ? m.ss : 0),
+		               cst(u, n > 1 ? m.ds : 0)};
+		int i = kd_ins_add(u->a, u->f, blk, OP_DATA_MOVE, 7, args, asp, sp);
+		kd_ins_move_to(u->f, blk, i, (*pos)++);
+		done += n;
+	}
+}
+
+/* Replaces ins id (in its block) by the moves of m. */
+static void replace(Fuse *u, int id, const Move *m)
+{
+	int blk = u->f->ins[id].blk, pos = 0;
+	const KdBlock *b = u->f->blk[blk];
+	while (b->insv[pos] != id)
+		pos++;
+	emit_moves(u, blk, &pos, *m, id);
+	kd_ins_unlink(u->f, id);
+}
+
+/* Straight-line pairs in one block. */
+static int fuse_block(Fuse *u, int blk)
+{
+	KdFunc *f = u->f;
+	const KdBlock *b = f->blk[blk];
+	for (int k = 0; k < b->nins; k++) {
+		Move a, c, j;
+		int ia = b->insv[k];
+		if (!move_of(f, &f->ins[ia], -1, &a))
+			continue;
+		/* a single move: contiguous bursts become one burst */
+		if (a.nb > 1 && !a.ss && !a.ds && a.nb * a.bl <= 65535) {
+			replace(u, ia, &a);
+			return 1;
+		}
+		for (int n = k + 1; n < b->nins; n++) {
+			const KdIns *in = &f->ins[b->insv[n]];
+			if (kd_ops[in->op].kind == OK_PURE)
+				continue;
+			if (move_of(f, in, -1, &c) && join(f, &a, &c, &j)) {
+				int ib = b->insv[n];
+				kd_ins_unlink(f, ia);
+				replace(u, ib, &j);
+				return 1;
+			}
+			if (kd_ops[in->op].kind != OK_EFFECT || touches(f, in, &a))
+				break;
+		}
+	}
+	return 0;
+}
+
+static const KdSucc *jmp_to(const KdFunc *f, int blk)
+{
+	const KdBlock *b = f->blk[blk];
+	const KdIns *t = &f->ins[b->insv[b->nins - 1]];
+	return t->op == OP_JMP ? &t->succ[0] : NULL;
+}
+
+static int uses(const KdFunc *f, const KdIns *in, int v)
+{
+	for (int i = 0; i < in->nargs; i++)
+		if (in->args[i] == v)
+			return 1;
+	for (int s = 0; s < in->nsucc; s++)
+		for (int i = 0; i < in->succ[s].nargs; i++)
+			if (in->succ[s].args[i] == v)
+				return 1;
+	(void)f;
+	return 0;
+}
+
+/* A loop headed by h whose body is a chain of blocks holding one
+ * data_move and pure ops becomes strided moves before the loop. */
+static int fuse_loop(Fuse *u, int h)
+{
+	KdFunc *f = u->f;
+	const KdBlock *hb = f->blk[h];
+	const KdLoop *l = hb->loop;
+	if (!l || !u->reach[h] || hb->nparam != 1 || hb->params[0] != l->iv || hb->nins != 2 ||
+	    l->step <= 0 || f->val[l->lo].kind != VK_CONST || f->val[l->hi].kind != VK_CONST)
+		return 0;
+	int64_t n = kd_loop_trips(f, l);
+	const KdIns *cond = &f->ins[hb->insv[0]], *br = &f->ins[hb->insv[1]];
+	if (n < 1 || cond->op != OP_LT || cond->args[0] != l->iv || cond->args[1] != l->hi ||
+	    br->op != OP_BR || br->args[0] != cond->res || br->succ[0].nargs || br->succ[1].nargs ||
+	    u->npred[h] != 2)
+		return 0;
+	int body = br->succ[0].blk, exitb = br->succ[1].blk;
+	if (body == h || exitb == h || u->npred[exitb] != 1)
+		return 0;
+	/* the body chain: unconditional jumps back to h */
+	int chain[64], nchain = 0, mv = -1, cur = body;
+	for (;;) {
+		if (nchain == 64 || cur == h || cur == exitb || u->npred[cur] != 1)
+			return 0;
+		chain[nchain++] = cur;
+		const KdBlock *cb = f->blk[cur];
+		for (int k = 0; k + 1 < cb->nins; k++) {
+			const KdIns *in = &f->ins[cb->insv[k]];
+			if (kd_ops[in->op].kind == OK_PURE)
+				continue;
+			if (in->op != OP_DATA_MOVE || mv >= 0)
+				return 0;
+			mv = cb->insv[k];
+		}
+		const KdSucc *s = jmp_to(f, cur);
+		if (!s)
+			return 0;
+		if (s->blk == h) {
+			int64_t c, k;
+			if (s->nargs != 1 || !kd_affine_in(f, s->args[0], h, &c, &k) ||
+			    c != f->val[l->lo].c + l->step || k != l->step)
+				return 0;
+			break;
+		}
+		if (s->nargs)
+			return 0;
+		cur = s->blk;
+	}
+	/* the preheader: the one other reachable block that jumps to h */
+	int pre = -1;
+	for (int b = 0; b < f->nblk; b++) {
+		const KdSucc *s = u->reach[b] ? jmp_to(f, b) : NULL;
+		if (s && s->blk == h && b != cur)
+			pre = b;
+	}
+	if (pre < 0 || mv < 0)
+		return 0;
+	const KdSucc *ps = jmp_to(f, pre);
+	if (ps->nargs != 1 || f->val[ps->args[0]].kind != VK_CONST || f->val[ps->args[0]].c != f->val[l->lo].c)
+		return 0;
+	/* The induction variable and the condition live only in the loop. */
+	for (int b = 0; b < f->nblk; b++) {
+		int inside = b == h;
+		for (int c = 0; c < nchain; c++)
+			inside |= chain[c] == b;
+		for (int k = 0; !inside && u->reach[b] && k < f->blk[b]->nins; k++) {
+			const KdIns *in = &f->ins[f->blk[b]->insv[k]];
+			if (uses(f, in, l->iv) || uses(f, in, cond->res))
+				return 0;
+		}
+	}
+	Move m;
+	if (!move_of(f, &f->ins[mv], h, &m))
+		return 0;
+	/* Trip t's bursts must continue trip t-1's. */
+	int64_t tot;
+	if (m.nb > 1) {
+		if (m.sk != m.nb * (m.bl + m.ss) * BLK || m.dk != m.nb * (m.bl + m.ds) * BLK)
+			return 0;
+	} else {
+		if (m.sk < m.bl * BLK || m.dk < m.bl * BLK || m.sk % BLK || m.dk % BLK)
+			return 0;
+		m.ss = m.sk / BLK - m.bl;
+		m.ds = m.dk / BLK - m.bl;
+		if (m.ss > 65535 || m.ds > 65535)
+			return 0;
+	}
+	if (__builtin_mul_overflow(m.nb, n, &tot))
+		return 0;
+	m.nb = tot;
+	if (!alias_safe(f, &m))
+		return 0;
+	/* Moves at the end of the preheader, which then jumps past the loop. */
+	int pos = f->blk[pre]->nins - 1;
+	emit_moves(u, pre, &pos, m, mv);
+	KdIns *pt = &f->ins[f->blk[pre]->insv[f->blk[pre]->nins - 1]];
+	pt->succ[0].blk = exitb;
+	pt->succ[0].nargs = 0;
+	kd_ins_unlink(f, mv);
+	return 1;
+}
+
+static void analyse(Fuse *u)
+{
+	KdFunc *f = u->f;
+	int *stack = u->npred + f->nblk, sp = 0;
+	memset(u->reach, 0, (size_t)f->nblk);
+	memset(u->npred, 0, sizeof *u->npred * (size_t)f->nblk);
+	u->reach[0] = 1;
+	stack[sp++] = 0;
+	while (sp) {
+		const KdBlock *b = f->blk[stack[--sp]];
+		const KdIns *t = &f->ins[b->insv[b->nins - 1]];
+		for (int s = 0; s < t->nsucc; s++) {
+			int to = t->succ[s].blk;
+			u->npred[to]++;
+			if (!u->reach[to]) {
+				u->reach[to] = 1;
+				stack[sp++] = to;
+			}
+		}
+	}
+}
+
+int kd_pass_fuse_bursts(KdModule *m)
+{
+	int total = 0;
+	if (m->target != KD_TARGET_ASCEND)
+		return 0;
+	for (int fi = 0; fi < m->nfn; fi++) {
+		Fuse u = {.a = m->arena, .f = m->fn[fi]};
+		u.reach = calloc((size_t)u.f->nblk + 1, 1);
+		u.npred = calloc((size_t)u.f->nblk * 2 + 2, sizeof *u.npred);
+		for (int changed = 1; changed;) {
+			changed = 0;
+			analyse(&u);
+			for (int b = 0; b < u.f->nblk && !changed; b++)
+				if (u.reach[b])
+					changed = fuse_block(&u, b) || fuse_loop(&u, b);
+			total += changed;
+		}
+		free(u.reach);
+		free(u.npred);
+	}
+	return total;
+}

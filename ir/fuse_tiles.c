@@ -1,0 +1,118 @@
+/* fuse_tiles.c: neuron load, store and tensor_copy fusion (pass
+ * fuse-tiles).  Two ops of one kind whose dst views, and whose src views,
+ * continue each other along the free dimension (same buffer, block, start
+ * partition and partitions; the second starts where the first ends) become
+ * one op over the joined views.  The joined views lie inside their tiles,
+ * since both halves did.
+ *
+ * It must not fire:
+ *  - across an op that names a buffer either op uses; gm/hbm kernel
+ *    parameters may be the same memory, and directly allocated tiles
+ *    (mod_alloc, alloc) may share bytes with other buffers, so an op
+ *    naming any such buffer also stops it;
+ *  - for a tensor_copy within one buffer, or with a directly allocated
+ *    side (the second copy could read what the first wrote);
+ *  - with views that are not all constants (loop or run-time indices). */
+#include "pass.h"
+#include "tile.h"
+
+typedef struct {
+	int buf;
+	int64_t a[TA_N];
+} View;
+
+static int view_of(const KdFunc *f, int v, View *o)
+{
+	const KdIns *t = kd_defins(f, v);
+	if (!t || t->op != OP_TILE || t->nargs != TA_N)
+		return 0;
+	for (int i = 0; i < TA_N; i++) {
+		if (f->val[t->args[i]].kind != VK_CONST)
+			return 0;
+		o->a[i] = f->val[t->args[i]].c;
+	}
+	o->buf = f->val[v].buf;
+	return 1;
+}
+
+static int follows(const View *x, const View *y)
+{
+	return x->buf == y->buf && x->a[TA_BLOCK] == y->a[TA_BLOCK] && x->a[TA_PSTART] == y->a[TA_PSTART] &&
+	       x->a[TA_NPART] == y->a[TA_NPART] && x->a[TA_FOFF] + x->a[TA_NFREE] == y->a[TA_FOFF];
+}
+
+static int shared(const KdBuffer *b)
+{
+	return b->param >= 0 || (b->tile && b->tile->alloc != KD_ALLOC_AUTO);
+}
+
+/* Does in name a buffer of the pair (dst buffer d, src buffer s)? */
+static int touches(const KdFunc *f, const KdIns *in, int d, int s)
+{
+	int wide = shared(&f->buf[d]) || shared(&f->buf[s]);
+	for (int i = 0; i < in->nargs; i++) {
+		const KdVal *x = &f->val[in->args[i]];
+		if (x->type != VT_REF)
+			continue;
+		if (x->buf == d || x->buf == s || (wide && shared(&f->buf[x->buf])))
+			return 1;
+	}
+	return 0;
+}
+
+static int new_tile(KdModule *m, KdFunc *f, int blk, int *pos, const View *v, int64_t nfree, KdSpan sp)
+{
+	int args[TA_N];
+	for (int i = 0; i < TA_N; i++)
+		args[i] = kd_val_const(m->arena, f, i == TA_NFREE ? nfree : v->a[i]);
+	int i = kd_ins_add(m->arena, f, blk, OP_TILE, TA_N, args, NULL, sp);
+	kd_ins_move_to(f, blk, i, (*pos)++);
+	return kd_ins_result(m->arena, f, i, VT_REF, f->buf[v->buf].dt, v->buf, NULL);
+}
+
+static int block(KdModule *m, KdFunc *f, int blk)
+{
+	const KdBlock *bl = f->blk[blk];
+	for (int k = 0; k < bl->nins; k++) {
+		const KdIns *a = &f->ins[bl->insv[k]];
+		View ad, as;
+		if ((a->op != OP_LOAD && a->op != OP_STORE && a->op != OP_TENSOR_COPY) || a->nargs != 2 ||
+		    !view_of(f, a->args[0], &ad) || !view_of(f, a->args[1], &as))
+			continue;
+		if (a->op == OP_TENSOR_COPY &&
+		    (ad.buf == as.buf || shared(&f->buf[ad.buf]) || shared(&f->buf[as.buf])))
+			continue;
+		for (int n = k + 1; n < bl->nins; n++) {
+			const KdIns *b = &f->ins[bl->insv[n]];
+			View bd, bs;
+			if (kd_ops[b->op].kind == OK_PURE)
+				continue;
+			if (b->op == a->op && b->nargs == 2 && view_of(f, b->args[0], &bd) &&
+			    view_of(f, b->args[1], &bs) && follows(&ad, &bd) && follows(&as, &bs)) {
+				int ia = bl->insv[k], ib = bl->insv[n], pos = n;
+				KdSpan sp = b->span;
+				int dv = new_tile(m, f, blk, &pos, &ad, ad.a[TA_NFREE] + bd.a[TA_NFREE], sp);
+				int sv = new_tile(m, f, blk, &pos, &as, as.a[TA_NFREE] + bs.a[TA_NFREE], sp);
+				f->ins[ib].args[0] = dv;
+				f->ins[ib].args[1] = sv;
+				kd_ins_unlink(f, ia);
+				return 1;
+			}
+			if (touches(f, b, ad.buf, as.buf))
+				break;
+		}
+	}
+	return 0;
+}
+
+int kd_pass_fuse_tiles(KdModule *m)
+{
+	int n = 0;
+	if (m->target != KD_TARGET_NEURON)
+		return 0;
+	for (int fi = 0; fi < m->nfn; fi++)
+		for (int b = 0; b < m->fn[fi]->nblk; b++)
+			while (block(m, m->fn[fi], b))
+				n++;
+	return n;
+}

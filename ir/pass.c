@@ -1,0 +1,101 @@
+/* pass.c: the pass manager.  -O0 runs no optimisation (the driver has
+ * already run dce, which the emitter relies on); -O1 runs the pipeline
+ * below; --passes runs exactly the passes named.  After each pass the
+ * structural verifier and the hardware-rule checker run when asked
+ * (--verify-each) and in every build without NDEBUG. */
+#include <string.h>
+
+#include "pass.h"
+
+static int dce_run(KdModule *m)
+{
+	kd_ir_dce(m);
+	return 0;
+}
+
+const KdPass kd_passes[] = {
+	{"canon", "folds constants, propagates copies, simplifies permutations, drops no-op shuffles", kd_pass_canon},
+	{"dead-moves", "removes ops whose only effect is writing on-chip buffers nothing reads", kd_pass_dead_moves},
+	{"fuse-tiles", "neuron: merges loads, stores and tensor_copies over adjacent free ranges", kd_pass_fuse_tiles},
+	{"dce", "removes pure instructions and block parameters nothing uses", dce_run},
+	{"fuse-bursts", "ascend: merges data_moves whose bursts line up, and loops of them", kd_pass_fuse_bursts},
+};
+const int kd_npasses = (int)(sizeof kd_passes / sizeof kd_passes[0]);
+
+/* -O1: canon first (folded addresses fuse), dce after each pass that
+ * leaves unused values behind. */
+static const char o1_pipeline[] = "canon,dce,dead-moves,fuse-bursts,fuse-tiles,dce";
+
+const KdPass *kd_pass_lookup(const char *name, size_t len)
+{
+	for (int i = 0; i < kd_npasses; i++)
+		if (strlen(kd_passes[i].name) == len && !memcmp(kd_passes[i].name, name, len))
+			return &kd_passes[i];
+	return NULL;
+}
+
+int kd_pass_list_bad(const char *list, size_t *len)
+{
+	const char *p = list;
+	if (!*p)
+		return -1;      /* --passes= : none */
+	for (;;) {
+		size_t n = strcspn(p, ",");
+		if (!kd_pass_lookup(p, n)) {
+			*len = n;
+			return (int)(p - list);
+		}
+		if (!p[n])
+			return -1;
+		p += n + 1;
+	}
+}
+
+void kd_pass_names(KdBuf *out)
+{
+	for (int i = 0; i < kd_npasses; i++)
+		kd_buf_printf(out, "%s%s", i ? ", " : "", kd_passes[i].name);
+}
+
+#ifdef NDEBUG
+enum { VERIFY_ALWAYS = 0 };
+#else
+enum { VERIFY_ALWAYS = 1 };
+#endif
+
+static int run_one(KdDiag *d, KdModule *m, const KdPass *p, const KdPassOptions *o)
+{
+	p->run(m);
+	if (o->print_after_all || (o->print_after && !strcmp(o->print_after, p->name))) {
+		KdBuf b = {0};
+		kd_buf_printf(&b, "; *** IR after %s ***\n", p->name);
+		kd_ir_print(&b, m);
+		fwrite(b.s ? b.s : "", 1, b.n, stderr);
+		kd_buf_free(&b);
+	}
+	if (!VERIFY_ALWAYS && !o->verify_each)
+		return 0;
+	int bad = kd_ir_verify(d, m);
+	if (!bad)
+		bad = kd_ir_check_rules(d, m);
+	if (bad) {
+		kd_error_nopos(d, "internal compiler error: pass '%s' produced IR the verifier rejects "
+		               "(the errors above); please report it with the input", p->name);
+		return 1;
+	}
+	return 0;
+}
+
+int kd_run_passes(KdDiag *d, KdModule *m, const KdPassOptions *o)
+{
+	const char *list = o->passes ? o->passes : o->opt ? o1_pipeline : "";
+	const char *p = list;
+	while (*p) {
+		size_t n = strcspn(p, ",");
+		const KdPass *ps = kd_pass_lookup(p, n);
+		if (ps && run_one(d, m, ps, o))
+			return 1;
+		p += n + (p[n] == ',');
+	}
+	return 0;
+}

@@ -1,0 +1,53 @@
+/* pass.h: the pass manager.  A pass is a plain function over the module
+ * (QBE style) that returns how many rewrites it made.  The pipeline runs
+ * after the source program passed the structural verifier, the hardware
+ * rules and placement, so every user error points at user code; a pass
+ * that leaves IR either verifier rejects is a compiler bug. */
+#ifndef KD_PASS_H
+#define KD_PASS_H
+
+#include "ir.h"
+
+typedef struct {
+	const char *name;
+	const char *doc;   /* one line, for --help-passes and usage errors */
+	int (*run)(KdModule *m);
+} KdPass;
+
+extern const KdPass kd_passes[];
+extern const int kd_npasses;
+
+typedef struct {
+	int opt;                   /* -O level: 0 runs no optimisation */
+	const char *passes;        /* --passes=a,b,c (NULL: the -O pipeline) */
+	const char *print_after;   /* --print-after=PASS */
+	int print_after_all;
+	int verify_each;           /* verifiers after every pass (always without NDEBUG) */
+} KdPassOptions;
+
+/* The pass called name (len bytes), or NULL. */
+const KdPass *kd_pass_lookup(const char *name, size_t len);
+/* Checks a --passes list: -1 when every name is a pass, else the offset
+ * of the first unknown name (its length in *len). */
+int kd_pass_list_bad(const char *list, size_t *len);
+/* Names of every pass, comma separated, into out. */
+void kd_pass_names(KdBuf *out);
+/* Runs the pipeline; returns the number of errors (internal ones). */
+int kd_run_passes(KdDiag *d, KdModule *m, const KdPassOptions *o);
+
+/* The passes (one file each). */
+int kd_pass_dce(KdModule *m);
+int kd_pass_fuse_bursts(KdModule *m);
+int kd_pass_canon(KdModule *m);
+int kd_pass_fuse_tiles(KdModule *m);
+int kd_pass_dead_moves(KdModule *m);
+
+/* Helpers for passes (pass_util.c). */
+/* Inserts the already-added instruction id at position pos of block blk
+ * (kd_ins_add appends it at the end of the block it names). */
+void kd_ins_move_to(KdFunc *f, int blk, int id, int pos);
+/* Removes instruction id from its block; it stays in f->ins as an empty
+ * pure op nothing reaches. */
+void kd_ins_unlink(KdFunc *f, int id);
+
+#endif

@@ -1,0 +1,256 @@
+#!/usr/bin/env python3
+"""kdgen: random valid kdsl kernels for differential testing of the passes.
+
+  kdgen.py TARGET SEED COUNT > FILE.k     COUNT kernels for one target
+
+Every kernel reads `src` (and `pred`), writes `dst`, and initialises its
+on-chip buffers before reading them, so its output depends only on its
+inputs.  The ascend kernels mix data_moves of every shape (straight-line
+runs that line up or almost do, loops and nested loops with affine
+addresses, ub->ub moves in one buffer, vec_dup in between); the neuron
+ones loads, stores, copies, nc_stream_shuffle (identity, in place,
+chained), tensor_copy_predicated (constant or tile predicates), loops and
+mod_alloc blocks; the aipu ones permutations (vrevs, vshfl, vsel, vzip,
+vconcat/vsplit) over vloads and vstores in loops.  Deterministic in SEED."""
+import random
+import sys
+
+
+class Ascend:
+    DT = {'f16': 2, 'f32': 4, 'i32': 4, 'u8': 1, 'i16': 2}
+    SRC, UB, W = 8192, 4096, 1024      # bytes
+
+    def __init__(self, rng):
+        self.r = rng
+
+    def move(self, dst, dbytes, dgm, src, sbytes, sgm, esz, loop=None):
+        """A legal data_move of random shape, or None."""
+        r = self.r
+        for _ in range(40):
+            nb = r.choice([1, 1, 1, 2, 3, 4, 8])
+            bl = r.choice([1, 1, 2, 3, 4])
+            ss = r.choice([0, 0, 0, 1, 2]) if nb > 1 else 0
+            ds = r.choice([0, 0, 0, 1, 3]) if nb > 1 else 0
+            sext = ((nb - 1) * (bl + ss) + bl) * 32
+            dext = ((nb - 1) * (bl + ds) + bl) * 32
+            trips, sstep, dstep = 1, 0, 0
+            if loop:
+                trips = loop
+                per_s = nb * (bl + ss) * 32
+                per_d = nb * (bl + ds) * 32
+                sstep = r.choice([per_s, per_s, per_s + 32, per_s * 2, per_s + (0 if sgm else 32)])
+                dstep = r.choice([per_d, per_d, per_d + 32, per_d * 2])
+                if not sgm:
+                    sstep -= sstep % 32
+                if not dgm:
+                    dstep -= dstep % 32
+                if sstep < 0 or dstep < 0:
+                    continue
+            sroom = sbytes - sext - sstep * (trips - 1)
+            droom = dbytes - dext - dstep * (trips - 1)
+            if sroom < 0 or droom < 0:
+                continue
+            so = r.randrange(0, sroom + 1, 1 if sgm else 32) // esz * esz
+            do = r.randrange(0, droom + 1, 1 if dgm else 32) // esz * esz
+            if not sgm:
+                so -= so % 32
+            if not dgm:
+                do -= do % 32
+            if src == dst and loop is None and not (so + sext <= do or do + dext <= so) and r.random() < 0.5:
+                pass   # overlapping ub->ub moves are legal: keep some
+            sidx = '%d' % (so // esz) if not loop else 'i*%d + %d' % (sstep // esz, so // esz)
+            didx = '%d' % (do // esz) if not loop else 'i*%d + %d' % (dstep // esz, do // esz)
+            if src == dst and loop:
+                # trips of one buffer: stay clear of each other's bytes
+                if not (so + sext + sstep * (trips - 1) <= do or do + dext + dstep * (trips - 1) <= so):
+                    continue
+            return 'data_move(%s[%s], %s[%s], 0, %d, %d, %d, %d);' % (dst, didx, src, sidx, nb, bl, ss, ds)
+        return None
+
+    def kernel(self, name):
+        r = self.r
+        dt = r.choice(list(self.DT))
+        esz = self.DT[dt]
+        vec = dt in ('f16', 'f32', 'i32', 'i16')
+        ub, w = self.UB // esz, self.W // esz
+        body = ['let u: ub %s[%d];' % (dt, ub), 'let w: ub %s[%d];' % (dt, w),
+                'data_move(u, src, 0, 1, %d, 0, 0);' % (self.UB // 32),
+                'data_move(w, src[%d], 0, 1, %d, 0, 0);' % (ub, self.W // 32)]
+        for _ in range(r.randint(2, 7)):
+            k = r.random()
+            bufs = [('u', self.UB, False), ('w', self.W, False)]
+            d = r.choice(bufs)
+            if k < 0.3:
+                run = r.randint(2, 4)
+                # a run of moves that line up: contiguous or evenly stepped
+                bl, gap_s, gap_d = r.choice([1, 2]), r.choice([0, 0, 1]), r.choice([0, 0, 2])
+                so = r.randrange(0, 512) // esz * esz
+                do = r.randrange(0, 512, 32)
+                for j in range(run):
+                    s_at = so + j * (bl + gap_s) * 32
+                    d_at = do + j * (bl + gap_d) * 32
+                    if d_at + bl * 32 <= d[1] and s_at + bl * 32 <= self.SRC:
+                        body.append('data_move(%s[%d], src[%d], 0, 1, %d, 0, 0);'
+                                    % (d[0], d_at // esz, s_at // esz, bl))
+                    if r.random() < 0.2 and vec:
+                        body.append('vec_dup(%d, w, %d, 1, 8);' % (256 // esz // 2, r.randint(0, 9)))
+            elif k < 0.6:
+                n = r.randint(1, 9)
+                m = self.move(d[0], d[1], False, 'src', self.SRC, True, esz, loop=n)
+                if m:
+                    body.append('for i in 0..%d { %s }' % (n, m))
+            elif k < 0.7:
+                n1, n2 = r.randint(1, 4), r.randint(1, 4)
+                per = r.choice([1, 2])
+                if n1 * n2 * per * 32 * 2 <= self.UB:
+                    body.append('for i in 0..%d { for j in 0..%d { data_move(u[i*%d + j*%d], src[i*%d + j*%d + %d], 0, 1, %d, 0, 0); } }'
+                                % (n1, n2, n2 * per * 64 // esz, per * 32 // esz, n2 * per * 128 // esz,
+                                   per * 64 // esz, r.randrange(0, 64) // esz, per))
+            elif k < 0.85:
+                s = r.choice(bufs)
+                m = self.move(d[0], d[1], False, s[0], s[1], False, esz)
+                if m:
+                    body.append(m)
+            elif vec:
+                body.append('vec_dup(%d, %s, %d, %d, 8);' % (256 // esz, d[0], r.randint(0, 9),
+                                                            r.randint(1, d[1] // 256)))
+            else:
+                m = self.move(d[0], d[1], False, 'src', self.SRC, True, esz)
+                if m:
+                    body.append(m)
+        body.append('data_move(dst, u, 0, 1, %d, 0, 0);' % (self.UB // 32))
+        body.append('data_move(dst[%d], w, 0, 1, %d, 0, 0);' % (ub, self.W // 32))
+        return ('kernel %s(src: gm %s[%d], dst: gm %s[%d]) {\n    %s\n}\n'
+                % (name, dt, self.SRC // esz, dt, ub + w, '\n    '.join(body)))
+
+
+class Neuron:
+    def __init__(self, rng):
+        self.r = rng
+
+    def mask(self):
+        r = self.r
+        k = r.random()
+        if k < 0.25:
+            return list(range(32))
+        if k < 0.4:
+            return [255] * 32
+        m = list(range(32))
+        r.shuffle(m)
+        return [255 if r.random() < 0.1 else x for x in m]
+
+    def kernel(self, name):
+        r = self.r
+        F = r.choice([8, 16])
+        direct = r.random() < 0.3
+        alloc = (lambda addr: ' = mod_alloc(base_addr=%d)' % addr) if direct else (lambda addr: '')
+        body = ['let a: sbuf f32[128, %d]%s;' % (F, alloc(0)),
+                'let b: sbuf f32[128, %d]%s;' % (F, alloc(F * 4)),
+                'let p: sbuf u8[128, %d]%s;' % (F, alloc(F * 8)),
+                'let c: sbuf f32[128, %d]%s;' % (F, alloc(F * 12)),
+                'load(a, src);', 'load(b, src);', 'load(p, pred);']
+        for _ in range(r.randint(2, 6)):
+            k = r.random()
+            if k < 0.1:
+                # two shuffles through c, which nothing else reads
+                body.append('nc_stream_shuffle(c, %s, %s);' % (r.choice('ab'), self.mask()))
+                body.append('nc_stream_shuffle(%s, c, %s);' % (r.choice('ab'), self.mask()))
+            elif k < 0.35:
+                d, s = r.choice([('a', 'a'), ('b', 'a'), ('a', 'b'), ('b', 'b')])
+                q = r.choice([(0, 128), (0, 32), (32, 64), (64, 96), (96, 128), (0, 64), (64, 128)])
+                if q[1] - q[0] == 64 and q[0] not in (0, 64):
+                    q = (0, 64)
+                view = '[%d:%d, :]' % q if q != (0, 128) else ''
+                body.append('nc_stream_shuffle(%s%s, %s%s, %s);' % (d, view, s, view, self.mask()))
+            elif k < 0.55:
+                pr = r.choice(['p', 'p', '1', '0'])
+                if pr in ('0', '1'):
+                    body.append('memset(p, %s);' % pr)
+                    pr = 'p'
+                extra = r.choice(['', '', ', reverse_pred=true', ', mask=false'])
+                body.append('tensor_copy_predicated(src=%s, dst=%s, predicate=%s%s);'
+                            % (r.choice(['a', 'b', '2.0']), r.choice(['a', 'b']), pr, extra))
+            elif k < 0.7:
+                d, s = r.choice([('a', 'b'), ('b', 'a')])
+                if r.random() < 0.5:
+                    body.append('tensor_copy(%s, %s);' % (d, s))
+                else:
+                    # adjacent free ranges (fuse-tiles), sometimes with a gap
+                    h = r.choice([2, 4, F // 2])
+                    g = r.choice([0, 0, 1])
+                    body.append('tensor_copy(%s[:, 0:%d], %s[:, 0:%d]);' % (d, h, s, h))
+                    body.append('tensor_copy(%s[:, %d:%d], %s[:, %d:%d]);' % (d, h + g, F, s, h + g, F))
+                    body.append('load(%s[0:64, 0:%d], src[0:64, 0:%d]);' % (s, h, h))
+                    body.append('load(%s[0:64, %d:%d], src[0:64, %d:%d]);' % (s, h, F, h, F))
+            elif k < 0.85:
+                n = r.randint(1, 4)
+                c = F // n if F % n == 0 else F
+                body.append('for i in 0..%d { tensor_copy(b[:, i*%d:(i+1)*%d], a[:, i*%d:(i+1)*%d]); }'
+                            % (F // c, c, c, c, c))
+            else:
+                body.append('memset(%s, %d);' % (r.choice(['a', 'b']), r.randint(0, 5)))
+        body.append('store(dst, %s);' % r.choice(['a', 'b']))
+        return ('kernel %s(src: hbm f32[128, %d], pred: hbm u8[128, %d], dst: hbm f32[128, %d]) {\n    %s\n}\n'
+                % (name, F, F, F, '\n    '.join(body)))
+
+
+class Aipu:
+    def __init__(self, rng):
+        self.r = rng
+
+    def expr(self, depth, i):
+        r = self.r
+        k = r.random()
+        if depth > 1 or k < 0.3:
+            return 'vload(src[%s])' % ('i*8 + %d' % r.randrange(0, 8) if i else '%d' % r.randrange(0, 56))
+        sub = lambda: self.expr(depth + 1, i)
+        if k < 0.45:
+            return 'vrevs(%s)' % sub()
+        if k < 0.6:
+            return 'vshfl(%s, %d)' % (sub(), r.randrange(0, 8))
+        if k < 0.75:
+            mask = r.choice(['8T', '8F', ''.join(r.choice('TF') for _ in range(8))])
+            return 'vsel(%s, %s, "%s")' % (sub(), sub(), mask)
+        if k < 0.85:
+            return 'max(%s, %s)' % (sub(), sub())
+        return 'min(%s, %s)' % (sub(), sub())
+
+    def kernel(self, name):
+        r = self.r
+        body = []
+        for t in range(r.randint(1, 4)):
+            k = r.random()
+            if k < 0.2:
+                # vsplit of a vconcat and vconcat of a vsplit's halves
+                body.append('let (l%d, h%d) = vsplit(vconcat(%s, %s));'
+                            % (t, t, self.expr(1, False), self.expr(1, False)))
+                body.append('vstore(dst[%d], vconcat(l%d, h%d));' % (r.randrange(0, 49), t, t))
+                body.append('vstore(dst[%d], vrevs(%s));' % (r.randrange(0, 57), r.choice(['l', 'h']) + str(t)))
+            elif k < 0.3:
+                # vzip halves concatenated
+                body.append('let zx%d = %s;' % (t, self.expr(1, False)))
+                body.append('let zy%d = %s;' % (t, self.expr(1, False)))
+                lo, hi = r.choice([('low', 'high'), ('low', 'high'), ('high', 'low')])
+                body.append('vstore(dst[%d], vconcat(vzip(zx%d, zy%d, "%s"), vzip(zx%d, zy%d, "%s")));'
+                            % (r.randrange(0, 49), t, t, lo, t, t, hi))
+            elif k < 0.6:
+                n = r.randint(1, 7)
+                body.append('for i in 0..%d { vstore(dst[i*8], %s); }' % (n, self.expr(0, True)))
+            else:
+                body.append('vstore(dst[%d], %s);' % (r.randrange(0, 57), self.expr(0, False)))
+        return ('kernel %s(src: gm i32[64], dst: gm i32[64]) {\n    %s\n}\n'
+                % (name, '\n    '.join(body)))
+
+
+def main():
+    target, seed, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    rng = random.Random(seed)
+    gen = {'ascend': Ascend, 'neuron': Neuron, 'aipu': Aipu}[target](rng)
+    out = ['// kdgen %s seed %d: %d kernels\ntarget %s;\n' % (target, seed, count, target)]
+    for n in range(count):
+        out.append(gen.kernel('k%d' % n))
+    sys.stdout.write('\n'.join(out))
+
+
+if __name__ == '__main__':
+    main()
