@@ -262,6 +262,23 @@ static int all_true_lit(KdVecOut *v, int m)
 	return 1;
 }
 
+/* One lane of a vload (vec lane = tensor element) or a vstore (the other
+ * way round), at lane kd_i from element `off` of tensor b. */
+static void lane_move(KdVecOut *v, int store, const KdBuffer *b, int off, int vec)
+{
+	if (store) {
+		kd_buf_printf(v->o, "%s[", b->name);
+		val(v, off);
+		put(v, " + kd_i] = ");
+		lane(v, vec, "kd_i");
+	} else {
+		lane(v, vec, "kd_i");
+		kd_buf_printf(v->o, " = %s[", b->name);
+		val(v, off);
+		put(v, " + kd_i]");
+	}
+}
+
 /* vload / vstore: the tensor, the element offset and its run-time check. */
 static void mem(KdVecOut *v, const KdIns *in, int store)
 {
@@ -290,17 +307,7 @@ static void mem(KdVecOut *v, const KdIns *in, int store)
 			put(v, ");\n");
 		}
 		loop(v, n);
-		if (store) {
-			kd_buf_printf(v->o, "%s[", b->name);
-			val(v, off);
-			put(v, " + kd_i] = ");
-			lane(v, vec, "kd_i");
-		} else {
-			lane(v, vec, "kd_i");
-			kd_buf_printf(v->o, " = %s[", b->name);
-			val(v, off);
-			put(v, " + kd_i]");
-		}
+		lane_move(v, store, b, off, vec);
 		put(v, ";\n");
 		return;
 	}
@@ -326,17 +333,7 @@ static void mem(KdVecOut *v, const KdIns *in, int store)
 		put(v, ");\n");
 	}
 	put(v, "\t\t");
-	if (store) {
-		kd_buf_printf(v->o, "%s[", b->name);
-		val(v, off);
-		put(v, " + kd_i] = ");
-		lane(v, vec, "kd_i");
-	} else {
-		lane(v, vec, "kd_i");
-		kd_buf_printf(v->o, " = %s[", b->name);
-		val(v, off);
-		put(v, " + kd_i]");
-	}
+	lane_move(v, store, b, off, vec);
 	put(v, ";\n\t}\n");
 }
 
