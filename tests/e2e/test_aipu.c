@@ -7,6 +7,7 @@
 
 #include "aipu_permutations.h"
 #include "aipu_tables.h"
+#include "../check_run.h"
 
 static kdsl_rt *rt;
 static int32_t X[8], Y[8];
@@ -316,9 +317,5 @@ int main(void)
 	tcase_add_test(tc, example_zip_and_select);
 	tcase_add_test(tc, wrong_target);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_ENV);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return kd_check_run(s);
 }

@@ -8,6 +8,7 @@
 #include "ascend_data_move_large.h"
 #include "ascend_data_move_unaligned.h"
 #include "runtime_checks.h"
+#include "../check_run.h"
 
 static kdsl_rt *rt;
 
@@ -160,9 +161,5 @@ int main(void)
 	tcase_add_test(tc, runtime_division_by_zero);
 	tcase_add_test(tc, wrong_target_and_null);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_ENV);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return kd_check_run(s);
 }

@@ -12,6 +12,7 @@
 #include "neuron_copy_predicated.h"
 #include "neuron_psum_double_buffer.h"
 #include "neuron_stream_shuffle.h"
+#include "../check_run.h"
 
 static kdsl_rt *rt;
 
@@ -226,9 +227,5 @@ int main(void)
 	tcase_add_test(tc, runtime_block_index);
 	tcase_add_test(tc, wrong_target);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_ENV);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return kd_check_run(s);
 }

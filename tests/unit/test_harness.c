@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "kdsl_harness.h"
+#include "../check_run.h"
 
 static const kdsl_site MOVE = {"t.k", 3, 5, "data_move"};
 static const kdsl_site ADD = {"t.k", 4, 5, "vec_add"};
@@ -321,8 +322,6 @@ int main(void)
 {
 	Suite *s = suite_create("harness");
 	TCase *tc = tcase_create("harness");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, default_fill_and_print);
 	tcase_add_test(tc, arg_fills);
@@ -332,9 +331,5 @@ int main(void)
 	tcase_add_test(tc, out_files);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return kd_check_run(s);
 }

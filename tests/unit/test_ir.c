@@ -6,6 +6,7 @@
 
 #include "ir.h"
 #include "rules.h"
+#include "../check_run.h"
 
 static KdArena *A;
 static KdSource src;
@@ -218,9 +219,5 @@ int main(void)
 	tcase_add_test(tc, dce_removes_unused_values);
 	tcase_add_test(tc, op_table_is_consistent);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_ENV);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return kd_check_run(s);
 }

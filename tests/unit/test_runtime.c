@@ -10,6 +10,7 @@
 
 #include "kdsl_harness.h"
 #include "kdsl_rt.h"
+#include "../check_run.h"
 
 static const kdsl_site SITE = {"t.k", 7, 35, "data_move"};
 static const kdsl_site VSITE = {"t.k", 9, 5, "vec_add"};
@@ -1055,11 +1056,5 @@ static Suite *runtime_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(runtime_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return kd_check_run(runtime_suite());
 }

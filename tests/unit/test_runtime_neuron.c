@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "kdsl_rt.h"
+#include "../check_run.h"
 
 static kdsl_rt *rt;
 static const kdsl_site site = {"t.k", 1, 1, "op"};
@@ -289,9 +290,5 @@ int main(void)
 	tcase_add_test(tc, matmul_accumulates);
 	tcase_add_test(tc, elementwise_overlap);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_ENV);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return kd_check_run(s);
 }
