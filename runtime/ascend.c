@@ -22,9 +22,11 @@ static int64_t first_outside(size_t bytes, int64_t off, int64_t n, int64_t step,
 		return -1;
 	if ((uint64_t)off > size || size - (uint64_t)off < (uint64_t)len)
 		return 0;
-	if (step == 0)
-		return -1;
 	room = size - (uint64_t)off - (uint64_t)len;
+	/* The common case without a division: a 64-bit divide costs more
+	 * than a short burst's copy. */
+	if (step == 0 || (uint64_t)(n - 1) * (uint64_t)step <= room)
+		return -1;
 	k = room / (uint64_t)step + 1;
 	return k < (uint64_t)n ? (int64_t)k : -1;
 }
@@ -165,7 +167,10 @@ int kdsl_ascend_data_move(kdsl_rt *rt, const kdsl_site *site,
 	if (!spans_overlap(dst.base + dst_off, nburst, dstep, src.base + src_off, sstep, len)) {
 		unsigned char *d = dst.base + dst_off;
 		const unsigned char *s = src.base + src_off;
-		if (len <= 8 * BLOCK) {
+		if (len == BLOCK) {
+			for (k = 0; k < nburst; k++, d += dstep, s += sstep)
+				memcpy(d, s, BLOCK);
+		} else if (len <= 8 * BLOCK) {
 			for (k = 0; k < nburst; k++, d += dstep, s += sstep)
 				copy_blocks(d, s, len);
 		} else {
@@ -252,9 +257,12 @@ int kdsl_ascend_vec_dup(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
 	if ((rc = check_bounds(rt, site, "dst", "repeat", "writes", dst.bytes, dst_off,
 	                       repeat_times, step, len)))
 		return rc;
+	/* The pattern by doubling: a memcpy per element (variable size, so a
+	 * library call each) cost more than the whole fill. */
 	kdsl_store_value(dt, one, scalar);
-	for (i = 0; i < mask; i++)
-		memcpy(pat.b + i * (int64_t)size, one, size);
+	memcpy(pat.b, one, size);
+	for (i = (int64_t)size; i < len; i += i < len - i ? i : len - i)
+		memcpy(pat.b + i, pat.b, (size_t)(i < len - i ? i : len - i));
 	for (r = 0; r < repeat_times; r++)
 		memcpy(dst.base + dst_off + r * step, pat.b, (size_t)len);
 	return KDSL_OK;
