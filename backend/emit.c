@@ -442,8 +442,11 @@ static void func(Emit *e, const KdFunc *f)
 			used[b->space] |= b->param < 0;
 		}
 	for (int s = 1; s < KD_NSPACE; s++)
-		if (used[s])
+		if (used[s]) {
 			kd_buf_printf(o, "\tunsigned char *kd_mem_%s;\n", kd_spaces[s].name);
+			if (kd_spaces[s].partitions)
+				kd_buf_printf(o, "\tsize_t kd_ps_%s;\n", kd_spaces[s].name);
+		}
 	/* Locals: block parameters, then instruction results, in id order;
 	 * not the results of instructions dce dropped (e->live), which would be
 	 * unused variables. */
@@ -484,9 +487,14 @@ static void func(Emit *e, const KdFunc *f)
 			kd_buf_printf(o, "\t(void)%s;\n", f->params[i].name);
 	free(read);
 	for (int s = 1; s < KD_NSPACE; s++)
-		if (used[s])
+		if (used[s]) {
 			kd_buf_printf(o, "\tkd_mem_%s = kdsl_rt_mem(kd_rt, %s, NULL);\n", kd_spaces[s].name,
 			              kd_spaces[s].rt_enum);
+			/* the host stride of partitions is the runtime's (padded) */
+			if (kd_spaces[s].partitions)
+				kd_buf_printf(o, "\tkd_ps_%s = kdsl_rt_partition_stride(kd_rt, %s);\n",
+				              kd_spaces[s].name, kd_spaces[s].rt_enum);
+		}
 	for (int b = 0; b < f->nblk; b++) {
 		const KdBlock *bl = f->blk[b];
 		if (!e->reach[b])

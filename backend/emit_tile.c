@@ -63,10 +63,8 @@ static void tile(KdBuf *o, const KdFunc *f, int v, int writes, KdEmitVal val, vo
 	const KdBuffer *b = &f->buf[f->val[v].buf];
 	const KdTileInfo *ti = b->tile;
 	kd_buf_printf(o, "%s(", writes ? "kdsl_tile_of" : "kdsl_ctile_of");
-	int64_t pstride;
 	if (b->param >= 0) {
-		kd_buf_printf(o, "%s", b->name);
-		pstride = ti->pbytes;
+		kd_buf_printf(o, "%s, %lld", b->name, (long long)ti->pbytes);
 	} else {
 		kd_buf_printf(o, "kd_mem_%s + %lld", kd_spaces[b->space].name, (long long)b->addr);
 		const KdVal *lin = &f->val[t->args[TA_BLOCK]];
@@ -79,9 +77,9 @@ static void tile(KdBuf *o, const KdFunc *f, int v, int writes, KdEmitVal val, vo
 			phys(o, ti, t->args[TA_BLOCK], val, ctx);
 			kd_buf_printf(o, " * %lld", (long long)ti->stride);
 		}
-		pstride = (int64_t)kd_spaces[b->space].capacity;
+		kd_buf_printf(o, ", kd_ps_%s", kd_spaces[b->space].name);
 	}
-	kd_buf_printf(o, ", %lld, %lld, %lld, ", (long long)pstride, (long long)ti->pbytes, (long long)ti->nparts);
+	kd_buf_printf(o, ", %lld, %lld, ", (long long)ti->pbytes, (long long)ti->nparts);
 	val(ctx, t->args[TA_PSTART]);
 	kd_buf_printf(o, ", %lld, ", (long long)f->val[t->args[TA_NPART]].c);
 	val(ctx, t->args[TA_FOFF]);

@@ -205,7 +205,7 @@ static void bench_shuffles(kdsl_rt *rt, int quick)
 
 	c.rt = rt;
 	c.sbuf = kdsl_rt_mem(rt, KDSL_MEM_SBUF, &total);
-	c.pbytes = kdsl_rt_partition_bytes(rt, KDSL_MEM_SBUF);
+	c.pbytes = kdsl_rt_partition_stride(rt, KDSL_MEM_SBUF);
 	for (i = 0; i < 32; i++)
 		c.mask[i] = 31 - i;   /* reverse each group of 32 partitions */
 	c.a = bench_buf(sizes[NSIZES - 1], 2);
@@ -340,7 +340,7 @@ static void bench_predicated(kdsl_rt *rt, int quick)
 
 	c.rt = rt;
 	c.sbuf = kdsl_rt_mem(rt, KDSL_MEM_SBUF, &total);
-	c.pbytes = kdsl_rt_partition_bytes(rt, KDSL_MEM_SBUF);
+	c.pbytes = kdsl_rt_partition_stride(rt, KDSL_MEM_SBUF);
 	c.a = bench_buf(8 << 20, 4);
 	c.b = bench_buf(8 << 20, 5);
 	c.pr = bench_buf(8 << 20, 6);

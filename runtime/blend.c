@@ -18,6 +18,7 @@
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
 #define KDSL_HAVE_AVX2 1
 #define AVX2_ATTR __attribute__((target("avx2")))
+#define AVX512_ATTR __attribute__((target("avx512f,avx512bw")))
 #else
 #define KDSL_HAVE_AVX2 0
 #endif
@@ -71,10 +72,13 @@
 #define EVEN8 0, 2, 4, 6, 8, 10, 12, 14
 #define EVEN16 EVEN8, 16, 18, 20, 22, 24, 26, 28, 30
 #define EVEN32 EVEN16, 32, 34, 36, 38, 40, 42, 44, 46, 48, 50, 52, 54, 56, 58, 60, 62
+#define EVEN64 EVEN32, 64, 66, 68, 70, 72, 74, 76, 78, 80, 82, 84, 86, 88, 90, 92, 94, \
+	96, 98, 100, 102, 104, 106, 108, 110, 112, 114, 116, 118, 120, 122, 124, 126
 /* EVEN_<lanes of the result> */
 #define EVEN_8 EVEN8
 #define EVEN_16 EVEN16
 #define EVEN_32 EVEN32
+#define EVEN_64 EVEN64
 
 #define NARROW_HEAD(V, W, P)                                                                     \
 	typedef uint##W##_t dvec __attribute__((vector_size(V)));                                    \
@@ -154,12 +158,14 @@
 BLEND_ALL(v16, NOATTR, 16, 8, 16)
 #if KDSL_HAVE_AVX2
 BLEND_ALL(v32, AVX2_ATTR, 32, 16, 32)
+BLEND_ALL(v64, AVX512_ATTR, 64, 32, 64)
 #endif
 
 #define ROW(PFX, W) {PFX##_##W##_8, PFX##_##W##_16, PFX##_##W##_32}
 static const kdsl_blend_fn table16[4][3] = {ROW(v16, 8), ROW(v16, 16), ROW(v16, 32), ROW(v16, 64)};
 #if KDSL_HAVE_AVX2
 static const kdsl_blend_fn table32[4][3] = {ROW(v32, 8), ROW(v32, 16), ROW(v32, 32), ROW(v32, 64)};
+static const kdsl_blend_fn table64[4][3] = {ROW(v64, 8), ROW(v64, 16), ROW(v64, 32), ROW(v64, 64)};
 #endif
 
 static int log2_small(size_t x)
@@ -174,6 +180,8 @@ kdsl_blend_fn kdsl_blend_select(kdsl_isa isa, size_t wbytes, size_t pbytes)
 	if (p > 2)
 		p = 2;
 #if KDSL_HAVE_AVX2
+	if (isa >= KDSL_ISA_AVX512)
+		return table64[w][p];
 	if (isa >= KDSL_ISA_AVX2)
 		return table32[w][p];
 #else
@@ -191,8 +199,12 @@ kdsl_isa kdsl_isa_detect(void)
 #if KDSL_HAVE_AVX2
 	if (__builtin_cpu_supports("avx2"))
 		isa = KDSL_ISA_AVX2;
+	if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw"))
+		isa = KDSL_ISA_AVX512;
 #endif
 	if (cap && (!strcmp(cap, "sse2") || !strcmp(cap, "base")))
 		isa = KDSL_ISA_BASE;
+	else if (cap && !strcmp(cap, "avx2") && isa > KDSL_ISA_AVX2)
+		isa = KDSL_ISA_AVX2;
 	return isa;
 }

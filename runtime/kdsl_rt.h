@@ -79,10 +79,15 @@ kdsl_target kdsl_rt_target(const kdsl_rt *rt);
 const char *kdsl_rt_last_error(const kdsl_rt *rt);
 void kdsl_rt_clear_error(kdsl_rt *rt);
 /* Base and size in bytes of an on-chip memory; NULL if the target lacks it.
- * Partitioned memories are laid out partition after partition. */
+ * Partitioned memories are laid out partition after partition, each
+ * kdsl_rt_partition_stride bytes after the previous one (a little more
+ * than its size: the pad keeps partitions apart in the host's caches and
+ * holds nothing a kernel can address). */
 unsigned char *kdsl_rt_mem(kdsl_rt *rt, kdsl_mem mem, size_t *bytes);
 /* Size in bytes of one partition (the whole memory when not partitioned). */
 size_t kdsl_rt_partition_bytes(const kdsl_rt *rt, kdsl_mem mem);
+/* Host bytes from partition p to partition p + 1 (>= its size). */
+size_t kdsl_rt_partition_stride(const kdsl_rt *rt, kdsl_mem mem);
 
 /* Records an error at a site and returns code.  Generated code and the
  * ops call it; the message is formatted like a compiler diagnostic. */

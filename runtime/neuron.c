@@ -56,7 +56,7 @@ static int check_view(kdsl_rt *rt, const kdsl_site *site, const char *what, cons
 			return kdsl_rt_fail(rt, site, KDSL_ERR_ARG, "%s is not in this runtime's %s", what,
 			                    kdsl_mem_name(mem));
 		at = (size_t)(b - m);
-		if (pstride != rt->part_bytes[mem] || at % pstride + pbytes > pstride ||
+		if (pstride != rt->part_stride[mem] || at % pstride + pbytes > rt->part_bytes[mem] ||
 		    (uint64_t)nparts > rt->mem_bytes[mem] / pstride - at / pstride)
 			return kdsl_rt_fail(rt, site, KDSL_ERR_BOUNDS, "%s lies outside %s", what, kdsl_mem_name(mem));
 	}

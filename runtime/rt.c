@@ -57,15 +57,24 @@ static void fill_garbage(unsigned char *p, size_t n, uint64_t seed)
 		p[i] = (unsigned char)(x >> (8 * (i & 7)));
 }
 
+/* Partitions lie PART_PAD bytes further apart in host memory than their
+ * size.  Device addresses are per partition, so nothing a kernel can do
+ * sees the pad; without it partitions of 192 or 16 KiB start at multiples
+ * of 4 KiB, the same column of all 128 falls in one L1 set, and a tile of
+ * short rows thrashes L1.  A cache line per partition spreads them. */
+enum { PART_PAD = 64 };
+
 static int add_mem(kdsl_rt *rt, kdsl_mem mem, size_t parts, size_t part_bytes)
 {
-	size_t n = parts * part_bytes;
+	size_t stride = parts > 1 ? part_bytes + PART_PAD : part_bytes;
+	size_t n = parts * stride;
 
 	rt->mem[mem] = aligned_alloc(MEM_ALIGN, n);
 	if (!rt->mem[mem])
 		return -1;
 	rt->mem_bytes[mem] = n;
 	rt->part_bytes[mem] = part_bytes;
+	rt->part_stride[mem] = stride;
 	fill_garbage(rt->mem[mem], n, 0x9e3779b97f4a7c15ull ^ (uint64_t)mem);
 	return 0;
 }
@@ -140,6 +149,13 @@ size_t kdsl_rt_partition_bytes(const kdsl_rt *rt, kdsl_mem mem)
 	if (!rt || (int)mem <= 0 || (int)mem >= KDSL_NMEM)
 		return 0;
 	return rt->part_bytes[mem];
+}
+
+size_t kdsl_rt_partition_stride(const kdsl_rt *rt, kdsl_mem mem)
+{
+	if (!rt || (int)mem <= 0 || (int)mem >= KDSL_NMEM)
+		return 0;
+	return rt->part_stride[mem];
 }
 
 /* Formats "file:line:col: op: message"; vsnprintf truncates safely when

@@ -20,7 +20,7 @@
 #define KDSL_NMEM 7
 
 /* The vector kernels a runtime uses, chosen once by kdsl_rt_create. */
-typedef enum { KDSL_ISA_BASE, KDSL_ISA_AVX2 } kdsl_isa;
+typedef enum { KDSL_ISA_BASE, KDSL_ISA_AVX2, KDSL_ISA_AVX512 } kdsl_isa;
 
 /* One row of tensor_copy_predicated (blend.c): n elements; flip is all
  * ones to copy where the predicate is zero (reverse_pred). */
@@ -32,6 +32,7 @@ struct kdsl_rt {
 	unsigned char *mem[KDSL_NMEM];
 	size_t mem_bytes[KDSL_NMEM];
 	size_t part_bytes[KDSL_NMEM];
+	size_t part_stride[KDSL_NMEM];   /* host bytes from one partition to the next */
 	char err[1024];
 };
 

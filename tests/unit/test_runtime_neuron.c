@@ -25,7 +25,7 @@ static void teardown(void)
 /* A tile of `parts` partitions x `n` elements at byte `addr` of every partition. */
 static kdsl_tile tile(kdsl_mem mem, size_t addr, int64_t parts, int64_t n, kdsl_dtype dt)
 {
-	size_t ps = kdsl_rt_partition_bytes(rt, mem);
+	size_t ps = kdsl_rt_partition_stride(rt, mem);
 	return kdsl_tile_of(kdsl_rt_mem(rt, mem, NULL) + addr, ps, (size_t)n * kdsl_dtype_size(dt), parts, 0, parts,
 	                    0, n, mem, dt);
 }
@@ -155,8 +155,17 @@ START_TEST(tile_checks)
 	ck_assert_int_eq(kdsl_neuron_memset(rt, &site, fake, 1.0), KDSL_ERR_ARG);
 	/* a tile running past the last partition of the memory */
 	kdsl_tile end = tile(KDSL_MEM_PSUM, 0, 128, 8, KDSL_F32);
-	end.base += 16384;
+	end.base += kdsl_rt_partition_stride(rt, KDSL_MEM_PSUM);
 	ck_assert_int_eq(kdsl_neuron_memset(rt, &site, end, 1.0), KDSL_ERR_BOUNDS);
+	/* the host pad between partitions is no partition's memory */
+	kdsl_tile last = tile(KDSL_MEM_PSUM, 16384 - 32, 128, 8, KDSL_F32);
+	ck_assert_int_eq(kdsl_neuron_memset(rt, &site, last, 1.0), KDSL_OK);
+	last.base += 4;
+	ck_assert_int_eq(kdsl_neuron_memset(rt, &site, last, 1.0), KDSL_ERR_BOUNDS);
+	/* a tile must use the runtime's partition stride */
+	kdsl_tile packed = tile(KDSL_MEM_PSUM, 0, 128, 8, KDSL_F32);
+	packed.pstride = 16384;
+	ck_assert_int_eq(kdsl_neuron_memset(rt, &site, packed, 1.0), KDSL_ERR_BOUNDS);
 	/* hbm is not a memset target */
 	kdsl_tile hbm = kdsl_tile_of(host, 32, 32, 4, 0, 4, 0, 8, KDSL_MEM_HBM, KDSL_F32);
 	ck_assert_int_eq(kdsl_neuron_memset(rt, &site, hbm, 1.0), KDSL_ERR_ARG);
