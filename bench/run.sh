@@ -25,7 +25,7 @@ while [ $# -gt 0 ]; do
 	shift
 done
 if [ -z "$kernels" ]; then
-	for k in examples/ascend_row_gather.k examples/ascend_data_move_large.k \
+	for k in examples/ascend_row_gather.k examples/ascend_block_stage.k examples/ascend_data_move_large.k \
 	         examples/ascend_data_move_contiguous.k examples/neuron_stream_shuffle.k; do
 		[ -f "$k" ] && kernels="$kernels $k"
 	done

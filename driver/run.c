@@ -57,14 +57,13 @@ int kd_run(int argc, char **argv)
 			i++;
 			continue;
 		}
+		/* -O0/-O1 count wherever they stand, before or after the file */
 		if (!strcmp(argv[i], "-O0") || !strcmp(argv[i], "-O1")) {
 			o.opt = argv[i][2] - '0';
 			continue;
 		}
-		if (argv[i][0] != '-' || !strcmp(argv[i], "-")) {
+		if (first < 0 && (argv[i][0] != '-' || !strcmp(argv[i], "-")))
 			first = i;
-			break;
-		}
 	}
 	if (first < 0) {
 		fprintf(stderr, "kdslc: error: 'kdslc run' needs a .k file\n"

@@ -7,6 +7,8 @@
 #include "ascend_data_move_contiguous.h"
 #include "ascend_data_move_large.h"
 #include "ascend_data_move_unaligned.h"
+#include "ascend_block_stage.h"
+#include "ascend_row_gather.h"
 #include "runtime_checks.h"
 #include "../check_run.h"
 
@@ -53,6 +55,37 @@ START_TEST(unaligned_doubles)
 	/* and the result does not depend on what ub held before */
 	ck_assert_int_eq(data_move_unaligned(rt, src, dst), KDSL_OK);
 	ck_assert_float_eq(kdsl_f16_to_f32(dst[22]), 44.0f);
+}
+END_TEST
+
+/* The row gather (one strided data_move at -O1): each slot of 32 gets the
+ * second half-row of src, then 16 zeros from the vec_dup. */
+START_TEST(row_gather_slots)
+{
+	static kdsl_f16 src[4096], dst[2048];
+	for (int i = 0; i < 4096; i++)
+		src[i] = (kdsl_f16)(0x1000 + i);   /* distinct bit patterns */
+	for (int i = 0; i < 2048; i++)
+		dst[i] = 0xabcd;
+	ck_assert_int_eq(row_gather(rt, src, dst), KDSL_OK);
+	for (int r = 0; r < 64; r++)
+		for (int j = 0; j < 32; j++)
+			ck_assert_uint_eq(dst[r * 32 + j], j < 16 ? src[r * 64 + 32 + j] : 0);
+}
+END_TEST
+
+/* Block staging (512 one-block moves, one move at -O1): the right halves
+ * of the rows, packed. */
+START_TEST(block_stage_right_halves)
+{
+	static int16_t src[16384], dst[8192];
+	for (int i = 0; i < 16384; i++)
+		src[i] = (int16_t)(i * 7 - 3000);
+	memset(dst, 0x5a, sizeof dst);
+	ck_assert_int_eq(block_stage(rt, src, dst), KDSL_OK);
+	for (int r = 0; r < 64; r++)
+		for (int j = 0; j < 128; j++)
+			ck_assert_int_eq(dst[r * 128 + j], src[r * 256 + 128 + j]);
 }
 END_TEST
 
@@ -155,6 +188,8 @@ int main(void)
 	tcase_add_test(tc, contiguous_is_identity);
 	tcase_add_test(tc, unaligned_doubles);
 	tcase_add_test(tc, large_adds_in_segments);
+	tcase_add_test(tc, row_gather_slots);
+	tcase_add_test(tc, block_stage_right_halves);
 	tcase_add_test(tc, runtime_bounds_error);
 	tcase_add_test(tc, runtime_align_error);
 	tcase_add_test(tc, runtime_range_error);
