@@ -242,7 +242,7 @@ int kdsl_ascend_vec_dup(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
 	unsigned char one[8];
 	vreg pat;
 	size_t size;
-	int64_t len, step, r, i;
+	int64_t len, step, r;
 	int rc;
 
 	if (!rt)
@@ -257,12 +257,8 @@ int kdsl_ascend_vec_dup(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
 	if ((rc = check_bounds(rt, site, "dst", "repeat", "writes", dst.bytes, dst_off,
 	                       repeat_times, step, len)))
 		return rc;
-	/* The pattern by doubling: a memcpy per element (variable size, so a
-	 * library call each) cost more than the whole fill. */
 	kdsl_store_value(dt, one, scalar);
-	memcpy(pat.b, one, size);
-	for (i = (int64_t)size; i < len; i += i < len - i ? i : len - i)
-		memcpy(pat.b + i, pat.b, (size_t)(i < len - i ? i : len - i));
+	kdsl_splat(pat.b, one, size, (size_t)mask);
 	for (r = 0; r < repeat_times; r++)
 		memcpy(dst.base + dst_off + r * step, pat.b, (size_t)len);
 	return KDSL_OK;

@@ -169,7 +169,7 @@ static int snapshot(kdsl_rt *rt, const kdsl_site *site, view *v, unsigned char *
 	if (!c)
 		return kdsl_rt_fail(rt, site, KDSL_ERR_NOMEM, "out of memory");
 	for (p = 0; p < v->np; p++)
-		memcpy(c + (size_t)p * rb, row(v, p), rb);
+		kdsl_copy_row(c + (size_t)p * rb, row(v, p), rb);
 	v->p = c;
 	v->pstride = rb;
 	*buf = c;
@@ -211,7 +211,7 @@ static int copy_rows(kdsl_rt *rt, const kdsl_site *site, const view *d, view s)
 		unsigned char *o = wrow(d, p);
 		const unsigned char *i = row(&s, p);
 		if (d->dt == s.dt)
-			memcpy(o, i, (size_t)d->n * d->size);
+			kdsl_copy_row(o, i, (size_t)d->n * d->size);
 		else
 			for (j = 0; j < d->n; j++)
 				kdsl_store_value(d->dt, o + (size_t)j * d->size, load_value(s.dt, i + (size_t)j * s.size));
@@ -264,7 +264,7 @@ int kdsl_neuron_memset(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, double
 {
 	unsigned char one[8];
 	view d;
-	int64_t p, j;
+	int64_t p;
 	int rc;
 
 	if (!rt)
@@ -272,11 +272,8 @@ int kdsl_neuron_memset(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, double
 	if ((rc = CHECK_TILE(rt, site, "dst", dst, &d)) || (rc = in_mem(rt, site, "dst", &d, 1, 1, 0)))
 		return rc;
 	kdsl_store_value(d.dt, one, value);
-	for (p = 0; p < d.np; p++) {
-		unsigned char *o = wrow(&d, p);
-		for (j = 0; j < d.n; j++)
-			memcpy(o + (size_t)j * d.size, one, d.size);
-	}
+	for (p = 0; p < d.np; p++)
+		kdsl_splat(wrow(&d, p), one, d.size, (size_t)d.n);
 	return KDSL_OK;
 }
 
@@ -483,6 +480,26 @@ static int is_cycle_set(const int64_t *mask, int64_t rows)
 	return 1;
 }
 
+/* Two rows exchanged 32 bytes at a time through registers: the usual
+ * 2-cycle (pairs of partitions swapped) reads and writes each byte once. */
+static void swap_rows(unsigned char *a, unsigned char *b, size_t len)
+{
+	unsigned char x[32], y[32];
+	size_t o = 0;
+
+	for (; o + 32 <= len; o += 32) {
+		memcpy(x, a + o, 32);
+		memcpy(y, b + o, 32);
+		memcpy(a + o, y, 32);
+		memcpy(b + o, x, 32);
+	}
+	for (; o < len; o++) {
+		unsigned char t = a[o];
+		a[o] = b[o];
+		b[o] = t;
+	}
+}
+
 static void rotate_cycles(const view *d, const int64_t *mask, int64_t g, int64_t rows, size_t rb)
 {
 	unsigned char tmp[SHUF_CHUNK];
@@ -493,12 +510,17 @@ static void rotate_cycles(const view *d, const int64_t *mask, int64_t g, int64_t
 	for (i = 0; i < rows; i++) {
 		if (done[i] || !changed(mask, i))
 			continue;
+		if (mask[mask[i]] == i) {
+			swap_rows(wrow(d, g + i), wrow(d, g + mask[i]), rb);
+			done[i] = done[mask[i]] = 1;
+			continue;
+		}
 		for (c = 0; c < rb; c += len) {
 			len = rb - c < SHUF_CHUNK ? rb - c : SHUF_CHUNK;
-			memcpy(tmp, row(d, g + i) + c, len);
+			kdsl_copy_row(tmp, row(d, g + i) + c, len);
 			for (k = i; mask[k] != i; k = mask[k])
-				memcpy(wrow(d, g + k) + c, row(d, g + mask[k]) + c, len);
-			memcpy(wrow(d, g + k) + c, tmp, len);
+				kdsl_copy_row(wrow(d, g + k) + c, row(d, g + mask[k]) + c, len);
+			kdsl_copy_row(wrow(d, g + k) + c, tmp, len);
 		}
 		for (k = i; !done[k]; k = mask[k])
 			done[k] = 1;
@@ -527,10 +549,10 @@ static void shuffle_in_place(const view *d, const int64_t *mask)
 			len = rb - c < SHUF_CHUNK ? rb - c : SHUF_CHUNK;
 			for (i = 0; i < 32; i++)
 				if (need[i])
-					memcpy(tmp[i], row(d, g + i) + c, len);
+					kdsl_copy_row(tmp[i], row(d, g + i) + c, len);
 			for (i = 0; i < rows; i++)
 				if (changed(mask, i))
-					memcpy(wrow(d, g + i) + c, tmp[mask[i]], len);
+					kdsl_copy_row(wrow(d, g + i) + c, tmp[mask[i]], len);
 		}
 	}
 }
@@ -582,7 +604,7 @@ int kdsl_neuron_nc_stream_shuffle(kdsl_rt *rt, const kdsl_site *site, kdsl_tile 
 	}
 	for (i = 0; i < d.np; i++)
 		if (mask[i % 32] != 255)
-			memcpy(wrow(&d, i), row(&s, i / 32 * 32 + mask[i % 32]), (size_t)d.n * d.size);
+			kdsl_copy_row(wrow(&d, i), row(&s, i / 32 * 32 + mask[i % 32]), (size_t)d.n * d.size);
 	free(buf);
 	return KDSL_OK;
 }
@@ -648,8 +670,7 @@ int kdsl_neuron_tensor_copy_predicated(kdsl_rt *rt, const kdsl_site *site, kdsl_
 		if (!tile) {
 			unsigned char one[8];
 			kdsl_store_value(d.dt, one, src_scalar);
-			for (j = 0; j < d.n; j++)
-				memcpy(tmp + (size_t)j * d.size, one, d.size);
+			kdsl_splat(tmp, one, d.size, (size_t)d.n);
 		}
 	}
 	blend = kdsl_blend_select(rt->isa, d.size, pv.size);

@@ -1,10 +1,16 @@
 /* rt.c: a runtime instance: its emulated on-chip memories and its last
  * error.  All state lives in the kdsl_rt, so runtimes are independent and
  * the library has no global mutable state. */
+#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
+#define _DEFAULT_SOURCE 1   /* MADV_HUGEPAGE */
+#endif
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 #include "rt_internal.h"
 
@@ -13,6 +19,7 @@
 /* Every memory starts 64-byte aligned, so a buffer the compiler places at
  * a 32-byte aligned offset is at a truly aligned host address. */
 #define MEM_ALIGN 64
+#define HUGE_PAGE ((size_t)2 << 20)
 
 const char *kdsl_mem_name(kdsl_mem mem)
 {
@@ -69,7 +76,19 @@ static int add_mem(kdsl_rt *rt, kdsl_mem mem, size_t parts, size_t part_bytes)
 	size_t stride = parts > 1 ? part_bytes + PART_PAD : part_bytes;
 	size_t n = parts * stride;
 
-	rt->mem[mem] = aligned_alloc(MEM_ALIGN, n);
+	/* The 128 partitions of sbuf are 128 pages apart: one tile row per
+	 * partition touches more pages than the TLB holds.  Huge pages, where
+	 * the system gives them on request, make the whole memory a dozen. */
+	if (n >= HUGE_PAGE) {
+		size_t whole = (n + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+		rt->mem[mem] = aligned_alloc(HUGE_PAGE, whole);
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+		if (rt->mem[mem])
+			(void)madvise(rt->mem[mem], whole, MADV_HUGEPAGE);
+#endif
+	} else {
+		rt->mem[mem] = aligned_alloc(MEM_ALIGN, n);
+	}
 	if (!rt->mem[mem])
 		return -1;
 	rt->mem_bytes[mem] = n;

@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "kdsl_rt.h"
 #include "rt_half.h"
@@ -41,6 +42,40 @@ KDSL_INTERNAL kdsl_isa kdsl_isa_detect(void);
 /* The blend for element and predicate widths in bytes. */
 KDSL_INTERNAL kdsl_blend_fn kdsl_blend_select(kdsl_isa isa, size_t wbytes, size_t pbytes);
 KDSL_INTERNAL const char *kdsl_target_name(kdsl_target target);
+
+/* A row copy for rows that do not overlap.  Partition rows are often a
+ * few hundred bytes, where a library memcpy's call and dispatch cost more
+ * than the copy: below 1 KiB the copy is fixed-size pieces the compiler
+ * inlines as vector moves. */
+static inline void kdsl_copy_row(unsigned char *d, const unsigned char *s, size_t len)
+{
+	size_t o = 0;
+
+	if (len >= 1024) {
+		memcpy(d, s, len);
+		return;
+	}
+	for (; o + 32 <= len; o += 32)
+		memcpy(d + o, s + o, 32);
+	for (; o + 4 <= len; o += 4)
+		memcpy(d + o, s + o, 4);
+	for (; o < len; o++)
+		d[o] = s[o];
+}
+
+/* n copies of the size-byte value at one, by doubling: a memcpy per
+ * element (of variable size, so a library call each) costs more than the
+ * whole fill. */
+static inline void kdsl_splat(unsigned char *d, const unsigned char *one, size_t size, size_t n)
+{
+	size_t len = size * n, done;
+
+	if (!n)
+		return;
+	memcpy(d, one, size);
+	for (done = size; done < len; done *= 2)
+		memcpy(d + done, d, done < len - done ? done : len - done);
+}
 
 /* Shortest digits that identify m*2^e among the values of its format,
  * numpy's Dragon4 (unique mode).  frac_cutoff >= 0 stops after that many
