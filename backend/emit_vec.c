@@ -11,6 +11,8 @@
  * (kd_vshuf: clang, and gcc from 12, which has that builtin); other
  * compilers, builds defining KDSL_PORTABLE_VECTORS, and vectors whose size
  * is not a power of two (x24) take the portable loops. */
+#include <string.h>
+
 #include "emit_vec.h"
 
 enum { MAXLANES = 128 };
@@ -247,7 +249,7 @@ static void part_type(KdBuf *o, const KdVal *x)
 }
 
 /* A source part of a shuffle: part k of operand 0 (a) or 1 (b); 2: zeros;
- * 3: kd_w, the partial result of a chain. */
+ * 3: kd_w, the partial result of a chain; 4: kd_h, a half-way shuffle. */
 typedef struct {
 	int opnd, k;
 } Part;
@@ -255,20 +257,105 @@ typedef struct {
 static void part_name(KdVecOut *v, Part p)
 {
 	if (p.opnd >= 2)
-		put(v, p.opnd == 2 ? "kd_z" : "kd_w");
+		put(v, p.opnd == 2 ? "kd_z" : p.opnd == 3 ? "kd_w" : "kd_h");
 	else
 		kd_buf_printf(v->o, "kd_%c%d", p.opnd ? 'b' : 'a', p.k);
 }
 
-static void shuffle_call(KdVecOut *v, const char *dst, Part x, Part y, const int *lane, int n)
+static void shuffle_line(KdVecOut *v, const char *indent, const char *dst, Part x, Part y,
+                         const int *lane, int n)
 {
-	kd_buf_printf(v->o, "\t\t%s = __builtin_shufflevector(", dst);
+	kd_buf_printf(v->o, "%s%s = __builtin_shufflevector(", indent, dst);
 	part_name(v, x);
 	put(v, ", ");
 	part_name(v, y);
 	for (int i = 0; i < n; i++)
 		kd_buf_printf(v->o, ", %d", lane[i]);
 	put(v, ");\n");
+}
+
+/* Whether SSE2 has one instruction for a two-source shuffle of four
+ * 32-bit lanes: one source (pshufd), two lanes of each in halves (shufps),
+ * or an interleave (punpck). */
+static int sse2_one(const int *sel)
+{
+	static const int unpck[4][4] = {{0, 4, 1, 5}, {2, 6, 3, 7}, {4, 0, 5, 1}, {6, 2, 7, 3}};
+	int x[4];
+	for (int j = 0; j < 4; j++)
+		x[j] = sel[j] < 4;
+	if (x[0] + x[1] + x[2] + x[3] == 0 || x[0] + x[1] + x[2] + x[3] == 4)
+		return 1;
+	if (x[0] == x[1] && x[2] == x[3])
+		return 1;
+	for (int u = 0; u < 4; u++)
+		if (!memcmp(sel, unpck[u], sizeof unpck[u]))
+			return 1;
+	return 0;
+}
+
+/* dst = __builtin_shufflevector(x, y, sel...).  gcc 12 without SSSE3
+ * lowers a shuffle of four 32-bit lanes that no SSE2 instruction does
+ * lane by lane through the stack; every such shuffle is two shufps /
+ * pshufd steps, so it is written as two (through kd_h), which gcc keeps. */
+static void shuffle_call(KdVecOut *v, const KdVal *part, const char *dst, Part x, Part y,
+                         const int *sel, int n)
+{
+	int size = part->type == VT_MASK ? 1 : kd_dtypes[part->dt].size;
+	if (n != 4 || size != 4 || (x.opnd == y.opnd && x.k == y.k) || sse2_one(sel)) {
+		shuffle_line(v, "\t\t", dst, x, y, sel, n);
+		return;
+	}
+	int t[4], r[4], nx = 0;
+	Part first = x, second = y;
+	for (int j = 0; j < 4; j++)
+		nx += sel[j] < 4;
+	if (nx == 2) {
+		/* kd_h = x's two lanes, then y's; then pshufd into place */
+		int ix = 0, iy = 2;
+		for (int j = 0; j < 4; j++) {
+			int at = sel[j] < 4 ? ix++ : iy++;
+			t[at] = sel[j];
+			r[j] = at;
+		}
+		first = second = (Part){4, 0};
+	} else {
+		/* three lanes of m, one (at p) of the other, l: kd_h pairs l with
+		 * the m lane beside it, then a shufps takes the other half from m */
+		int lone = nx == 1, p = 0;
+		for (int j = 0; j < 4; j++)
+			if ((sel[j] < 4) == lone)
+				p = j;
+		Part l = lone ? x : y, m = lone ? y : x;
+		int ll = sel[p] % 4, ml = sel[p ^ 1] % 4;
+		if (p >= 2) {
+			int tt[4] = {ml, ml, 4 + ll, 4 + ll};
+			memcpy(t, tt, sizeof t);
+			r[0] = sel[0] % 4;
+			r[1] = sel[1] % 4;
+			r[2] = p == 2 ? 6 : 4;
+			r[3] = p == 3 ? 6 : 4;
+			first = m;
+			second = (Part){4, 0};
+			x = m;
+			y = l;
+		} else {
+			int tt[4] = {ll, ll, 4 + ml, 4 + ml};
+			memcpy(t, tt, sizeof t);
+			r[0] = p == 0 ? 0 : 2;
+			r[1] = p == 1 ? 0 : 2;
+			r[2] = 4 + sel[2] % 4;
+			r[3] = 4 + sel[3] % 4;
+			first = (Part){4, 0};
+			second = m;
+			x = l;
+			y = m;
+		}
+	}
+	put(v, "\t\t{\n\t\t\t");
+	part_type(v->o, part);
+	shuffle_line(v, " ", "kd_h", x, y, t, 4);
+	shuffle_line(v, "\t\t\t", dst, first, second, r, 4);
+	put(v, "\t\t}\n");
 }
 
 /* Opens the vector-extension form of a constant permutation: result lane i
@@ -355,7 +442,7 @@ static int shuffle_begin(KdVecOut *v, int r, int a, int b, const int *idx, int m
 			for (int j = 0; j < lout; j++)
 				sel[j] = lane[p * lout + j] +
 				         (nused == 2 && used[1].opnd == s[j].opnd && used[1].k == s[j].k ? lin : 0);
-			shuffle_call(v, "kd_r", used[0], used[nused - 1], sel, lout);
+			shuffle_call(v, rv, "kd_r", used[0], used[nused - 1], sel, lout);
 		} else {
 			/* kd_w (an operand part wide) gathers the lanes of the first two
 			 * sources, then takes each further source's lanes in turn */
@@ -365,14 +452,14 @@ static int shuffle_begin(KdVecOut *v, int r, int a, int b, const int *idx, int m
 					int first = u == 1 && j < lout && used[0].opnd == s[j].opnd && used[0].k == s[j].k;
 					sel[j] = from ? lin + lane[p * lout + j] : first ? lane[p * lout + j] : j;
 				}
-				shuffle_call(v, "kd_w", u == 1 ? used[0] : (Part){3, 0}, used[u], sel, lin);
+				shuffle_call(v, av, "kd_w", u == 1 ? used[0] : (Part){3, 0}, used[u], sel, lin);
 			}
 			if (lout == lin) {
 				put(v, "\t\tkd_r = kd_w;\n");
 			} else {
 				for (int j = 0; j < lout; j++)
 					sel[j] = j;
-				shuffle_call(v, "kd_r", (Part){3, 0}, (Part){3, 0}, sel, lout);
+				shuffle_call(v, rv, "kd_r", (Part){3, 0}, (Part){3, 0}, sel, lout);
 			}
 		}
 		put(v, "\t\t__builtin_memcpy(&");
