@@ -459,8 +459,11 @@ static void func(Emit *e, const KdFunc *f)
 		decl_type(e, v);
 		kd_buf_puts(o, " ");
 		local(e, v);
-		/* vectors start zeroed: the compiler then sees every lane set */
-		kd_buf_puts(o, x->type == VT_VEC || x->type == VT_MASK ? " = {{0}};\n" : ";\n");
+		/* Vector block parameters start zeroed, so the compiler sees every
+		 * lane set on every path; a vector an instruction gives is set in
+		 * full by that instruction, and zeroing it too would leave dead
+		 * stores (gcc keeps them when the value lives in memory). */
+		kd_buf_puts(o, (x->type == VT_VEC || x->type == VT_MASK) && x->kind == VK_BARG ? " = {{0}};\n" : ";\n");
 	}
 	kd_buf_puts(o, "\n");
 	/* The check is inline (a call into the library would cost short kernels
