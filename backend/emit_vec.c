@@ -327,28 +327,26 @@ static void shuffle_call(KdVecOut *v, const KdVal *part, const char *dst, Part x
 				p = j;
 		Part l = lone ? x : y, m = lone ? y : x;
 		int ll = sel[p] % 4, ml = sel[p ^ 1] % 4;
+		/* kd_h = (l l m m): shufps overwrites its first operand, and l is
+		 * not needed after it */
+		t[0] = t[1] = ll;
+		t[2] = t[3] = 4 + ml;
+		x = l;
+		y = m;
 		if (p >= 2) {
-			int tt[4] = {ml, ml, 4 + ll, 4 + ll};
-			memcpy(t, tt, sizeof t);
 			r[0] = sel[0] % 4;
 			r[1] = sel[1] % 4;
-			r[2] = p == 2 ? 6 : 4;
-			r[3] = p == 3 ? 6 : 4;
+			r[2] = p == 2 ? 4 : 6;
+			r[3] = p == 3 ? 4 : 6;
 			first = m;
 			second = (Part){4, 0};
-			x = m;
-			y = l;
 		} else {
-			int tt[4] = {ll, ll, 4 + ml, 4 + ml};
-			memcpy(t, tt, sizeof t);
 			r[0] = p == 0 ? 0 : 2;
 			r[1] = p == 1 ? 0 : 2;
 			r[2] = 4 + sel[2] % 4;
 			r[3] = 4 + sel[3] % 4;
 			first = (Part){4, 0};
 			second = m;
-			x = l;
-			y = m;
 		}
 	}
 	put(v, "\t\t{\n\t\t\t");
