@@ -422,7 +422,7 @@ static void func(Emit *e, const KdFunc *f)
 		for (int k = 0; e->reach[b] && k < f->blk[b]->nins; k++)
 			e->live[f->blk[b]->insv[k]] = 1;
 	e->site = calloc((size_t)f->nins + 1, sizeof *e->site);
-	int nsite = 0;
+	int nsite = 0, calls = 0;
 	prototype(o, f, "kd_rt");
 	kd_buf_puts(o, "\n{\n");
 	/* Sites: every op call and every scalar op that can fail at run time. */
@@ -432,6 +432,7 @@ static void func(Emit *e, const KdFunc *f)
 		e->site[i] = -1;
 		if (!e->live[i])
 			continue;
+		calls |= kd_ops[in->op].kind == OK_EFFECT && !kd_emit_vec_handles(f, in);
 		/* aipu ops need a site only where they check at run time */
 		if ((kd_ops[in->op].kind == OK_EFFECT && !kd_emit_vec_handles(f, in)) ||
 		    ((in->op == OP_DIV || in->op == OP_REM) && !fl) ||
@@ -448,7 +449,8 @@ static void func(Emit *e, const KdFunc *f)
 	}
 	if (nsite)
 		kd_buf_puts(o, ",\n\t};\n");
-	kd_buf_printf(o, "\tint kd_err;\n");
+	if (calls)   /* the result of each op call (effect()) */
+		kd_buf_puts(o, "\tint kd_err;\n");
 	int used[KD_NSPACE] = {0};
 	for (int i = 0; i < f->nins; i++)
 		if ((f->ins[i].op == OP_VIEW || f->ins[i].op == OP_TILE) && e->live[i]) {
@@ -474,12 +476,17 @@ static void func(Emit *e, const KdFunc *f)
 		decl_type(e, v);
 		kd_buf_puts(o, " ");
 		local(e, v);
-		/* vectors start zeroed: the compiler then sees every lane set */
-		kd_buf_puts(o, x->type == VT_VEC || x->type == VT_MASK ? " = {{0}};\n" : ";\n");
+		/* Vector block parameters start zeroed, so the compiler sees every
+		 * lane set on every path; a vector an instruction gives is set in
+		 * full by that instruction, and zeroing it too would leave dead
+		 * stores (gcc keeps them when the value lives in memory). */
+		kd_buf_puts(o, (x->type == VT_VEC || x->type == VT_MASK) && x->kind == VK_BARG ? " = {{0}};\n" : ";\n");
 	}
 	kd_buf_puts(o, "\n");
-	kd_buf_printf(o, "\tif ((kd_err = kdsl_rt_enter(kd_rt, %s, \"%s\")) != KDSL_OK)\n\t\treturn kd_err;\n",
-	              rt_target(f->target), f->name);
+	/* The check is inline (a call into the library would cost short kernels
+	 * more than their work); kdsl_rt_enter only reports the error. */
+	kd_buf_printf(o, "\tif (!kdsl_rt_try_enter(kd_rt, %s))\n\t\treturn kdsl_rt_enter(kd_rt, %s, \"%s\");\n",
+	              rt_target(f->target), rt_target(f->target), f->name);
 	for (int i = 0; i < f->nparam; i++)
 		if (f->params[i].is_tensor)
 			kd_buf_printf(o, "\tif (!%s)\n\t\treturn kdsl_rt_null_param(kd_rt, \"%s\", \"%s\");\n",

@@ -11,9 +11,14 @@
  * (kd_vshuf: clang, and gcc from 12, which has that builtin); other
  * compilers, builds defining KDSL_PORTABLE_VECTORS, and vectors whose size
  * is not a power of two (x24) take the portable loops. */
+#include <string.h>
+
 #include "emit_vec.h"
 
 enum { MAXLANES = 128 };
+
+/* The vector-extension form works 16 bytes at a time (see shuffle_begin). */
+enum { PART_BYTES = 16 };
 
 static const char *elem(KdDtype dt)
 {
@@ -37,14 +42,6 @@ static int pow2(int bytes)
 static int gv_ok(const KdVal *x)
 {
 	return pow2(x->lanes * (x->type == VT_MASK ? 1 : kd_dtypes[x->dt].size));
-}
-
-static void gv_type(KdBuf *o, const KdVal *x)
-{
-	if (x->type == VT_MASK)
-		kd_buf_printf(o, "kd_gv_mask%d", x->lanes);
-	else
-		kd_buf_printf(o, "kd_gv_%sx%d", kd_dtypes[x->dt].name, x->lanes);
 }
 
 void kd_emit_vec_types(KdBuf *o, const KdModule *m)
@@ -75,17 +72,27 @@ void kd_emit_vec_types(KdBuf *o, const KdModule *m)
 			kd_buf_printf(o, "typedef struct { unsigned char v[%d]; } kd_mask%d;\n", l, l);
 	kd_buf_puts(o, "#if !defined(KDSL_PORTABLE_VECTORS) && "
 	               "(defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 12))\n"
-	               "/* constant permutations as __builtin_shufflevector on GNU vectors */\n"
+	               "/* constant permutations as __builtin_shufflevector on GNU vectors of at\n"
+	               " * most 16 bytes, the parts of the vectors above */\n"
 	               "#define kd_vshuf 1\n");
-	for (int dt = 1; dt < KD_NDTYPE; dt++)
-		for (int l = 1; l <= MAXLANES; l++)
-			if (vec[dt][l] && pow2(l * kd_dtypes[dt].size))
+	/* the part types: one per dtype and lane count, at most 16 bytes */
+	for (int dt = 1; dt < KD_NDTYPE; dt++) {
+		int size = kd_dtypes[dt].size, done[PART_BYTES + 1] = {0};
+		for (int l = 1; l <= MAXLANES; l++) {
+			int p = l * size < PART_BYTES ? l : PART_BYTES / size;
+			if (vec[dt][l] && pow2(l * size) && !done[p]) {
+				done[p] = 1;
 				kd_buf_printf(o, "typedef %s kd_gv_%sx%d __attribute__((vector_size(%d)));\n",
-				              elem((KdDtype)dt), kd_dtypes[dt].name, l, l * kd_dtypes[dt].size);
-	for (int l = 1; l <= MAXLANES; l++)
-		if (mask[l] && pow2(l))
+				              elem((KdDtype)dt), kd_dtypes[dt].name, p, p * size);
+			}
+		}
+	}
+	for (int l = 1, done = 0; l <= MAXLANES; l++)
+		if (mask[l] && pow2(l) && (l < PART_BYTES || !done)) {
+			done |= l >= PART_BYTES;
 			kd_buf_printf(o, "typedef unsigned char kd_gv_mask%d __attribute__((vector_size(%d)));\n",
-			              l, l);
+			              l < PART_BYTES ? l : PART_BYTES, l < PART_BYTES ? l : PART_BYTES);
+		}
 	kd_buf_puts(o, "#else\n#define kd_vshuf 0\n#endif\n");
 }
 
@@ -219,29 +226,250 @@ static void copy(KdVecOut *v, int r, const char *dst, int x, const char *src, in
 	put(v, ";\n");
 }
 
+/* The vector-extension form works in parts of 16 bytes: gcc without AVX (no
+ * -march) keeps a 32-byte GNU vector in memory and lowers a shuffle of it
+ * lane by lane through the stack, where reloading lanes just stored as a
+ * 16-byte vector stalls store forwarding.  Shuffles of 16-byte vectors are
+ * SSE2 instructions in registers; the struct of lanes around them is
+ * scalarised into those same registers, so nothing goes through memory. */
+/* Lanes in one part of vector x: 16 bytes' worth, or all of a smaller x. */
+static int part_lanes(const KdVal *x)
+{
+	int size = x->type == VT_MASK ? 1 : kd_dtypes[x->dt].size;
+	return x->lanes * size < PART_BYTES ? x->lanes : PART_BYTES / size;
+}
+
+/* The GNU vector type of one part of x (kd_emit_vec_types declares it). */
+static void part_type(KdBuf *o, const KdVal *x)
+{
+	if (x->type == VT_MASK)
+		kd_buf_printf(o, "kd_gv_mask%d", part_lanes(x));
+	else
+		kd_buf_printf(o, "kd_gv_%sx%d", kd_dtypes[x->dt].name, part_lanes(x));
+}
+
+/* A source part of a shuffle: part k of operand 0 (a) or 1 (b); 2: zeros;
+ * 3: kd_w, the partial result of a chain; 4: kd_h, a half-way shuffle. */
+typedef struct {
+	int opnd, k;
+} Part;
+
+static void part_name(KdVecOut *v, Part p)
+{
+	if (p.opnd >= 2)
+		put(v, p.opnd == 2 ? "kd_z" : p.opnd == 3 ? "kd_w" : "kd_h");
+	else
+		kd_buf_printf(v->o, "kd_%c%d", p.opnd ? 'b' : 'a', p.k);
+}
+
+static void shuffle_line(KdVecOut *v, const char *indent, const char *dst, Part x, Part y,
+                         const int *lane, int n)
+{
+	kd_buf_printf(v->o, "%s%s = __builtin_shufflevector(", indent, dst);
+	part_name(v, x);
+	put(v, ", ");
+	part_name(v, y);
+	for (int i = 0; i < n; i++)
+		kd_buf_printf(v->o, ", %d", lane[i]);
+	put(v, ");\n");
+}
+
+/* Whether SSE2 has one instruction for a two-source shuffle of four
+ * 32-bit lanes: one source (pshufd), two lanes of each in halves (shufps),
+ * or an interleave (punpck). */
+static int sse2_one(const int *sel)
+{
+	static const int unpck[4][4] = {{0, 4, 1, 5}, {2, 6, 3, 7}, {4, 0, 5, 1}, {6, 2, 7, 3}};
+	int x[4];
+	for (int j = 0; j < 4; j++)
+		x[j] = sel[j] < 4;
+	if (x[0] + x[1] + x[2] + x[3] == 0 || x[0] + x[1] + x[2] + x[3] == 4)
+		return 1;
+	if (x[0] == x[1] && x[2] == x[3])
+		return 1;
+	for (int u = 0; u < 4; u++)
+		if (!memcmp(sel, unpck[u], sizeof unpck[u]))
+			return 1;
+	return 0;
+}
+
+/* dst = __builtin_shufflevector(x, y, sel...).  gcc 12 without SSSE3
+ * lowers a shuffle of four 32-bit lanes that no SSE2 instruction does
+ * lane by lane through the stack; every such shuffle is two shufps /
+ * pshufd steps, so it is written as two (through kd_h), which gcc keeps. */
+static void shuffle_call(KdVecOut *v, const KdVal *part, const char *dst, Part x, Part y,
+                         const int *sel, int n)
+{
+	int size = part->type == VT_MASK ? 1 : kd_dtypes[part->dt].size;
+	if (n != 4 || size != 4 || (x.opnd == y.opnd && x.k == y.k) || sse2_one(sel)) {
+		shuffle_line(v, "\t\t", dst, x, y, sel, n);
+		return;
+	}
+	int t[4], r[4], nx = 0;
+	Part first = x, second = y;
+	for (int j = 0; j < 4; j++)
+		nx += sel[j] < 4;
+	if (nx == 2) {
+		/* kd_h = x's two lanes, then y's; then pshufd into place */
+		int ix = 0, iy = 2;
+		for (int j = 0; j < 4; j++) {
+			int at = sel[j] < 4 ? ix++ : iy++;
+			t[at] = sel[j];
+			r[j] = at;
+		}
+		first = second = (Part){4, 0};
+	} else {
+		/* three lanes of m, one (at p) of the other, l: kd_h pairs l with
+		 * the m lane beside it, then a shufps takes the other half from m */
+		int lone = nx == 1, p = 0;
+		for (int j = 0; j < 4; j++)
+			if ((sel[j] < 4) == lone)
+				p = j;
+		Part l = lone ? x : y, m = lone ? y : x;
+		int ll = sel[p] % 4, ml = sel[p ^ 1] % 4;
+		/* kd_h = (l l m m): shufps overwrites its first operand, and l is
+		 * not needed after it */
+		t[0] = t[1] = ll;
+		t[2] = t[3] = 4 + ml;
+		x = l;
+		y = m;
+		if (p >= 2) {
+			r[0] = sel[0] % 4;
+			r[1] = sel[1] % 4;
+			r[2] = p == 2 ? 4 : 6;
+			r[3] = p == 3 ? 4 : 6;
+			first = m;
+			second = (Part){4, 0};
+		} else {
+			r[0] = p == 0 ? 0 : 2;
+			r[1] = p == 1 ? 0 : 2;
+			r[2] = 4 + sel[2] % 4;
+			r[3] = 4 + sel[3] % 4;
+			first = (Part){4, 0};
+			second = m;
+		}
+	}
+	put(v, "\t\t{\n\t\t\t");
+	part_type(v->o, part);
+	shuffle_line(v, " ", "kd_h", x, y, t, 4);
+	shuffle_line(v, "\t\t\t", dst, first, second, r, 4);
+	put(v, "\t\t}\n");
+}
+
 /* Opens the vector-extension form of a constant permutation: result lane i
- * is lane idx[i] of a's lanes followed by b's.  Returns 1 when it wrote
+ * is lane idx[i] of a's lanes followed by b's (b < 0: a alone), or zero
+ * where idx[i] < 0; mask >= 0: a literal mask the loops read and the
+ * shuffle does not (cast to void, so it is not "set but not used").
+ * Each 16-byte part of the result is one
+ * __builtin_shufflevector of two 16-byte parts of the operands, or a chain
+ * of them when its lanes come from more parts.  Returns 1 when it wrote
  * "#if kd_vshuf ... #else"; the caller then writes the loops and closes
  * with shuffle_end. */
-static int shuffle_begin(KdVecOut *v, int r, int a, int b, const int *idx)
+static int shuffle_begin(KdVecOut *v, int r, int a, int b, const int *idx, int mask)
 {
 	const KdVal *rv = &v->f->val[r], *av = &v->f->val[a];
+	int na = av->lanes, lin = part_lanes(av), lout = part_lanes(rv);
+	int nin = (b >= 0 && b != a ? 2 : 1) * na / lin;   /* operand parts, b's after a's */
 	if (!gv_ok(rv) || !gv_ok(av))
 		return 0;
+	/* the sources of each result part, in order of first use; -1: not read */
+	Part src[MAXLANES], used[MAXLANES + 1];
+	int lane[MAXLANES], nused = 0, zero = 0, chain = 0;
+	char need[MAXLANES] = {0};
+	for (int i = 0; i < rv->lanes; i++) {
+		int x = idx[i] < 0 ? -1 : idx[i] >= na && b == a ? idx[i] - na : idx[i];
+		src[i] = x < 0 ? (Part){2, 0} : (Part){x >= na, (x % na) / lin};
+		lane[i] = x < 0 ? 0 : x % na % lin;
+		if (x < 0)
+			zero = 1;
+		else
+			need[src[i].opnd * na / lin + src[i].k] = 1;
+	}
+	/* more than two sources for a part wider than the operands' parts: a
+	 * case the ops do not produce (small operands give at most two) */
+	for (int p = 0; p < rv->lanes / lout; p++) {
+		nused = 0;
+		for (int j = 0; j < lout; j++) {
+			Part s = src[p * lout + j];
+			int seen = 0;
+			for (int u = 0; u < nused; u++)
+				seen |= used[u].opnd == s.opnd && used[u].k == s.k;
+			if (!seen)
+				used[nused++] = s;
+		}
+		if (nused > 2 && lout > lin)
+			return 0;
+		chain |= nused > 2;
+	}
 	put(v, "#if kd_vshuf\n\t{\n\t\t");
-	gv_type(v->o, av);
-	put(v, " kd_a, kd_b;\n\t\t");
-	gv_type(v->o, rv);
-	put(v, " kd_r;\n\t\t__builtin_memcpy(&kd_a, &");
-	val(v, a);
-	put(v, ", sizeof kd_a);\n\t\t__builtin_memcpy(&kd_b, &");
-	val(v, b);
-	put(v, ", sizeof kd_b);\n\t\tkd_r = __builtin_shufflevector(kd_a, kd_b");
-	for (int i = 0; i < rv->lanes; i++)
-		kd_buf_printf(v->o, ", %d", idx[i]);
-	put(v, ");\n\t\t__builtin_memcpy(&");
-	val(v, r);
-	put(v, ", &kd_r, sizeof kd_r);\n\t}\n#else\n");
+	part_type(v->o, av);
+	const char *sep = " ";
+	for (int k = 0; k < nin; k++)
+		if (need[k]) {
+			kd_buf_printf(v->o, "%skd_%c%d", sep, k >= na / lin ? 'b' : 'a', k % (na / lin));
+			sep = ", ";
+		}
+	if (zero) {
+		kd_buf_printf(v->o, "%skd_z = {0}", sep);
+		sep = ", ";
+	}
+	if (chain)
+		kd_buf_printf(v->o, "%skd_w", sep);
+	put(v, ";\n\t\t");
+	part_type(v->o, rv);
+	put(v, " kd_r;\n");
+	for (int k = 0; k < nin; k++)
+		if (need[k]) {
+			char c = k >= na / lin ? 'b' : 'a';
+			kd_buf_printf(v->o, "\t\t__builtin_memcpy(&kd_%c%d, &", c, k % (na / lin));
+			val(v, c == 'b' ? b : a);
+			kd_buf_printf(v->o, ".v[%d], sizeof kd_%c%d);\n", k % (na / lin) * lin, c, k % (na / lin));
+		}
+	for (int p = 0; p < rv->lanes / lout; p++) {
+		const Part *s = &src[p * lout];
+		int sel[MAXLANES];
+		nused = 0;
+		for (int j = 0; j < lout; j++) {
+			int seen = 0;
+			for (int u = 0; u < nused; u++)
+				seen |= used[u].opnd == s[j].opnd && used[u].k == s[j].k;
+			if (!seen)
+				used[nused++] = s[j];
+		}
+		if (nused <= 2) {
+			for (int j = 0; j < lout; j++)
+				sel[j] = lane[p * lout + j] +
+				         (nused == 2 && used[1].opnd == s[j].opnd && used[1].k == s[j].k ? lin : 0);
+			shuffle_call(v, rv, "kd_r", used[0], used[nused - 1], sel, lout);
+		} else {
+			/* kd_w (an operand part wide) gathers the lanes of the first two
+			 * sources, then takes each further source's lanes in turn */
+			for (int u = 1; u < nused; u++) {
+				for (int j = 0; j < lin; j++) {
+					int from = j < lout && used[u].opnd == s[j].opnd && used[u].k == s[j].k;
+					int first = u == 1 && j < lout && used[0].opnd == s[j].opnd && used[0].k == s[j].k;
+					sel[j] = from ? lin + lane[p * lout + j] : first ? lane[p * lout + j] : j;
+				}
+				shuffle_call(v, av, "kd_w", u == 1 ? used[0] : (Part){3, 0}, used[u], sel, lin);
+			}
+			if (lout == lin) {
+				put(v, "\t\tkd_r = kd_w;\n");
+			} else {
+				for (int j = 0; j < lout; j++)
+					sel[j] = j;
+				shuffle_call(v, rv, "kd_r", (Part){3, 0}, (Part){3, 0}, sel, lout);
+			}
+		}
+		put(v, "\t\t__builtin_memcpy(&");
+		val(v, r);
+		kd_buf_printf(v->o, ".v[%d], &kd_r, sizeof kd_r);\n", p * lout);
+	}
+	if (mask >= 0) {
+		put(v, "\t\t(void)");
+		val(v, mask);
+		put(v, ";\n");
+	}
+	put(v, "\t}\n#else\n");
 	return 1;
 }
 
@@ -360,7 +588,7 @@ static void concat_zip(KdVecOut *v, const KdIns *in, int zip)
 			idx[cnt + i] = n + s;
 		}
 	}
-	int opened = shuffle_begin(v, r, x, y, idx);
+	int opened = shuffle_begin(v, r, x, y, idx, -1);
 	if (zip) {
 		copy(v, r, "2 * kd_i", x, src, cnt);
 		copy(v, r, "2 * kd_i + 1", y, src, cnt);
@@ -376,15 +604,38 @@ static void concat_zip(KdVecOut *v, const KdIns *in, int zip)
 /* A one-operand constant permutation: lane i of r is lane idx[i] of x. */
 static void permute(KdVecOut *v, int r, int x, const int *idx, const char *src)
 {
-	int opened = shuffle_begin(v, r, x, x, idx);
+	int opened = shuffle_begin(v, r, x, x, idx, -1);
 	copy(v, r, "kd_i", x, src, lanes(v, r));
 	shuffle_end(v, opened);
+}
+
+/* The lanes of mask m when it is a literal (bits[i] 0 or 1); 0 if not. */
+static int mask_bits(KdVecOut *v, int m, int *bits)
+{
+	const KdIns *mi = defins(v, m);
+	if (!mi || mi->op != OP_VMASKLIT)
+		return 0;
+	for (int i = 0; i < mi->nargs; i++)
+		bits[i] = cval(v, mi->args[i]) != 0;
+	return 1;
 }
 
 static void compress(KdVecOut *v, const KdIns *in, int fill)
 {
 	int r = in->res, x = in->args[0], n = lanes(v, x);
 	int m = in->args[fill ? 2 : 1];
+	int bits[MAXLANES], idx[MAXLANES], opened = 0;
+	if (mask_bits(v, m, bits)) {
+		/* a literal mask: a constant permutation, zeros (vcompt) or y's
+		 * first lanes (vcompc) after the kept ones */
+		int k = 0;
+		for (int i = 0; i < n; i++)
+			if (bits[i])
+				idx[k++] = i;
+		for (int j = 0; k < n; k++, j++)
+			idx[k] = fill ? n + j : -1;
+		opened = shuffle_begin(v, r, x, fill ? in->args[1] : -1, idx, m);
+	}
 	kd_buf_printf(v->o, "\t{\n\t\tint kd_n = 0;\n\t\tfor (int kd_i = 0; kd_i < %d; kd_i++)\n\t\t\tif (", n);
 	lane(v, m, "kd_i");
 	put(v, ")\n\t\t\t\t");
@@ -403,6 +654,7 @@ static void compress(KdVecOut *v, const KdIns *in, int fill)
 		put(v, " = 0");
 	}
 	put(v, ";\n\t}\n");
+	shuffle_end(v, opened);
 }
 
 static void elementwise(KdVecOut *v, const KdIns *in)
@@ -479,7 +731,14 @@ void kd_emit_vec_ins(KdVecOut *v, const KdIns *in)
 			idx[i] = n - 1 - i;
 		permute(v, r, x, idx, buf);
 		break;
-	case OP_VSEL:
+	case OP_VSEL: {
+		/* a literal mask picks each lane from a known operand: a shuffle */
+		int bits[MAXLANES], opened = 0;
+		if (mask_bits(v, in->args[2], bits)) {
+			for (int i = 0; i < n; i++)
+				idx[i] = bits[i] ? i : n + i;
+			opened = shuffle_begin(v, r, x, in->args[1], idx, in->args[2]);
+		}
 		loop(v, lanes(v, r));
 		lane(v, r, "kd_i");
 		put(v, " = ");
@@ -489,7 +748,9 @@ void kd_emit_vec_ins(KdVecOut *v, const KdIns *in)
 		put(v, " : ");
 		lane(v, in->args[1], "kd_i");
 		put(v, ";\n");
+		shuffle_end(v, opened);
 		break;
+	}
 	case OP_VSHFL: {
 		if (is_const(v, in->args[1])) {
 			int64_t s = ((cval(v, in->args[1]) % n) + n) % n;
@@ -517,7 +778,7 @@ void kd_emit_vec_ins(KdVecOut *v, const KdIns *in)
 		char dst[32];
 		for (int i = 0; i < n; i++)
 			idx[i] = i + s;
-		int opened = shuffle_begin(v, r, x, in->args[1], idx);
+		int opened = shuffle_begin(v, r, x, in->args[1], idx, -1);
 		snprintf(buf, sizeof buf, "kd_i + %d", s);
 		copy(v, r, "kd_i", x, buf, n - s);
 		snprintf(dst, sizeof dst, "%d + kd_i", n - s);

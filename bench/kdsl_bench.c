@@ -1,5 +1,5 @@
 /* kdsl_bench.c: the benchmark program (bench/run.sh runs it).
- * usage: kdsl-bench [--numpy FILE] [--quick]
+ * usage: kdsl-bench [--numpy FILE] [--quick] [--perms]
  * Prints one markdown table: each hot op of the runtime, then the aipu
  * permutations, with memcpy, scalar-loop, vector-extension and numpy
  * baselines measured in the same run. */
@@ -11,15 +11,18 @@
 int main(int argc, char **argv)
 {
 	kdsl_rt *ascend, *neuron;
-	int i, quick = 0;
+	int i, quick = 0, perms_only = 0;
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--numpy") && i + 1 < argc) {
 			bench_numpy_load(argv[++i]);
 		} else if (!strcmp(argv[i], "--quick")) {
 			quick = 1;
+		} else if (!strcmp(argv[i], "--perms")) {
+			/* only the aipu permutation rows: the quick loop when working on the emitter */
+			perms_only = 1;
 		} else {
-			fprintf(stderr, "usage: kdsl-bench [--numpy FILE] [--quick]\n");
+			fprintf(stderr, "usage: kdsl-bench [--numpy FILE] [--quick] [--perms]\n");
 			return 2;
 		}
 	}
@@ -33,7 +36,8 @@ int main(int argc, char **argv)
 	       "Ratios are speed-ups of kdsl over the baseline (baseline time / kdsl time);\n"
 	       "the vector-ext column is kdsl time / hand-written time.\n\n", BENCH_REPS);
 	bench_print_header();
-	bench_rt_ops(ascend, neuron, quick);
+	if (!perms_only)
+		bench_rt_ops(ascend, neuron, quick);
 	bench_perms(quick);
 	kdsl_rt_destroy(ascend);
 	kdsl_rt_destroy(neuron);

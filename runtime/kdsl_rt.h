@@ -101,6 +101,25 @@ int kdsl_rt_fail(kdsl_rt *rt, const kdsl_site *site, int code, const char *fmt, 
 int kdsl_rt_enter(kdsl_rt *rt, kdsl_target target, const char *kernel);
 int kdsl_rt_null_param(kdsl_rt *rt, const char *kernel, const char *param);
 
+/* The first member of every kdsl_rt: what a kernel's entry touches
+ * inline, so a call of a short kernel does not pay a call into the library. */
+typedef struct {
+	kdsl_target target;
+	int has_error;      /* 0: the last error is "" whatever err holds */
+} kdsl_rt_head;
+
+/* kdsl_rt_enter's common case inline: for a runtime of the target, clears
+ * the last error and returns 1; otherwise returns 0, and kdsl_rt_enter
+ * reports why (generated kernels return what it returns). */
+static inline int kdsl_rt_try_enter(kdsl_rt *rt, kdsl_target target)
+{
+	kdsl_rt_head *h = (kdsl_rt_head *)(void *)rt;
+	if (!rt || h->target != target)
+		return 0;
+	h->has_error = 0;
+	return 1;
+}
+
 /* ---- half precision: IEEE round-to-nearest-even in both directions ---- */
 float kdsl_f16_to_f32(kdsl_f16 h);
 double kdsl_f16_to_f64(kdsl_f16 h);

@@ -109,7 +109,7 @@ kdsl_rt *kdsl_rt_create(kdsl_target target)
 	rt = calloc(1, sizeof *rt);
 	if (!rt)
 		return NULL;
-	rt->target = target;
+	rt->head.target = target;
 	rt->isa = kdsl_isa_detect();
 	if (target == KDSL_TARGET_ASCEND) {
 		bad |= add_mem(rt, KDSL_MEM_UB, 1, 256 * KIB);
@@ -138,18 +138,20 @@ void kdsl_rt_destroy(kdsl_rt *rt)
 
 kdsl_target kdsl_rt_target(const kdsl_rt *rt)
 {
-	return rt ? rt->target : (kdsl_target)0;
+	return rt ? rt->head.target : (kdsl_target)0;
 }
 
 const char *kdsl_rt_last_error(const kdsl_rt *rt)
 {
-	return rt ? rt->err : "";
+	return rt && rt->head.has_error ? rt->err : "";
 }
 
 void kdsl_rt_clear_error(kdsl_rt *rt)
 {
-	if (rt)
+	if (rt) {
 		rt->err[0] = '\0';
+		rt->head.has_error = 0;
+	}
 }
 
 unsigned char *kdsl_rt_mem(kdsl_rt *rt, kdsl_mem mem, size_t *bytes)
@@ -184,6 +186,7 @@ static void set_error(kdsl_rt *rt, const kdsl_site *site, const char *fmt, va_li
 	size_t n = 0;
 	int k;
 
+	rt->head.has_error = 1;
 	if (site) {
 		k = snprintf(rt->err, sizeof rt->err, "%s:%d:%d: ",
 		             site->file ? site->file : "<unknown>", site->line, site->col);
@@ -212,17 +215,20 @@ int kdsl_rt_fail(kdsl_rt *rt, const kdsl_site *site, int code, const char *fmt, 
 }
 
 /* A kernel's run starts with a clean error, so last_error always
- * describes the latest kernel. */
+ * describes the latest kernel.  Generated kernels do the common case
+ * inline (kdsl_rt_try_enter, kdsl_rt.h: only head.has_error cleared, so
+ * last_error reads it) and call this only for the error. */
 int kdsl_rt_enter(kdsl_rt *rt, kdsl_target target, const char *kernel)
 {
 	if (!rt)
 		return KDSL_ERR_ARG;
 	rt->err[0] = '\0';
-	if (rt->target != target)
+	rt->head.has_error = 0;
+	if (rt->head.target != target)
 		return kdsl_rt_fail(rt, NULL, KDSL_ERR_TARGET,
 		                    "kernel '%s' is for target %s but the runtime was created for %s",
 		                    kernel ? kernel : "?", kdsl_target_name(target),
-		                    kdsl_target_name(rt->target));
+		                    kdsl_target_name(rt->head.target));
 	return KDSL_OK;
 }
 

@@ -28,7 +28,7 @@ typedef enum { KDSL_ISA_BASE, KDSL_ISA_AVX2, KDSL_ISA_AVX512 } kdsl_isa;
 typedef void (*kdsl_blend_fn)(void *d, const void *s, const void *pr, int64_t n, uint64_t flip);
 
 struct kdsl_rt {
-	kdsl_target target;
+	kdsl_rt_head head;    /* first: kdsl_rt_ready reads it through a cast */
 	kdsl_isa isa;
 	unsigned char *mem[KDSL_NMEM];
 	size_t mem_bytes[KDSL_NMEM];

@@ -288,6 +288,16 @@ START_TEST(rt_errors)
 	ck_assert_str_eq(kdsl_rt_last_error(rt), "kernel 'k': parameter 'src' is NULL");
 	ck_assert_int_eq(kdsl_rt_enter(NULL, KDSL_TARGET_NEURON, "k"), KDSL_ERR_ARG);
 	ck_assert_str_eq(kdsl_rt_last_error(NULL), "");
+	/* the inline entry of generated kernels: clears the last error for a
+	 * runtime of the target, and leaves every other case to kdsl_rt_enter */
+	ck_assert_int_eq(kdsl_rt_try_enter(rt, KDSL_TARGET_NEURON), 1);
+	ck_assert_str_eq(kdsl_rt_last_error(rt), "");
+	ck_assert_int_eq(kdsl_rt_try_enter(rt, KDSL_TARGET_ASCEND), 0);
+	ck_assert_int_eq(kdsl_rt_try_enter(NULL, KDSL_TARGET_NEURON), 0);
+	kdsl_rt_fail(rt, &SITE, KDSL_ERR_RANGE, "again");
+	ck_assert_str_eq(kdsl_rt_last_error(rt), "t.k:7:35: data_move: again");
+	ck_assert_int_eq(kdsl_rt_try_enter(rt, KDSL_TARGET_NEURON), 1);
+	ck_assert_str_eq(kdsl_rt_last_error(rt), "");
 	kdsl_rt_destroy(rt);
 }
 END_TEST
