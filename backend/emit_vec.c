@@ -469,6 +469,22 @@ static int shuffle_begin(KdVecOut *v, int r, int a, int b, const int *idx, int m
 		val(v, mask);
 		put(v, ";\n");
 	}
+	/* An operand no lane comes from (vsel with a constant all-false mask)
+	 * is read only by the #else loop: without this, set but not used. */
+	int from_a = 0, from_b = 0;
+	for (int k = 0; k < nin; k++)
+		if (need[k])
+			*(k >= na / lin ? &from_b : &from_a) = 1;
+	if (!from_a) {
+		put(v, "\t\t(void)");
+		val(v, a);
+		put(v, ";\n");
+	}
+	if (b >= 0 && b != a && !from_b) {
+		put(v, "\t\t(void)");
+		val(v, b);
+		put(v, ";\n");
+	}
 	put(v, "\t}\n#else\n");
 	return 1;
 }
