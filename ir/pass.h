@@ -42,6 +42,7 @@ int kd_pass_canon(KdModule *m);
 int kd_pass_fuse_tiles(KdModule *m);
 int kd_pass_dead_moves(KdModule *m);
 int kd_pass_empty_loops(KdModule *m);
+int kd_pass_forward(KdModule *m);
 
 /* Helpers for passes (pass_util.c). */
 /* Inserts the already-added instruction id at position pos of block blk
