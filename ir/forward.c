@@ -28,7 +28,8 @@
  *  - when the two copies are not in one block with constant operands
  *    (across blocks or loop trips the pairing is not proven);
  *  - when T is a kernel parameter or a directly allocated tile, A or B is
- *    T, or A and B are one buffer whose bytes read and written meet;
+ *    T, or A and B are one buffer whose bytes (elements) read and written
+ *    meet;
  *  - when the direct op would leave its ranges (a stride past 65535). */
 #include <stdlib.h>
 #include <string.h>
@@ -216,6 +217,15 @@ static int view_of(const KdFunc *f, int v, View *o)
 	return 1;
 }
 
+/* Do two views of one buffer share no element? */
+static int disjoint(const View *x, const View *y)
+{
+	return x->a[TA_BLOCK] != y->a[TA_BLOCK] ||
+	       x->a[TA_PSTART] + x->a[TA_NPART] <= y->a[TA_PSTART] ||
+	       y->a[TA_PSTART] + y->a[TA_NPART] <= x->a[TA_PSTART] ||
+	       x->a[TA_FOFF] + x->a[TA_NFREE] <= y->a[TA_FOFF] || y->a[TA_FOFF] + y->a[TA_NFREE] <= x->a[TA_FOFF];
+}
+
 static int copy_op(KdOp op)
 {
 	return op == OP_LOAD || op == OP_STORE || op == OP_TENSOR_COPY;
@@ -251,7 +261,7 @@ static int neuron_pair(Fw *w, int blk, int k1, int k2)
 	    !view_of(f, i2->args[1], &t2))
 		return 0;
 	int t = t1.buf;
-	if (t2.buf != t || a.buf == t || b.buf == t || a.buf == b.buf || shared(&f->buf[t]) ||
+	if (t2.buf != t || a.buf == t || b.buf == t || shared(&f->buf[t]) ||
 	    (f->buf[a.buf].tile && f->buf[a.buf].tile->alloc != KD_ALLOC_AUTO) ||
 	    (f->buf[b.buf].tile && f->buf[b.buf].tile->alloc != KD_ALLOC_AUTO))
 		return 0;
@@ -270,6 +280,9 @@ static int neuron_pair(Fw *w, int blk, int k1, int k2)
 	n.a[TA_FOFF] += df;
 	n.a[TA_NPART] = t2.a[TA_NPART];
 	n.a[TA_NFREE] = t2.a[TA_NFREE];
+	/* one buffer: the direct copy must not read what it writes */
+	if (a.buf == b.buf && !disjoint(&n, &b))
+		return 0;
 	int args[TA_N], pos = k2;
 	for (int i = 0; i < TA_N; i++)
 		args[i] = kd_val_const(w->m->arena, f, n.a[i]);
