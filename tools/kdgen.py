@@ -253,6 +253,43 @@ class Neuron:
         if r.random() < 0.1:
             body.append('tensor_copy(c, %s);' % t)
 
+    def loop(self, body, F):
+        """A loop of loads, stores (to dst2) or copies over adjacent free or
+        partition ranges (fuse-tiles), sometimes with a gap, nested."""
+        r = self.r
+        d, s = r.choice([('b', 'a'), ('a', 'b'), ('a', 'src'), ('b', 'src'), ('dst2', 'a'), ('dst2', 'b'),
+                         ('a', 'a')])
+        op = 'load' if s == 'src' else 'store' if d == 'dst2' else 'tensor_copy'
+        gap = 1 if r.random() < 0.15 else 0
+        k = r.random()
+        if k < 0.45:
+            c = r.choice([1, 2, 4])
+            n = r.randint(1, (F - gap) // (c + gap))
+            o1, o2 = r.randrange(0, F - n * (c + gap) + 1), r.randrange(0, F - n * (c + gap) + 1)
+            if d == s:
+                # a copy within one buffer: the trips' ranges apart
+                if F < 2 * n * (c + gap):
+                    return
+                o1, o2 = 0, n * (c + gap)
+            body.append('for i in 0..%d { %s(%s[:, i*%d + %d:i*%d + %d], %s[:, i*%d + %d:i*%d + %d]); }'
+                        % (n, op, d, c + gap, o1, c + gap, o1 + c, s, c + gap, o2, c + gap, o2 + c))
+        elif k < 0.8:
+            c = r.choice([16, 32, 64])
+            n = r.randint(1, 128 // (c + 16 * gap))
+            st = c + 16 * gap
+            nf = r.randint(1, F)
+            f0 = r.randrange(0, F - nf + 1)
+            if d == s:
+                return
+            body.append('for i in 0..%d { %s(%s[i*%d:i*%d + %d, %d:%d], %s[i*%d:i*%d + %d, %d:%d]); }'
+                        % (n, op, d, st, st, c, f0, f0 + nf, s, st, st, c, f0, f0 + nf))
+        else:
+            if d == s:
+                return
+            h = F // 2
+            body.append('for i in 0..2 { for j in 0..2 { %s(%s[i*64:(i+1)*64, j*%d:(j+1)*%d], '
+                        '%s[i*64:(i+1)*64, j*%d:(j+1)*%d]); } }' % (op, d, h, h, s, h, h))
+
     def kernel(self, name):
         r = self.r
         F = r.choice([8, 16])
@@ -302,16 +339,13 @@ class Neuron:
                     body.append('load(%s[0:64, 0:%d], src[0:64, 0:%d]);' % (s, h, h))
                     body.append('load(%s[0:64, %d:%d], src[0:64, %d:%d]);' % (s, h, F, h, F))
             elif k < 0.85:
-                n = r.randint(1, 4)
-                c = F // n if F % n == 0 else F
-                body.append('for i in 0..%d { tensor_copy(b[:, i*%d:(i+1)*%d], a[:, i*%d:(i+1)*%d]); }'
-                            % (F // c, c, c, c, c))
+                self.loop(body, F)
             else:
                 body.append('memset(%s, %d);' % (r.choice(['a', 'b']), r.randint(0, 5)))
         body.append('store(dst, %s);' % r.choice(['a', 'b']))
         body = body[:5] + self.stages + body[5:]
-        return ('kernel %s(src: hbm f32[128, %d], pred: hbm u8[128, %d], dst: hbm f32[128, %d]) {\n    %s\n}\n'
-                % (name, F, F, F, '\n    '.join(body)))
+        return ('kernel %s(src: hbm f32[128, %d], pred: hbm u8[128, %d], dst: hbm f32[128, %d], '
+                'dst2: hbm f32[128, %d]) {\n    %s\n}\n' % (name, F, F, F, F, '\n    '.join(body)))
 
 
 class Aipu:
