@@ -1,8 +1,10 @@
 /* emptyloop.c: empty-loop removal (pass empty-loops).  A loop that does
  * nothing observable (only pure ops, no value used after it) is skipped:
  * its preheader jumps straight to the exit.  Then every block no path
- * from the entry reaches goes, so the IR (and the C) of a kernel whose
- * loops fuse-bursts or fuse-tiles turned into one op is straight-line.
+ * from the entry reaches goes, and a block that jumps to a block only it
+ * reaches takes that block's code, so the IR (and the C) of a kernel
+ * whose loops fuse-bursts or fuse-tiles turned into one op is one
+ * straight-line block.
  *
  * It must not fire:
  *  - when the loop's bounds are not constants: a run-time bound could
@@ -144,6 +146,41 @@ static int empty_loop(Cfg *c, int h, KdIns **pre, int *exitb)
 	return ok;
 }
 
+/* A block that ends in a jump to a block only it reaches (no
+ * parameters, not a loop header) takes that block's instructions, so the
+ * straight-line code a removed loop leaves is one block.  The emptied
+ * block is then unreachable. */
+static int merge_chains(KdArena *ar, Cfg *c)
+{
+	KdFunc *f = c->f;
+	int n = 0;
+	for (int a = 0; a < f->nblk; a++) {
+		while (c->reach[a]) {
+			KdBlock *ab = f->blk[a];
+			const KdIns *t = term(f, a);
+			if (!t || t->op != OP_JMP || t->succ[0].nargs)
+				break;
+			int b = t->succ[0].blk, jmp = ab->insv[ab->nins - 1];
+			KdBlock *bb = f->blk[b];
+			if (b == a || b == 0 || c->npred[b] != 1 || bb->nparam || bb->loop || !bb->nins)
+				break;
+			kd_ins_unlink(f, jmp);
+			int need = ab->nins + bb->nins;
+			int *v = kd_alloc(ar, sizeof *v * (size_t)need);
+			memcpy(v, ab->insv, sizeof *v * (size_t)ab->nins);
+			memcpy(v + ab->nins, bb->insv, sizeof *v * (size_t)bb->nins);
+			for (int k = 0; k < bb->nins; k++)
+				f->ins[bb->insv[k]].blk = a;
+			ab->insv = v;
+			ab->nins = ab->capins = need;
+			bb->nins = 0;
+			c->reach[b] = 0;
+			n++;
+		}
+	}
+	return n;
+}
+
 /* Drops the blocks the entry does not reach and renumbers the rest.
  * Their instructions become empty pure ops (kd_ins_unlink) and their
  * parameters constants, so code scanning f->ins or f->val whole sees
@@ -208,6 +245,8 @@ int kd_pass_empty_loops(KdModule *m)
 			}
 			total += changed;
 		}
+		analyse(&c);
+		total += merge_chains(m->arena, &c);
 		total += drop_unreachable(&c);
 		free(c.reach);
 		free(c.npred);
