@@ -12,7 +12,8 @@
  *    naming any such buffer also stops it;
  *  - for a tensor_copy within one buffer, or with a directly allocated
  *    side (the second copy could read what the first wrote);
- *  - with views that are not all constants (loop or run-time indices). */
+ *  - with views that are not all constants (loop or run-time indices).
+ * Loops of such ops are fused by fuse_tile_loops.c. */
 #include "pass.h"
 #include "tile.h"
 
@@ -110,9 +111,16 @@ int kd_pass_fuse_tiles(KdModule *m)
 	int n = 0;
 	if (m->target != KD_TARGET_NEURON)
 		return 0;
-	for (int fi = 0; fi < m->nfn; fi++)
-		for (int b = 0; b < m->fn[fi]->nblk; b++)
-			while (block(m, m->fn[fi], b))
-				n++;
+	for (int fi = 0; fi < m->nfn; fi++) {
+		int loops;
+		do {
+			for (int b = 0; b < m->fn[fi]->nblk; b++)
+				while (block(m, m->fn[fi], b))
+					n++;
+			/* a fused loop's op may continue a straight-line one */
+			loops = kd_fuse_tile_loops(m, m->fn[fi]);
+			n += loops;
+		} while (loops);
+	}
 	return n;
 }

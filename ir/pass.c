@@ -19,12 +19,14 @@ const KdPass kd_passes[] = {
 	{"fuse-tiles", "neuron: merges loads, stores and tensor_copies over adjacent free ranges", kd_pass_fuse_tiles},
 	{"dce", "removes pure instructions and block parameters nothing uses", dce_run},
 	{"fuse-bursts", "ascend: merges data_moves whose bursts line up, and loops of them", kd_pass_fuse_bursts},
+	{"forward", "turns a copy through a staging buffer only another copy reads into the direct copy", kd_pass_forward},
+	{"empty-loops", "skips loops with no effect and no value used after them, drops unreachable blocks", kd_pass_empty_loops},
 };
 const int kd_npasses = (int)(sizeof kd_passes / sizeof kd_passes[0]);
 
 /* -O1: canon first (folded addresses fuse), dce after each pass that
  * leaves unused values behind. */
-static const char o1_pipeline[] = "canon,dce,dead-moves,fuse-bursts,fuse-tiles,dce";
+static const char o1_pipeline[] = "canon,dce,dead-moves,fuse-bursts,fuse-tiles,forward,dce,empty-loops";
 
 const KdPass *kd_pass_lookup(const char *name, size_t len)
 {

@@ -41,6 +41,12 @@ int kd_pass_fuse_bursts(KdModule *m);
 int kd_pass_canon(KdModule *m);
 int kd_pass_fuse_tiles(KdModule *m);
 int kd_pass_dead_moves(KdModule *m);
+int kd_pass_empty_loops(KdModule *m);
+int kd_pass_forward(KdModule *m);
+
+/* fuse-tiles' loop half (fuse_tile_loops.c): fuses the loops of f whose
+ * trips copy adjacent tile ranges; returns how many. */
+int kd_fuse_tile_loops(KdModule *m, KdFunc *f);
 
 /* Helpers for passes (pass_util.c). */
 /* Inserts the already-added instruction id at position pos of block blk

@@ -8,6 +8,14 @@ static const struct { KdSpace src, dst; } move_pairs[] = {
 	{KD_SP_UB, KD_SP_GM}, {KD_SP_UB, KD_SP_UB},
 };
 
+int kd_ascend_move_pair_ok(KdSpace src, KdSpace dst)
+{
+	for (size_t i = 0; i < sizeof move_pairs / sizeof move_pairs[0]; i++)
+		if (move_pairs[i].src == src && move_pairs[i].dst == dst)
+			return 1;
+	return 0;
+}
+
 /* ub and l1 addresses must be 32-byte aligned for every value the
  * operand takes. */
 static void aligned(KdCheck *c, const KdIns *ins, int i, const KdBuffer *b, KdRange off)

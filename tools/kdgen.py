@@ -18,7 +18,7 @@ import sys
 
 class Ascend:
     DT = {'f16': 2, 'f32': 4, 'i32': 4, 'u8': 1, 'i16': 2}
-    SRC, UB, W = 8192, 4096, 1024      # bytes
+    SRC, UB, W, T = 8192, 4096, 1024, 2048      # bytes
 
     def __init__(self, rng):
         self.r = rng
@@ -67,16 +67,79 @@ class Ascend:
             return 'data_move(%s[%s], %s[%s], 0, %d, %d, %d, %d);' % (dst, didx, src, sidx, nb, bl, ss, ds)
         return None
 
+    def stage(self, body, esz, vec):
+        """A move into the staging buffer t and a move out of it, the two
+        often composing into one direct move (pass forward), sometimes
+        with an op between or a second read of t."""
+        r = self.r
+        nb1 = r.choice([1, 1, 2, 3, 4])
+        bl1 = r.choice([1, 2, 3])
+        ss1 = r.choice([0, 0, 1, 2]) if nb1 > 1 else 0
+        ds1 = r.choice([0, 0, 1]) if nb1 > 1 else 0
+        text = ((nb1 - 1) * (bl1 + ds1) + bl1) * 32
+        sname, sbytes, sgm = r.choice([('src', self.SRC, True), ('u', self.UB, False), ('w', self.W, False)])
+        sext = ((nb1 - 1) * (bl1 + ss1) + bl1) * 32
+        if text > self.T or sext > sbytes:
+            return
+        # a staging buffer of its own, set from src first: read only here
+        t = 't%d' % len(self.stages)
+        self.stages.append('let %s: ub %s[%d];' % (t, self.dt, self.T // esz))
+        body.append('data_move(%s, src[%d], 0, 1, %d, 0, 0);' % (t, r.randrange(0, 64) * 32 // esz, self.T // 32))
+        to = r.randrange(0, self.T - text + 1, 32)
+        so = r.randrange(0, sbytes - sext + 1, 1 if sgm else 32) // esz * esz
+        if not sgm:
+            so -= so % 32
+        body.append('data_move(%s[%d], %s[%d], 0, %d, %d, %d, %d);'
+                    % (t, to // esz, sname, so // esz, nb1, bl1, ss1, ds1))
+        if r.random() < 0.5:
+            nb2, bl2, ss2, off = nb1, bl1, ds1, 0
+        else:
+            nb2 = r.choice([1, 2, 3])
+            bl2 = r.choice([1, 2])
+            ss2 = r.choice([0, 1, 2]) if nb2 > 1 else 0
+            off = r.randrange(0, text, 32)
+        ds2 = r.choice([0, 0, 1]) if nb2 > 1 else 0
+        ext2 = ((nb2 - 1) * (bl2 + ss2) + bl2) * 32
+        if to + off + ext2 > self.T:
+            off = 0
+        if to + off + ext2 > self.T:
+            return
+        yname, ybytes, ygm = r.choice([('u', self.UB, False), ('w', self.W, False), ('u', self.UB, False),
+                                       ('dst', self.UB + self.W, True)])
+        dext = ((nb2 - 1) * (bl2 + ds2) + bl2) * 32
+        if dext > ybytes:
+            return
+        do = r.randrange(0, ybytes - dext + 1, 1 if ygm else 32) // esz * esz
+        if not ygm:
+            do -= do % 32
+        k = r.random()
+        if k < 0.1 and vec and sname != 'src':
+            body.append('vec_dup(%d, %s, 7, 1, 8);' % (256 // esz, sname))
+        elif k < 0.2 and vec and yname != 'dst':
+            body.append('vec_dup(%d, %s, 5, 1, 8);' % (256 // esz, yname))
+        elif k < 0.25:
+            body.append('data_move(%s, src, 0, 1, 2, 0, 0);' % t)
+        if sgm and ygm:
+            return      # gm -> ub -> gm is legal, gm -> gm is not: keep the pair
+        body.append('data_move(%s[%d], %s[%d], 0, %d, %d, %d, %d);'
+                    % (yname, do // esz, t, (to + off) // esz, nb2, bl2, ss2, ds2))
+        if r.random() < 0.1:
+            body.append('data_move(w, %s, 0, 1, %d, 0, 0);' % (t, self.W // 32))
+
     def kernel(self, name):
         r = self.r
         dt = r.choice(list(self.DT))
         esz = self.DT[dt]
         vec = dt in ('f16', 'f32', 'i32', 'i16')
         ub, w = self.UB // esz, self.W // esz
-        body = ['let u: ub %s[%d];' % (dt, ub), 'let w: ub %s[%d];' % (dt, w),
-                'data_move(u, src, 0, 1, %d, 0, 0);' % (self.UB // 32),
+        self.dt, self.stages = dt, []
+        body = ['data_move(u, src, 0, 1, %d, 0, 0);' % (self.UB // 32),
                 'data_move(w, src[%d], 0, 1, %d, 0, 0);' % (ub, self.W // 32)]
         for _ in range(r.randint(2, 7)):
+            k = r.random()
+            if k < 0.25:
+                self.stage(body, esz, vec)
+                continue
             k = r.random()
             bufs = [('u', self.UB, False), ('w', self.W, False)]
             d = r.choice(bufs)
@@ -120,6 +183,7 @@ class Ascend:
                     body.append(m)
         body.append('data_move(dst, u, 0, 1, %d, 0, 0);' % (self.UB // 32))
         body.append('data_move(dst[%d], w, 0, 1, %d, 0, 0);' % (ub, self.W // 32))
+        body = ['let u: ub %s[%d];' % (dt, ub), 'let w: ub %s[%d];' % (dt, w)] + self.stages + body
         return ('kernel %s(src: gm %s[%d], dst: gm %s[%d]) {\n    %s\n}\n'
                 % (name, dt, self.SRC // esz, dt, ub + w, '\n    '.join(body)))
 
@@ -139,6 +203,93 @@ class Neuron:
         r.shuffle(m)
         return [255 if r.random() < 0.1 else x for x in m]
 
+    def rect(self, F):
+        """A random [partitions, free] rectangle: (p0, np, f0, nf)."""
+        r = self.r
+        n = r.choice([32, 64, 128])
+        nf = r.randint(1, F)
+        return (r.randrange(0, 128 - n + 1, 32), n, r.randrange(0, F - nf + 1), nf)
+
+    def stage(self, body, F):
+        """A copy or load into the staging tile t (or the i32 tile q) and a
+        copy or store out of it, often composing into one direct op (pass
+        forward); sometimes an op between, a part of t the first did not
+        write, or a second read."""
+        r = self.r
+        if r.random() < 0.25:
+            t = 'q'
+        else:
+            # a staging tile of its own, zeroed first: read only here
+            t = 't%d' % len(self.stages)
+            self.stages.append('let %s: sbuf f32[128, %d]%s;' % (t, F, self.alloc(F * (24 + 4 * len(self.stages)))))
+            body.append('memset(%s, 0);' % t)
+        p0, n, f0, nf = self.rect(F)
+        q0, g0 = r.randrange(0, 128 - n + 1, 32), r.randrange(0, F - nf + 1)
+        v = lambda b, p, f, pn, fn: '%s[%d:%d, %d:%d]' % (b, p, p + pn, f, f + fn)
+        if r.random() < 0.3:
+            body.append('load(%s, %s);' % (v(t, q0, g0, n, nf), v('src', p0, f0, n, nf))
+                        if t != 'q' else 'memset(q, 1);')
+        else:
+            body.append('tensor_copy(%s, %s);' % (v(t, q0, g0, n, nf), v(r.choice('ab'), p0, f0, n, nf)))
+        # op2 reads a part of what op1 wrote, or (sometimes) more
+        if r.random() < 0.15:
+            m, mf, dp, df = n, F, 0, -g0
+        else:
+            m = r.choice([c for c in (32, 64, 128) if c <= n])
+            mf = r.randint(1, nf)
+            dp = r.randrange(0, n - m + 1, 32)
+            df = r.randrange(0, nf - mf + 1)
+        k = r.random()
+        if k < 0.1:
+            body.append('memset(%s, 4);' % r.choice('ab'))
+        elif k < 0.15:
+            body.append('memset(%s[0:32, 0:1], 6);' % t)
+        y0, h0 = r.randrange(0, 128 - m + 1, 32), r.randrange(0, F - mf + 1)
+        src = v(t, q0 + dp, g0 + df, m, mf)
+        if r.random() < 0.25 and t != 'q':
+            body.append('store(%s, %s);' % (v('dst', y0, h0, m, mf), src))
+        else:
+            body.append('tensor_copy(%s, %s);' % (v(r.choice('ab'), y0, h0, m, mf), src))
+        if r.random() < 0.1:
+            body.append('tensor_copy(c, %s);' % t)
+
+    def loop(self, body, F):
+        """A loop of loads, stores (to dst2) or copies over adjacent free or
+        partition ranges (fuse-tiles), sometimes with a gap, nested."""
+        r = self.r
+        d, s = r.choice([('b', 'a'), ('a', 'b'), ('a', 'src'), ('b', 'src'), ('dst2', 'a'), ('dst2', 'b'),
+                         ('a', 'a')])
+        op = 'load' if s == 'src' else 'store' if d == 'dst2' else 'tensor_copy'
+        gap = 1 if r.random() < 0.15 else 0
+        k = r.random()
+        if k < 0.45:
+            c = r.choice([1, 2, 4])
+            n = r.randint(1, (F - gap) // (c + gap))
+            o1, o2 = r.randrange(0, F - n * (c + gap) + 1), r.randrange(0, F - n * (c + gap) + 1)
+            if d == s:
+                # a copy within one buffer: the trips' ranges apart
+                if F < 2 * n * (c + gap):
+                    return
+                o1, o2 = 0, n * (c + gap)
+            body.append('for i in 0..%d { %s(%s[:, i*%d + %d:i*%d + %d], %s[:, i*%d + %d:i*%d + %d]); }'
+                        % (n, op, d, c + gap, o1, c + gap, o1 + c, s, c + gap, o2, c + gap, o2 + c))
+        elif k < 0.8:
+            c = r.choice([16, 32, 64])
+            n = r.randint(1, 128 // (c + 16 * gap))
+            st = c + 16 * gap
+            nf = r.randint(1, F)
+            f0 = r.randrange(0, F - nf + 1)
+            if d == s:
+                return
+            body.append('for i in 0..%d { %s(%s[i*%d:i*%d + %d, %d:%d], %s[i*%d:i*%d + %d, %d:%d]); }'
+                        % (n, op, d, st, st, c, f0, f0 + nf, s, st, st, c, f0, f0 + nf))
+        else:
+            if d == s:
+                return
+            h = F // 2
+            body.append('for i in 0..2 { for j in 0..2 { %s(%s[i*64:(i+1)*64, j*%d:(j+1)*%d], '
+                        '%s[i*64:(i+1)*64, j*%d:(j+1)*%d]); } }' % (op, d, h, h, s, h, h))
+
     def kernel(self, name):
         r = self.r
         F = r.choice([8, 16])
@@ -148,8 +299,13 @@ class Neuron:
                 'let b: sbuf f32[128, %d]%s;' % (F, alloc(F * 4)),
                 'let p: sbuf u8[128, %d]%s;' % (F, alloc(F * 8)),
                 'let c: sbuf f32[128, %d]%s;' % (F, alloc(F * 12)),
-                'load(a, src);', 'load(b, src);', 'load(p, pred);']
+                'let q: sbuf i32[128, %d]%s;' % (F, alloc(F * 20)),
+                'load(a, src);', 'load(b, src);', 'load(p, pred);', 'memset(q, 0);']
+        self.alloc, self.stages = alloc, []
         for _ in range(r.randint(2, 6)):
+            if r.random() < 0.25:
+                self.stage(body, F)
+                continue
             k = r.random()
             if k < 0.1:
                 # two shuffles through c, which nothing else reads
@@ -183,15 +339,13 @@ class Neuron:
                     body.append('load(%s[0:64, 0:%d], src[0:64, 0:%d]);' % (s, h, h))
                     body.append('load(%s[0:64, %d:%d], src[0:64, %d:%d]);' % (s, h, F, h, F))
             elif k < 0.85:
-                n = r.randint(1, 4)
-                c = F // n if F % n == 0 else F
-                body.append('for i in 0..%d { tensor_copy(b[:, i*%d:(i+1)*%d], a[:, i*%d:(i+1)*%d]); }'
-                            % (F // c, c, c, c, c))
+                self.loop(body, F)
             else:
                 body.append('memset(%s, %d);' % (r.choice(['a', 'b']), r.randint(0, 5)))
         body.append('store(dst, %s);' % r.choice(['a', 'b']))
-        return ('kernel %s(src: hbm f32[128, %d], pred: hbm u8[128, %d], dst: hbm f32[128, %d]) {\n    %s\n}\n'
-                % (name, F, F, F, '\n    '.join(body)))
+        body = body[:5] + self.stages + body[5:]
+        return ('kernel %s(src: hbm f32[128, %d], pred: hbm u8[128, %d], dst: hbm f32[128, %d], '
+                'dst2: hbm f32[128, %d]) {\n    %s\n}\n' % (name, F, F, F, F, '\n    '.join(body)))
 
 
 class Aipu:

@@ -1,0 +1,365 @@
+/* forward.c: staging-copy forwarding (pass forward).  A copy into a
+ * staging buffer T (op1: T <- A) whose bytes are read only by one later
+ * copy (op2: B <- T) becomes the direct copy B <- A where the target has
+ * that op for those memories; op1 then writes a buffer nothing reads and
+ * goes.  T's final content changes (it keeps whatever it held before),
+ * but nothing in the kernel reads T, the same argument dead-moves rests
+ * on.
+ *
+ *  - ascend: data_move T <- A, data_move B <- T with T in ub (seed 001
+ *    Table 2 decides: ub A -> ub T -> ub B becomes ub->ub, gm -> ub -> ub
+ *    becomes gm->ub, ub -> ub -> gm becomes ub->gm; gm -> ub -> gm stays,
+ *    there is no gm->gm move).  op2 keeps its nburst, burst and dst
+ *    stride; every burst it reads must lie inside one burst of op1, and
+ *    the bursts of A they map to must be evenly stepped.
+ *  - neuron: tensor_copy/tensor_copy becomes tensor_copy, load/tensor_copy
+ *    becomes load, tensor_copy/store becomes store, where the op table
+ *    lets the direct op name those memories and the dtypes allow it (a
+ *    load or store does not convert; a copy chain converts once: A and T,
+ *    or T and B, share a dtype).  load/store would be hbm->hbm: no op.
+ *
+ * It must not fire:
+ *  - when an op other than op1 and op2 reads T anywhere in the kernel
+ *    (an op naming T is allowed only as the dst of a plain write), or op2
+ *    reads a byte of T that op1 did not write;
+ *  - when an op between the two names A, T or B (kernel parameters may be
+ *    one memory, and directly allocated neuron tiles may share bytes, so
+ *    with such a buffer any op naming one stops it);
+ *  - when the two copies are not in one block with constant operands
+ *    (across blocks or loop trips the pairing is not proven);
+ *  - when T is a kernel parameter or a directly allocated tile, A or B is
+ *    T, or A and B are one buffer whose bytes (elements) read and written
+ *    meet;
+ *  - when the direct op would leave its ranges (a stride past 65535). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pass.h"
+#include "rules.h"
+#include "tile.h"
+
+enum { A_DST, A_SRC, A_SID, A_NBURST, A_BURST, A_SSTRIDE, A_DSTRIDE, BLK = 32 };
+
+typedef struct {
+	KdModule *m;
+	KdFunc *f;
+} Fw;
+
+/* ---- which ops name a buffer, and how ---- */
+
+static int shared(const KdBuffer *b)
+{
+	return b->param >= 0 || (b->tile && b->tile->alloc != KD_ALLOC_AUTO);
+}
+
+/* Ops that write their dst without reading it first. */
+static int plain_write(KdOp op)
+{
+	return op == OP_DATA_MOVE || op == OP_VEC_DUP || op == OP_VEC_ADD || op == OP_LOAD ||
+	       op == OP_MEMSET || op == OP_TENSOR_COPY;
+}
+
+/* Does any op but op1 and op2 read buffer t (or name it other than as
+ * the dst of a plain write)? */
+static int read_elsewhere(const KdFunc *f, int t, int op1, int op2)
+{
+	for (int i = 0; i < f->nins; i++) {
+		const KdIns *in = &f->ins[i];
+		if (i == op1 || i == op2 || in->op == OP_VIEW || in->op == OP_TILE)
+			continue;
+		const KdOpDesc *d = &kd_ops[in->op];
+		for (int a = 0; a < in->nargs; a++) {
+			const KdVal *x = &f->val[in->args[a]];
+			if (x->type != VT_REF || x->buf != t)
+				continue;
+			if (!plain_write(in->op) || a >= d->nparam || !(d->param[a].flags & PF_WRITE))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/* Does in name buffer a, t or b? */
+static int touches(const KdFunc *f, const KdIns *in, const int bufs[3])
+{
+	int wide = 0;
+	for (int j = 0; j < 3; j++)
+		wide |= shared(&f->buf[bufs[j]]);
+	for (int i = 0; i < in->nargs; i++) {
+		const KdVal *x = &f->val[in->args[i]];
+		if (x->type != VT_REF)
+			continue;
+		if (x->buf == bufs[0] || x->buf == bufs[1] || x->buf == bufs[2] ||
+		    (wide && shared(&f->buf[x->buf])))
+			return 1;
+	}
+	return 0;
+}
+
+/* A new pure op before position *pos of blk. */
+static int add_before(Fw *w, int blk, int *pos, KdOp op, int n, const int *args, KdValType ty, int buf,
+                      KdSpan sp)
+{
+	int i = kd_ins_add(w->m->arena, w->f, blk, op, n, args, NULL, sp);
+	kd_ins_move_to(w->f, blk, i, (*pos)++);
+	return kd_ins_result(w->m->arena, w->f, i, ty, w->f->buf[buf].dt, buf, NULL);
+}
+
+/* ---- ascend ---- */
+
+typedef struct {
+	int dbuf, sbuf;
+	int64_t d, s;              /* byte offsets */
+	int64_t sid, nb, bl, ss, ds;
+} Move;
+
+static int const_view(const KdFunc *f, int v, int *buf, int64_t *byte_off)
+{
+	const KdIns *d = kd_defins(f, v);
+	int64_t c, k;
+	if (!d || d->op != OP_VIEW || !kd_affine_in(f, d->args[0], -1, &c, &k))
+		return 0;
+	*buf = f->val[v].buf;
+	return !__builtin_mul_overflow(c, (int64_t)kd_dtypes[f->buf[*buf].dt].size, byte_off);
+}
+
+static int move_of(const KdFunc *f, const KdIns *in, Move *m)
+{
+	return in->op == OP_DATA_MOVE && const_view(f, in->args[A_DST], &m->dbuf, &m->d) &&
+	       const_view(f, in->args[A_SRC], &m->sbuf, &m->s) && kd_arg_legal(f, in, A_SID, &m->sid) &&
+	       kd_arg_legal(f, in, A_NBURST, &m->nb) && kd_arg_legal(f, in, A_BURST, &m->bl) &&
+	       kd_arg_legal(f, in, A_SSTRIDE, &m->ss) && kd_arg_legal(f, in, A_DSTRIDE, &m->ds);
+}
+
+static int64_t extent(int64_t nb, int64_t bl, int64_t stride)
+{
+	return ((nb - 1) * (bl + stride) + bl) * BLK;
+}
+
+/* The bytes of A that op2 (B <- T) reads through op1 (T <- A): burst j
+ * at *a0 + j*(bl2 + *ss)*32.  0 when a burst of op2 is not inside one
+ * burst of op1, or the bursts of A are not evenly stepped. */
+static int compose(const Move *m1, const Move *m2, int64_t *a0, int64_t *ss)
+{
+	int64_t p1 = (m1->bl + m1->ds) * BLK;
+	*ss = 0;
+	for (int64_t j = 0; j < m2->nb; j++) {
+		int64_t rel = m2->s + j * (m2->bl + m2->ss) * BLK - m1->d;
+		if (rel < 0)
+			return 0;
+		int64_t k = rel / p1, in = rel % p1;
+		if (k >= m1->nb || in + m2->bl * BLK > m1->bl * BLK)
+			return 0;
+		int64_t a = m1->s + k * (m1->bl + m1->ss) * BLK + in;
+		if (j == 0) {
+			*a0 = a;
+		} else if (j == 1) {
+			int64_t gap = a - *a0 - m2->bl * BLK;
+			if (gap < 0 || gap % BLK || gap / BLK > 65535)
+				return 0;
+			*ss = gap / BLK;
+		} else if (a != *a0 + j * (m2->bl + *ss) * BLK) {
+			return 0;
+		}
+	}
+	return 1;
+}
+
+static int ascend_pair(Fw *w, int blk, int k1, int k2)
+{
+	KdFunc *f = w->f;
+	int op1 = f->blk[blk]->insv[k1], op2 = f->blk[blk]->insv[k2];
+	Move m1, m2;
+	if (!move_of(f, &f->ins[op1], &m1) || !move_of(f, &f->ins[op2], &m2))
+		return 0;
+	int t = m1.dbuf, a = m1.sbuf, b = m2.dbuf;
+	if (m2.sbuf != t || a == t || b == t || shared(&f->buf[t]) ||
+	    !kd_ascend_move_pair_ok(f->buf[a].space, f->buf[b].space))
+		return 0;
+	int64_t a0 = 0, ss = 0;
+	if (!compose(&m1, &m2, &a0, &ss))
+		return 0;
+	/* one buffer: the direct move must not read what it writes */
+	if (a == b && !(a0 + extent(m2.nb, m2.bl, ss) <= m2.d || m2.d + extent(m2.nb, m2.bl, m2.ds) <= a0))
+		return 0;
+	int64_t esz = kd_dtypes[f->buf[a].dt].size;
+	if (a0 % esz || read_elsewhere(f, t, op1, op2))
+		return 0;
+	int pos = k2;
+	KdSpan sp = f->ins[op2].argspan ? f->ins[op2].argspan[A_SRC] : f->ins[op2].span;
+	int off = kd_val_const(w->m->arena, f, a0 / esz);
+	int v = add_before(w, blk, &pos, OP_VIEW, 1, &off, VT_REF, a, sp);
+	KdIns *in = &f->ins[op2];
+	in->args[A_SRC] = v;
+	in->args[A_SSTRIDE] = kd_val_const(w->m->arena, f, ss);
+	kd_ins_unlink(f, op1);
+	return 1;
+}
+
+/* ---- neuron ---- */
+
+typedef struct {
+	int buf;
+	int64_t a[TA_N];
+} View;
+
+static int view_of(const KdFunc *f, int v, View *o)
+{
+	const KdIns *t = kd_defins(f, v);
+	if (!t || t->op != OP_TILE || t->nargs != TA_N)
+		return 0;
+	for (int i = 0; i < TA_N; i++) {
+		if (f->val[t->args[i]].kind != VK_CONST)
+			return 0;
+		o->a[i] = f->val[t->args[i]].c;
+	}
+	o->buf = f->val[v].buf;
+	return 1;
+}
+
+/* Do two views of one buffer share no element? */
+static int disjoint(const View *x, const View *y)
+{
+	return x->a[TA_BLOCK] != y->a[TA_BLOCK] ||
+	       x->a[TA_PSTART] + x->a[TA_NPART] <= y->a[TA_PSTART] ||
+	       y->a[TA_PSTART] + y->a[TA_NPART] <= x->a[TA_PSTART] ||
+	       x->a[TA_FOFF] + x->a[TA_NFREE] <= y->a[TA_FOFF] || y->a[TA_FOFF] + y->a[TA_NFREE] <= x->a[TA_FOFF];
+}
+
+static int copy_op(KdOp op)
+{
+	return op == OP_LOAD || op == OP_STORE || op == OP_TENSOR_COPY;
+}
+
+/* The op that copies A to B directly for the pair (op1, op2), or KD_NOP. */
+static KdOp direct_op(const KdFunc *f, KdOp op1, KdOp op2, int a, int t, int b)
+{
+	KdOp op = op1 == OP_TENSOR_COPY && op2 == OP_TENSOR_COPY ? OP_TENSOR_COPY
+	          : op1 == OP_LOAD && op2 == OP_TENSOR_COPY      ? OP_LOAD
+	          : op1 == OP_TENSOR_COPY && op2 == OP_STORE     ? OP_STORE
+	                                                         : KD_NOP;
+	if (op == KD_NOP)
+		return KD_NOP;
+	const KdOpDesc *d = &kd_ops[op];
+	KdDtype da = f->buf[a].dt, dt = f->buf[t].dt, db = f->buf[b].dt;
+	if (!(d->param[0].spaces & (1u << f->buf[b].space)) || !(d->param[1].spaces & (1u << f->buf[a].space)))
+		return KD_NOP;
+	/* load and store do not convert; a copy chain converts at most once */
+	if (op == OP_TENSOR_COPY ? da != dt && dt != db : da != dt || dt != db)
+		return KD_NOP;
+	return op;
+}
+
+static int neuron_pair(Fw *w, int blk, int k1, int k2)
+{
+	KdFunc *f = w->f;
+	int op1 = f->blk[blk]->insv[k1], op2 = f->blk[blk]->insv[k2];
+	const KdIns *i1 = &f->ins[op1], *i2 = &f->ins[op2];
+	View t1, a, b, t2;
+	if (!copy_op(i1->op) || !copy_op(i2->op) || i1->nargs != 2 || i2->nargs != 2 ||
+	    !view_of(f, i1->args[0], &t1) || !view_of(f, i1->args[1], &a) || !view_of(f, i2->args[0], &b) ||
+	    !view_of(f, i2->args[1], &t2))
+		return 0;
+	int t = t1.buf;
+	if (t2.buf != t || a.buf == t || b.buf == t || shared(&f->buf[t]) ||
+	    (f->buf[a.buf].tile && f->buf[a.buf].tile->alloc != KD_ALLOC_AUTO) ||
+	    (f->buf[b.buf].tile && f->buf[b.buf].tile->alloc != KD_ALLOC_AUTO))
+		return 0;
+	KdOp op = direct_op(f, i1->op, i2->op, a.buf, t, b.buf);
+	if (op == KD_NOP)
+		return 0;
+	/* op2 reads only what op1 wrote: T2 inside T1 */
+	int64_t dp = t2.a[TA_PSTART] - t1.a[TA_PSTART], df = t2.a[TA_FOFF] - t1.a[TA_FOFF];
+	if (t2.a[TA_BLOCK] != t1.a[TA_BLOCK] || dp < 0 || df < 0 ||
+	    dp + t2.a[TA_NPART] > t1.a[TA_NPART] || df + t2.a[TA_NFREE] > t1.a[TA_NFREE] ||
+	    a.a[TA_NPART] != t1.a[TA_NPART] || a.a[TA_NFREE] != t1.a[TA_NFREE] ||
+	    read_elsewhere(f, t, op1, op2))
+		return 0;
+	View n = a;
+	n.a[TA_PSTART] += dp;
+	n.a[TA_FOFF] += df;
+	n.a[TA_NPART] = t2.a[TA_NPART];
+	n.a[TA_NFREE] = t2.a[TA_NFREE];
+	/* one buffer: the direct copy must not read what it writes */
+	if (a.buf == b.buf && !disjoint(&n, &b))
+		return 0;
+	int args[TA_N], pos = k2;
+	for (int i = 0; i < TA_N; i++)
+		args[i] = kd_val_const(w->m->arena, f, n.a[i]);
+	KdSpan sp = i2->argspan ? i2->argspan[1] : i2->span;
+	int v = add_before(w, blk, &pos, OP_TILE, TA_N, args, VT_REF, a.buf, sp);
+	KdIns *in = &f->ins[op2];
+	in->op = op;
+	in->args[1] = v;
+	kd_ins_unlink(f, op1);
+	return 1;
+}
+
+/* ---- the pairs of a block ---- */
+
+static int dst_src(const KdFunc *f, const KdIns *in, int bufs[2])
+{
+	if (in->nargs < 2 || f->val[in->args[0]].type != VT_REF || f->val[in->args[1]].type != VT_REF)
+		return 0;
+	bufs[0] = f->val[in->args[0]].buf;
+	bufs[1] = f->val[in->args[1]].buf;
+	return 1;
+}
+
+/* No op between positions k1 and k2 names A, T or B. */
+static int between_clear(const KdFunc *f, int blk, int k1, int k2)
+{
+	const KdBlock *bl = f->blk[blk];
+	const KdIns *i1 = &f->ins[bl->insv[k1]], *i2 = &f->ins[bl->insv[k2]];
+	int bufs[3] = {f->val[i1->args[1]].buf, f->val[i1->args[0]].buf, f->val[i2->args[0]].buf};
+	for (int k = k1 + 1; k < k2; k++) {
+		const KdIns *in = &f->ins[bl->insv[k]];
+		if (kd_ops[in->op].kind != OK_PURE && touches(f, in, bufs))
+			return 0;
+	}
+	return 1;
+}
+
+static int block(Fw *w, int blk)
+{
+	KdFunc *f = w->f;
+	const KdBlock *bl = f->blk[blk];
+	int asc = w->m->target == KD_TARGET_ASCEND;
+	for (int k = 0; k < bl->nins; k++) {
+		const KdIns *i1 = &f->ins[bl->insv[k]];
+		int b1[2];
+		if ((asc ? i1->op != OP_DATA_MOVE : !copy_op(i1->op)) || !dst_src(f, i1, b1))
+			continue;
+		int bufs[3] = {b1[1], b1[0], b1[0]};
+		for (int n = k + 1; n < bl->nins; n++) {
+			const KdIns *i2 = &f->ins[bl->insv[n]];
+			int b2[2];
+			if (kd_ops[i2->op].kind == OK_PURE)
+				continue;
+			if ((asc ? i2->op == OP_DATA_MOVE : copy_op(i2->op)) && dst_src(f, i2, b2) && b2[1] == b1[0]) {
+				/* the first op after op1 that reads T is the only candidate */
+				if (between_clear(f, blk, k, n) &&
+				    (asc ? ascend_pair(w, blk, k, n) : neuron_pair(w, blk, k, n)))
+					return 1;
+				break;
+			}
+			if (kd_ops[i2->op].kind != OK_EFFECT || touches(f, i2, bufs))
+				break;
+		}
+	}
+	return 0;
+}
+
+int kd_pass_forward(KdModule *m)
+{
+	int n = 0;
+	if (m->target != KD_TARGET_ASCEND && m->target != KD_TARGET_NEURON)
+		return 0;
+	for (int fi = 0; fi < m->nfn; fi++) {
+		Fw w = {.m = m, .f = m->fn[fi]};
+		for (int b = 0; b < w.f->nblk; b++)
+			while (block(&w, b))
+				n++;
+	}
+	return n;
+}

@@ -1,0 +1,301 @@
+/* fuse_tile_loops.c: neuron loop fusion (part of pass fuse-tiles).  A
+ * loop with constant bounds whose body (a chain of blocks) holds one
+ * load, store or tensor_copy and pure ops, with tile views affine in the
+ * induction variable, becomes one op at the end of the preheader, which
+ * then jumps past the loop (empty-loops removes what is left).  The trips
+ * must cover adjacent ranges of one dimension on both sides: along the
+ * free dimension (each trip's FOFF steps by NFREE, the partitions fixed)
+ * or along the partitions (PSTART steps by NPART, the free range fixed).
+ * Terms of enclosing loops are recomputed in the preheader, so nested
+ * loops fuse from the inside out, as fuse-bursts does on ascend.
+ *
+ * The fused views are the union of the trips' views: each trip's view
+ * lay inside its tile (the rule checker proved it over the whole loop),
+ * so the union does too, and load, store and tensor_copy have no other
+ * range to leave.  Nothing needs splitting.
+ *
+ * It must not fire:
+ *  - for a tensor_copy within one buffer or with a directly allocated
+ *    side: a trip could read what an earlier one wrote;
+ *  - when the block index varies, both dimensions vary, the two views
+ *    step along different dimensions, or a step is not exactly the
+ *    view's extent (a gap, an overlap, going backwards);
+ *  - when an operand is not affine in constant-bound loops, the loop is
+ *    not the builder's shape (one preheader, header compare and branch,
+ *    body a chain ending in the increment), or its induction variable or
+ *    condition is used after it. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pass.h"
+#include "rules.h"
+#include "tile.h"
+
+typedef struct {
+	KdModule *m;
+	KdFunc *f;
+	char *reach;
+	int *npred;
+	int *stack;
+} Fl;
+
+/* One tile operand of a tile view: c + k*trip + outer terms. */
+typedef struct {
+	int64_t c, k;
+	int n;
+	int iv[8];
+	int64_t per[8];    /* per unit of the outer induction variable */
+} Arg;
+
+static int arg_of(const KdFunc *f, int v, int h, Arg *a)
+{
+	int n, blk[8];
+	int64_t kk[8];
+	if (!kd_affine_terms(f, v, &a->c, &n, blk, kk))
+		return 0;
+	a->k = 0;
+	a->n = 0;
+	for (int i = 0; i < n; i++) {
+		const KdLoop *l = f->blk[blk[i]]->loop;
+		if (blk[i] == h) {
+			a->k = kk[i];
+			continue;
+		}
+		/* k*trip == (k/step)*(iv - lo) */
+		if (!l || kk[i] % l->step || f->val[l->lo].kind != VK_CONST)
+			return 0;
+		int64_t per = kk[i] / l->step, t;
+		if (__builtin_mul_overflow(per, f->val[l->lo].c, &t) || __builtin_sub_overflow(a->c, t, &a->c))
+			return 0;
+		a->iv[a->n] = l->iv;
+		a->per[a->n++] = per;
+	}
+	return 1;
+}
+
+typedef struct {
+	int buf;
+	Arg a[TA_N];
+} View;
+
+static int view_of(const KdFunc *f, int v, int h, View *o)
+{
+	const KdIns *t = kd_defins(f, v);
+	if (!t || t->op != OP_TILE || t->nargs != TA_N)
+		return 0;
+	for (int i = 0; i < TA_N; i++)
+		if (!arg_of(f, t->args[i], h, &o->a[i]))
+			return 0;
+	o->buf = f->val[v].buf;
+	/* sizes are constants; the block is the same every trip */
+	return !o->a[TA_NPART].n && !o->a[TA_NPART].k && !o->a[TA_NFREE].n && !o->a[TA_NFREE].k &&
+	       !o->a[TA_BLOCK].k;
+}
+
+/* The dimension the view steps along (TA_FOFF or TA_PSTART), or -1. */
+static int step_dim(const View *v, int64_t trips)
+{
+	const Arg *p = &v->a[TA_PSTART], *fo = &v->a[TA_FOFF];
+	if (trips == 1)
+		return TA_FOFF;
+	if (!p->k && fo->k == v->a[TA_NFREE].c)
+		return TA_FOFF;
+	if (!fo->k && p->k == v->a[TA_NPART].c)
+		return TA_PSTART;
+	return -1;
+}
+
+static int arith(Fl *u, int blk, int *pos, KdOp op, int x, int y, KdSpan sp)
+{
+	int args[2] = {x, y};
+	int i = kd_ins_add(u->m->arena, u->f, blk, op, 2, args, NULL, sp);
+	kd_ins_move_to(u->f, blk, i, (*pos)++);
+	return kd_ins_result(u->m->arena, u->f, i, VT_INT, KD_I64, -1, NULL);
+}
+
+/* The value of a at trip 0, computed at *pos of blk. */
+static int arg_val(Fl *u, int blk, int *pos, const Arg *a, KdSpan sp)
+{
+	int v = kd_val_const(u->m->arena, u->f, a->c);
+	for (int t = 0; t < a->n; t++) {
+		int prod = arith(u, blk, pos, OP_MUL, a->iv[t], kd_val_const(u->m->arena, u->f, a->per[t]), sp);
+		v = arith(u, blk, pos, OP_ADD, v, prod, sp);
+	}
+	return v;
+}
+
+/* The union of the trips' views: the trip-0 view grown along dim. */
+static int fused_view(Fl *u, int blk, int *pos, const View *v, int dim, int64_t trips, KdSpan sp)
+{
+	int args[TA_N];
+	for (int i = 0; i < TA_N; i++)
+		args[i] = arg_val(u, blk, pos, &v->a[i], sp);
+	int sz = dim == TA_FOFF ? TA_NFREE : TA_NPART;
+	args[sz] = kd_val_const(u->m->arena, u->f, v->a[sz].c * trips);
+	int i = kd_ins_add(u->m->arena, u->f, blk, OP_TILE, TA_N, args, NULL, sp);
+	kd_ins_move_to(u->f, blk, i, (*pos)++);
+	return kd_ins_result(u->m->arena, u->f, i, VT_REF, u->f->buf[v->buf].dt, v->buf, NULL);
+}
+
+static const KdSucc *jmp_to(const KdFunc *f, int blk)
+{
+	const KdBlock *b = f->blk[blk];
+	const KdIns *t = b->nins ? &f->ins[b->insv[b->nins - 1]] : NULL;
+	return t && t->op == OP_JMP ? &t->succ[0] : NULL;
+}
+
+static int uses(const KdIns *in, int v)
+{
+	for (int i = 0; i < in->nargs; i++)
+		if (in->args[i] == v)
+			return 1;
+	for (int s = 0; s < in->nsucc; s++)
+		for (int i = 0; i < in->succ[s].nargs; i++)
+			if (in->succ[s].args[i] == v)
+				return 1;
+	return 0;
+}
+
+static int direct(const KdBuffer *b)
+{
+	return b->tile && b->tile->alloc != KD_ALLOC_AUTO;
+}
+
+static int fuse_loop(Fl *u, int h)
+{
+	KdFunc *f = u->f;
+	const KdBlock *hb = f->blk[h];
+	const KdLoop *l = hb->loop;
+	if (!l || !u->reach[h] || hb->nparam != 1 || hb->params[0] != l->iv || hb->nins != 2 ||
+	    l->step <= 0 || f->val[l->lo].kind != VK_CONST || f->val[l->hi].kind != VK_CONST ||
+	    u->npred[h] != 2)
+		return 0;
+	int64_t n = kd_loop_trips(f, l);
+	const KdIns *cond = &f->ins[hb->insv[0]], *br = &f->ins[hb->insv[1]];
+	if (n < 1 || n > KD_NEURON_PARTS * 65536 || cond->op != OP_LT || cond->args[0] != l->iv ||
+	    cond->args[1] != l->hi || br->op != OP_BR || br->args[0] != cond->res || br->succ[0].nargs ||
+	    br->succ[1].nargs)
+		return 0;
+	int body = br->succ[0].blk, exitb = br->succ[1].blk;
+	if (body == h || exitb == h || u->npred[exitb] != 1)
+		return 0;
+	/* the body chain: unconditional jumps back to h, one copy op */
+	int chain[64], nchain = 0, op = -1, cur = body;
+	for (;;) {
+		if (nchain == 64 || cur == h || cur == exitb || u->npred[cur] != 1)
+			return 0;
+		chain[nchain++] = cur;
+		const KdBlock *cb = f->blk[cur];
+		for (int k = 0; k + 1 < cb->nins; k++) {
+			const KdIns *in = &f->ins[cb->insv[k]];
+			if (kd_ops[in->op].kind == OK_PURE)
+				continue;
+			if ((in->op != OP_LOAD && in->op != OP_STORE && in->op != OP_TENSOR_COPY) || op >= 0 ||
+			    in->nargs != 2)
+				return 0;
+			op = cb->insv[k];
+		}
+		const KdSucc *s = jmp_to(f, cur);
+		if (!s)
+			return 0;
+		if (s->blk == h) {
+			int64_t c, k;
+			if (s->nargs != 1 || !kd_affine_in(f, s->args[0], h, &c, &k) ||
+			    c != f->val[l->lo].c + l->step || k != l->step)
+				return 0;
+			break;
+		}
+		if (s->nargs)
+			return 0;
+		cur = s->blk;
+	}
+	int pre = -1;
+	for (int b = 0; b < f->nblk; b++) {
+		const KdSucc *s = u->reach[b] ? jmp_to(f, b) : NULL;
+		if (s && s->blk == h && b != cur)
+			pre = b;
+	}
+	if (pre < 0 || op < 0)
+		return 0;
+	const KdSucc *ps = jmp_to(f, pre);
+	if (ps->nargs != 1 || f->val[ps->args[0]].kind != VK_CONST || f->val[ps->args[0]].c != f->val[l->lo].c)
+		return 0;
+	for (int b = 0; b < f->nblk; b++) {
+		int inside = b == h;
+		for (int c = 0; c < nchain; c++)
+			inside |= chain[c] == b;
+		for (int k = 0; !inside && u->reach[b] && k < f->blk[b]->nins; k++) {
+			const KdIns *in = &f->ins[f->blk[b]->insv[k]];
+			if (uses(in, l->iv) || uses(in, cond->res))
+				return 0;
+		}
+	}
+	const KdIns *in = &f->ins[op];
+	View d, s;
+	if (!view_of(f, in->args[0], h, &d) || !view_of(f, in->args[1], h, &s))
+		return 0;
+	if (in->op == OP_TENSOR_COPY && (d.buf == s.buf || direct(&f->buf[d.buf]) || direct(&f->buf[s.buf])))
+		return 0;
+	int dim = step_dim(&d, n);
+	if (dim < 0 || step_dim(&s, n) != dim)
+		return 0;
+	/* The op at the end of the preheader, which then jumps past the loop.
+	 * (Adding instructions may move f->ins: copy what we need first.) */
+	int pos = f->blk[pre]->nins - 1;
+	KdOp kind = in->op;
+	KdSpan sp = in->span, asp[2] = {sp, sp};
+	if (in->argspan)
+		memcpy(asp, in->argspan, sizeof asp);
+	int dv = fused_view(u, pre, &pos, &d, dim, n, asp[0]);
+	int sv = fused_view(u, pre, &pos, &s, dim, n, asp[1]);
+	int args[2] = {dv, sv};
+	int ni = kd_ins_add(u->m->arena, f, pre, kind, 2, args, asp, sp);
+	kd_ins_move_to(f, pre, ni, pos++);
+	KdIns *pt = &f->ins[f->blk[pre]->insv[f->blk[pre]->nins - 1]];
+	pt->succ[0].blk = exitb;
+	pt->succ[0].nargs = 0;
+	kd_ins_unlink(f, op);
+	return 1;
+}
+
+static void analyse(Fl *u)
+{
+	KdFunc *f = u->f;
+	int sp = 0;
+	memset(u->reach, 0, (size_t)f->nblk);
+	memset(u->npred, 0, sizeof *u->npred * (size_t)f->nblk);
+	u->reach[0] = 1;
+	u->stack[sp++] = 0;
+	while (sp) {
+		const KdBlock *b = f->blk[u->stack[--sp]];
+		const KdIns *t = &f->ins[b->insv[b->nins - 1]];
+		for (int s = 0; s < t->nsucc; s++) {
+			int to = t->succ[s].blk;
+			u->npred[to]++;
+			if (!u->reach[to]) {
+				u->reach[to] = 1;
+				u->stack[sp++] = to;
+			}
+		}
+	}
+}
+
+int kd_fuse_tile_loops(KdModule *m, KdFunc *f)
+{
+	Fl u = {.m = m, .f = f};
+	int total = 0;
+	u.reach = calloc((size_t)f->nblk + 1, 1);
+	u.npred = calloc((size_t)f->nblk + 1, sizeof *u.npred);
+	u.stack = calloc((size_t)f->nblk + 1, sizeof *u.stack);
+	for (int changed = 1; changed;) {
+		changed = 0;
+		analyse(&u);
+		for (int b = 0; b < f->nblk && !changed; b++)
+			changed = fuse_loop(&u, b);
+		total += changed;
+	}
+	free(u.reach);
+	free(u.npred);
+	free(u.stack);
+	return total;
+}
