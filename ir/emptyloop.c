@@ -38,35 +38,7 @@ static const KdIns *term(const KdFunc *f, int b)
 
 static void analyse(Cfg *c)
 {
-	const KdFunc *f = c->f;
-	int sp = 0;
-	memset(c->reach, 0, (size_t)f->nblk);
-	memset(c->npred, 0, sizeof *c->npred * (size_t)f->nblk);
-	c->reach[0] = 1;
-	c->stack[sp++] = 0;
-	while (sp) {
-		const KdIns *t = term(f, c->stack[--sp]);
-		for (int s = 0; t && s < t->nsucc; s++) {
-			int to = t->succ[s].blk;
-			c->npred[to]++;
-			if (!c->reach[to]) {
-				c->reach[to] = 1;
-				c->stack[sp++] = to;
-			}
-		}
-	}
-}
-
-static int uses(const KdIns *in, int v)
-{
-	for (int i = 0; i < in->nargs; i++)
-		if (in->args[i] == v)
-			return 1;
-	for (int s = 0; s < in->nsucc; s++)
-		for (int i = 0; i < in->succ[s].nargs; i++)
-			if (in->succ[s].args[i] == v)
-				return 1;
-	return 0;
+	kd_cfg_reach(c->f, c->reach, c->npred, c->stack);
 }
 
 /* Is the loop headed by h empty?  On success *pre is the preheader's
@@ -136,9 +108,9 @@ static int empty_loop(Cfg *c, int h, KdIns **pre, int *exitb)
 					continue;
 				const KdBlock *x = f->blk[lb];
 				for (int p = 0; ok && p < x->nparam; p++)
-					ok = !uses(u, x->params[p]);
+					ok = !kd_ins_uses(u, x->params[p]);
 				for (int q = 0; ok && q < x->nins; q++)
-					ok = f->ins[x->insv[q]].res < 0 || !uses(u, f->ins[x->insv[q]].res);
+					ok = f->ins[x->insv[q]].res < 0 || !kd_ins_uses(u, f->ins[x->insv[q]].res);
 			}
 		}
 	}

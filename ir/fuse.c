@@ -278,24 +278,9 @@ static int fuse_block(Fuse *u, int blk)
 	return 0;
 }
 
-static const KdSucc *jmp_to(const KdFunc *f, int blk)
+static int want_move(const KdIns *in)
 {
-	const KdBlock *b = f->blk[blk];
-	const KdIns *t = &f->ins[b->insv[b->nins - 1]];
-	return t->op == OP_JMP ? &t->succ[0] : NULL;
-}
-
-static int uses(const KdFunc *f, const KdIns *in, int v)
-{
-	for (int i = 0; i < in->nargs; i++)
-		if (in->args[i] == v)
-			return 1;
-	for (int s = 0; s < in->nsucc; s++)
-		for (int i = 0; i < in->succ[s].nargs; i++)
-			if (in->succ[s].args[i] == v)
-				return 1;
-	(void)f;
-	return 0;
+	return in->op == OP_DATA_MOVE;
 }
 
 /* A loop headed by h whose body is a chain of blocks holding one
@@ -303,72 +288,11 @@ static int uses(const KdFunc *f, const KdIns *in, int v)
 static int fuse_loop(Fuse *u, int h)
 {
 	KdFunc *f = u->f;
-	const KdBlock *hb = f->blk[h];
-	const KdLoop *l = hb->loop;
-	if (!l || !u->reach[h] || hb->nparam != 1 || hb->params[0] != l->iv || hb->nins != 2 ||
-	    l->step <= 0 || f->val[l->lo].kind != VK_CONST || f->val[l->hi].kind != VK_CONST)
+	KdCountedLoop cl;
+	if (!kd_counted_loop(f, u->reach, u->npred, h, want_move, &cl))
 		return 0;
-	int64_t n = kd_loop_trips(f, l);
-	const KdIns *cond = &f->ins[hb->insv[0]], *br = &f->ins[hb->insv[1]];
-	if (n < 1 || cond->op != OP_LT || cond->args[0] != l->iv || cond->args[1] != l->hi ||
-	    br->op != OP_BR || br->args[0] != cond->res || br->succ[0].nargs || br->succ[1].nargs ||
-	    u->npred[h] != 2)
-		return 0;
-	int body = br->succ[0].blk, exitb = br->succ[1].blk;
-	if (body == h || exitb == h || u->npred[exitb] != 1)
-		return 0;
-	/* the body chain: unconditional jumps back to h */
-	int chain[64], nchain = 0, mv = -1, cur = body;
-	for (;;) {
-		if (nchain == 64 || cur == h || cur == exitb || u->npred[cur] != 1)
-			return 0;
-		chain[nchain++] = cur;
-		const KdBlock *cb = f->blk[cur];
-		for (int k = 0; k + 1 < cb->nins; k++) {
-			const KdIns *in = &f->ins[cb->insv[k]];
-			if (kd_ops[in->op].kind == OK_PURE)
-				continue;
-			if (in->op != OP_DATA_MOVE || mv >= 0)
-				return 0;
-			mv = cb->insv[k];
-		}
-		const KdSucc *s = jmp_to(f, cur);
-		if (!s)
-			return 0;
-		if (s->blk == h) {
-			int64_t c, k;
-			if (s->nargs != 1 || !kd_affine_in(f, s->args[0], h, &c, &k) ||
-			    c != f->val[l->lo].c + l->step || k != l->step)
-				return 0;
-			break;
-		}
-		if (s->nargs)
-			return 0;
-		cur = s->blk;
-	}
-	/* the preheader: the one other reachable block that jumps to h */
-	int pre = -1;
-	for (int b = 0; b < f->nblk; b++) {
-		const KdSucc *s = u->reach[b] ? jmp_to(f, b) : NULL;
-		if (s && s->blk == h && b != cur)
-			pre = b;
-	}
-	if (pre < 0 || mv < 0)
-		return 0;
-	const KdSucc *ps = jmp_to(f, pre);
-	if (ps->nargs != 1 || f->val[ps->args[0]].kind != VK_CONST || f->val[ps->args[0]].c != f->val[l->lo].c)
-		return 0;
-	/* The induction variable and the condition live only in the loop. */
-	for (int b = 0; b < f->nblk; b++) {
-		int inside = b == h;
-		for (int c = 0; c < nchain; c++)
-			inside |= chain[c] == b;
-		for (int k = 0; !inside && u->reach[b] && k < f->blk[b]->nins; k++) {
-			const KdIns *in = &f->ins[f->blk[b]->insv[k]];
-			if (uses(f, in, l->iv) || uses(f, in, cond->res))
-				return 0;
-		}
-	}
+	int64_t n = cl.trips;
+	int mv = cl.op, pre = cl.pre, exitb = cl.exitb;
 	Move m;
 	if (!move_of(f, &f->ins[mv], h, &m))
 		return 0;
@@ -402,24 +326,7 @@ static int fuse_loop(Fuse *u, int h)
 
 static void analyse(Fuse *u)
 {
-	KdFunc *f = u->f;
-	int *stack = u->npred + f->nblk, sp = 0;
-	memset(u->reach, 0, (size_t)f->nblk);
-	memset(u->npred, 0, sizeof *u->npred * (size_t)f->nblk);
-	u->reach[0] = 1;
-	stack[sp++] = 0;
-	while (sp) {
-		const KdBlock *b = f->blk[stack[--sp]];
-		const KdIns *t = &f->ins[b->insv[b->nins - 1]];
-		for (int s = 0; s < t->nsucc; s++) {
-			int to = t->succ[s].blk;
-			u->npred[to]++;
-			if (!u->reach[to]) {
-				u->reach[to] = 1;
-				stack[sp++] = to;
-			}
-		}
-	}
+	kd_cfg_reach(u->f, u->reach, u->npred, u->npred + u->f->nblk);
 }
 
 int kd_pass_fuse_bursts(KdModule *m)

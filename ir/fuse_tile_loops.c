@@ -137,99 +137,24 @@ static int fused_view(Fl *u, int blk, int *pos, const View *v, int dim, int64_t 
 	return kd_ins_result(u->m->arena, u->f, i, VT_REF, u->f->buf[v->buf].dt, v->buf, NULL);
 }
 
-static const KdSucc *jmp_to(const KdFunc *f, int blk)
-{
-	const KdBlock *b = f->blk[blk];
-	const KdIns *t = b->nins ? &f->ins[b->insv[b->nins - 1]] : NULL;
-	return t && t->op == OP_JMP ? &t->succ[0] : NULL;
-}
-
-static int uses(const KdIns *in, int v)
-{
-	for (int i = 0; i < in->nargs; i++)
-		if (in->args[i] == v)
-			return 1;
-	for (int s = 0; s < in->nsucc; s++)
-		for (int i = 0; i < in->succ[s].nargs; i++)
-			if (in->succ[s].args[i] == v)
-				return 1;
-	return 0;
-}
-
 static int direct(const KdBuffer *b)
 {
 	return b->tile && b->tile->alloc != KD_ALLOC_AUTO;
 }
 
+static int want_copy(const KdIns *in)
+{
+	return (in->op == OP_LOAD || in->op == OP_STORE || in->op == OP_TENSOR_COPY) && in->nargs == 2;
+}
+
 static int fuse_loop(Fl *u, int h)
 {
 	KdFunc *f = u->f;
-	const KdBlock *hb = f->blk[h];
-	const KdLoop *l = hb->loop;
-	if (!l || !u->reach[h] || hb->nparam != 1 || hb->params[0] != l->iv || hb->nins != 2 ||
-	    l->step <= 0 || f->val[l->lo].kind != VK_CONST || f->val[l->hi].kind != VK_CONST ||
-	    u->npred[h] != 2)
+	KdCountedLoop cl;
+	if (!kd_counted_loop(f, u->reach, u->npred, h, want_copy, &cl) || cl.trips > KD_NEURON_PARTS * 65536)
 		return 0;
-	int64_t n = kd_loop_trips(f, l);
-	const KdIns *cond = &f->ins[hb->insv[0]], *br = &f->ins[hb->insv[1]];
-	if (n < 1 || n > KD_NEURON_PARTS * 65536 || cond->op != OP_LT || cond->args[0] != l->iv ||
-	    cond->args[1] != l->hi || br->op != OP_BR || br->args[0] != cond->res || br->succ[0].nargs ||
-	    br->succ[1].nargs)
-		return 0;
-	int body = br->succ[0].blk, exitb = br->succ[1].blk;
-	if (body == h || exitb == h || u->npred[exitb] != 1)
-		return 0;
-	/* the body chain: unconditional jumps back to h, one copy op */
-	int chain[64], nchain = 0, op = -1, cur = body;
-	for (;;) {
-		if (nchain == 64 || cur == h || cur == exitb || u->npred[cur] != 1)
-			return 0;
-		chain[nchain++] = cur;
-		const KdBlock *cb = f->blk[cur];
-		for (int k = 0; k + 1 < cb->nins; k++) {
-			const KdIns *in = &f->ins[cb->insv[k]];
-			if (kd_ops[in->op].kind == OK_PURE)
-				continue;
-			if ((in->op != OP_LOAD && in->op != OP_STORE && in->op != OP_TENSOR_COPY) || op >= 0 ||
-			    in->nargs != 2)
-				return 0;
-			op = cb->insv[k];
-		}
-		const KdSucc *s = jmp_to(f, cur);
-		if (!s)
-			return 0;
-		if (s->blk == h) {
-			int64_t c, k;
-			if (s->nargs != 1 || !kd_affine_in(f, s->args[0], h, &c, &k) ||
-			    c != f->val[l->lo].c + l->step || k != l->step)
-				return 0;
-			break;
-		}
-		if (s->nargs)
-			return 0;
-		cur = s->blk;
-	}
-	int pre = -1;
-	for (int b = 0; b < f->nblk; b++) {
-		const KdSucc *s = u->reach[b] ? jmp_to(f, b) : NULL;
-		if (s && s->blk == h && b != cur)
-			pre = b;
-	}
-	if (pre < 0 || op < 0)
-		return 0;
-	const KdSucc *ps = jmp_to(f, pre);
-	if (ps->nargs != 1 || f->val[ps->args[0]].kind != VK_CONST || f->val[ps->args[0]].c != f->val[l->lo].c)
-		return 0;
-	for (int b = 0; b < f->nblk; b++) {
-		int inside = b == h;
-		for (int c = 0; c < nchain; c++)
-			inside |= chain[c] == b;
-		for (int k = 0; !inside && u->reach[b] && k < f->blk[b]->nins; k++) {
-			const KdIns *in = &f->ins[f->blk[b]->insv[k]];
-			if (uses(in, l->iv) || uses(in, cond->res))
-				return 0;
-		}
-	}
+	int64_t n = cl.trips;
+	int op = cl.op, pre = cl.pre, exitb = cl.exitb;
 	const KdIns *in = &f->ins[op];
 	View d, s;
 	if (!view_of(f, in->args[0], h, &d) || !view_of(f, in->args[1], h, &s))
@@ -260,24 +185,7 @@ static int fuse_loop(Fl *u, int h)
 
 static void analyse(Fl *u)
 {
-	KdFunc *f = u->f;
-	int sp = 0;
-	memset(u->reach, 0, (size_t)f->nblk);
-	memset(u->npred, 0, sizeof *u->npred * (size_t)f->nblk);
-	u->reach[0] = 1;
-	u->stack[sp++] = 0;
-	while (sp) {
-		const KdBlock *b = f->blk[u->stack[--sp]];
-		const KdIns *t = &f->ins[b->insv[b->nins - 1]];
-		for (int s = 0; s < t->nsucc; s++) {
-			int to = t->succ[s].blk;
-			u->npred[to]++;
-			if (!u->reach[to]) {
-				u->reach[to] = 1;
-				u->stack[sp++] = to;
-			}
-		}
-	}
+	kd_cfg_reach(u->f, u->reach, u->npred, u->stack);
 }
 
 int kd_fuse_tile_loops(KdModule *m, KdFunc *f)

@@ -55,5 +55,28 @@ void kd_ins_move_to(KdFunc *f, int blk, int id, int pos);
 /* Removes instruction id from its block; it stays in f->ins as an empty
  * pure op nothing reaches. */
 void kd_ins_unlink(KdFunc *f, int id);
+/* Does in read value v (as an operand or a successor argument)? */
+int kd_ins_uses(const KdIns *in, int v);
+/* The successor of blk's terminator when it is a jmp, else NULL. */
+const KdSucc *kd_jmp_succ(const KdFunc *f, int blk);
+/* Which blocks the entry reaches, and how many reachable predecessors
+ * each has.  Arrays of f->nblk entries the caller owns; stack is
+ * scratch of f->nblk + 1. */
+void kd_cfg_reach(const KdFunc *f, char *reach, int *npred, int *stack);
+
+/* The loops the fusion passes rewrite: header h is `lt iv, hi; br` with
+ * constant bounds and a positive step, entered from one preheader with
+ * lo; the body is a chain of blocks (each with h's body as its only
+ * predecessor) jumping back to h with iv + step; the chain holds pure ops
+ * and exactly one op `want` accepts; neither iv nor the condition is used
+ * outside the loop.  Anything else is no such loop (0). */
+typedef struct {
+	int exitb;       /* where the loop leaves to */
+	int pre;         /* the preheader */
+	int op;          /* the one instruction want accepted */
+	int64_t trips;
+} KdCountedLoop;
+int kd_counted_loop(const KdFunc *f, const char *reach, const int *npred, int h,
+                    int (*want)(const KdIns *in), KdCountedLoop *out);
 
 #endif
