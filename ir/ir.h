@@ -119,6 +119,9 @@ typedef struct KdModule {
 	int nfn;
 	int capfn;         /* kd_module_add's room; nfn >= capfn means none */
 	KdArena *arena;
+	/* IR read from text (irread.h): the `; L:C` source position of each
+	 * instruction, by its offset in src (irsyntax.h); NULL otherwise. */
+	const struct KdIrLocs *locs;
 } KdModule;
 
 /* ---- construction (ir.c) ---- */
