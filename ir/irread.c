@@ -533,8 +533,15 @@ static void ins_trail(KdIrRead *r, RawIns *ri, KdIns *in)
 		if (l < 1 || c < 1 || l > 1 << 30 || c > 1 << 30)
 			kd_error(r->d, t->a->sp, "source location %lld:%lld out of range", (long long)l,
 			         (long long)c);
-		else
+		else {
+			/* A pass that makes an instruction for one operand (a view
+			 * hoisted out of a loop) takes that operand's span: it prints
+			 * with the instruction's source position. */
 			kd_ir_loc_add(r->a, r->locs, in->span.off, (int)l, (int)c);
+			for (int k = 0; k < in->nargs; k++)
+				if (in->argspan[k].off > r->locs->off[r->locs->n - 1])
+					kd_ir_loc_add(r->a, r->locs, in->argspan[k].off, (int)l, (int)c);
+		}
 	} else if (t->a) {
 		kd_error(r->d, t->a->sp, "expected a source location 'LINE:COL' after ';'");
 	}
@@ -581,6 +588,16 @@ static void block_trail(KdIrRead *r, int bi, RawBlock *rb)
 			}
 			if (f->val[lp->lo].type != VT_INT || f->val[lp->hi].type != VT_INT)
 				kd_error(r->d, x->sp, "loop bounds must be integers");
+			/* The text prints constants inline, but a built loop's bound is
+			 * the very value its header compares with, and fuse-bursts
+			 * recognises the loop by that identity: share it again. */
+			for (int k = 0; k < bl->nins && f->val[lp->hi].kind == VK_CONST; k++) {
+				const KdIns *in = &f->ins[bl->insv[k]];
+				const KdVal *c = in->nargs == 2 ? &f->val[in->args[1]] : NULL;
+				if (in->op == OP_LT && in->args[0] == lp->iv && c->kind == VK_CONST &&
+				    c->type == VT_INT && c->c == f->val[lp->hi].c)
+					lp->hi = in->args[1];
+			}
 			bl->loop = lp;
 		} else if (x->kind != IRN_TNAME && p < 0 && x->ival < r->nvnum) {
 			kd_error(r->d, x->sp, "%%%lld is not a parameter of bb%d", (long long)x->ival, bi);
@@ -744,11 +761,13 @@ static void build(KdIrRead *r, KdSpan close)
 		build_ins(r, r->ins.v[i]);
 	for (int b = 0; b < r->blocks.n; b++)
 		block_trail(r, b, r->blocks.v[b]);
+	char *has = kd_alloc(r->a, (size_t)r->blocks.n);
+	for (int i = 0; i < r->ins.n; i++)
+		has[((RawIns *)r->ins.v[i])->blk] = 1;
 	for (int b = 0; b < r->blocks.n; b++)
-		if (!f->blk[b]->nins)
+		if (!has[b])
 			kd_error(r->d, ((RawBlock *)r->blocks.v[b])->sp, "block bb%d has no instructions", b);
-	if (r->d->nerror > nerr)
-		return;
+	/* the instructions that did build are still checked: independent errors */
 	check_kinds(r);
 	mark_written(f);
 	if (r->d->nerror == nerr)
