@@ -387,7 +387,6 @@ static void reach(Emit *e)
 		const KdIns *t = &f->ins[b->insv[b->nins - 1]];
 		for (int s = 0; s < t->nsucc; s++) {
 			int to = t->succ[s].blk;
-			e->target[to] = 1;
 			if (!e->reach[to]) {
 				e->reach[to] = 1;
 				stack[sp++] = to;
@@ -395,6 +394,21 @@ static void reach(Emit *e)
 		}
 	}
 	free(stack);
+	/* A label only where a goto lands: a jmp into the next block that is
+	 * emitted falls through (term), and an unused label fails -Wall.  The
+	 * next emitted block is known only now, after a pass left some dead. */
+	for (int b = 0; b < f->nblk; b++) {
+		if (!e->reach[b])
+			continue;
+		const KdBlock *bl = f->blk[b];
+		const KdIns *t = &f->ins[bl->insv[bl->nins - 1]];
+		int next = b + 1;
+		while (next < f->nblk && !e->reach[next])
+			next++;
+		for (int s = 0; s < t->nsucc; s++)
+			if (t->op != OP_JMP || t->succ[s].blk != next || t->succ[s].nargs)
+				e->target[t->succ[s].blk] = 1;
+	}
 }
 
 static void func(Emit *e, const KdFunc *f)
