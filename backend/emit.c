@@ -463,7 +463,9 @@ static void func(Emit *e, const KdFunc *f)
 	 * unused variables. */
 	for (int v = 0; v < f->nval; v++) {
 		const KdVal *x = &f->val[v];
-		int need = x->kind == VK_BARG ? e->reach[x->def]
+		/* dce drops a dead block parameter from its block only */
+		int need = x->kind == VK_BARG ? e->reach[x->def] && x->index < f->blk[x->def]->nparam &&
+		                                f->blk[x->def]->params[x->index] == v
 		           : x->kind == VK_INS ? x->type != VT_REF && x->type != VT_LIST && e->live[x->def] : 0;
 		if (!need)
 			continue;

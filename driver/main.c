@@ -128,6 +128,10 @@ checked:
 		kd_ir_print(&out, m);
 		goto done;
 	}
+	/* IR text may hold dead code the source path's dce would have removed
+	 * before the rules; the C must not declare locals nothing uses. */
+	if (ir)
+		kd_ir_dce(m);
 	if (c_out) {
 		kd_emit_c(c_out, m);
 		if (harness)

@@ -195,6 +195,13 @@ static void tile_info(KdIrRead *r, KdBuffer *b, KdIrNode *attrs)
 			kd_error(r->d, x->sp, "unknown buffer attribute '%s'", x->str);
 		}
 	}
+	/* sema's limits on mod_alloc's base_bank / base_addr */
+	int64_t maxbase = b->space == KD_SP_PSUM ? KD_PSUM_BANKS - 1 : (int64_t)kd_spaces[b->space].capacity;
+	if (t->base < 0 || t->base > maxbase) {
+		kd_error(r->d, b->span, "base=%lld out of range (0..%lld)", (long long)t->base,
+		         (long long)maxbase);
+		t->base = 0;
+	}
 	if (mod && (t->alloc != KD_ALLOC_MOD || mod->l.n != t->nbdim))
 		kd_error(r->d, mod->sp, "mod= needs alloc=mod and one entry per block dim");
 	for (int i = 0; i < t->nbdim; i++) {
@@ -649,6 +656,41 @@ static void build_ins(KdIrRead *r, RawIns *ri)
 	ins_trail(r, ri, &f->ins[k]);
 }
 
+/* Operands sema lowers to an index (a dtype, one of a string parameter's
+ * enums): later stages index tables with them. */
+static void check_index(KdIrRead *r, const KdIns *in, int k, const KdOpParam *p)
+{
+	int64_t n = p->kind == PK_DTYPE ? KD_NDTYPE : 0;
+	if (p->kind == PK_STR && p->enums)
+		while (p->enums[n])
+			n++;
+	const KdVal *v = &r->f->val[in->args[k]];
+	if (n && (v->kind != VK_CONST || v->type != VT_INT || v->c < 0 || v->c >= n))
+		kd_error(r->d, in->argspan[k], "%s: operand %d ('%s') must be a constant index 0..%lld",
+		         kd_ops[in->op].name, k + 1, p->name, (long long)n - 1);
+}
+
+/* Values passed to a block's parameters have their types. */
+static void check_succ(KdIrRead *r, const KdIns *in)
+{
+	KdFunc *f = r->f;
+	for (int s = 0; s < in->nsucc; s++) {
+		const KdSucc *sc = &in->succ[s];
+		const KdBlock *to = f->blk[sc->blk];
+		if (sc->nargs != to->nparam) {
+			kd_error(r->d, in->span, "bb%d takes %d argument%s, got %d", sc->blk, to->nparam,
+			         to->nparam == 1 ? "" : "s", sc->nargs);
+			continue;
+		}
+		for (int i = 0; i < sc->nargs; i++) {
+			const KdVal *a = &f->val[sc->args[i]], *p = &f->val[to->params[i]];
+			if (a->type != p->type || a->lanes != p->lanes)
+				kd_error(r->d, in->span, "argument %d of bb%d must be %s, got %s", i + 1, sc->blk,
+				         type_str(r, p), type_str(r, a));
+		}
+	}
+}
+
 /* Operand kinds of the memory ops, once every value has its type. */
 static void check_kinds(KdIrRead *r)
 {
@@ -656,6 +698,18 @@ static void check_kinds(KdIrRead *r)
 	for (int i = 0; i < f->nins; i++) {
 		const KdIns *in = &f->ins[i];
 		const KdOpDesc *d = &kd_ops[in->op];
+		check_succ(r, in);
+		for (int k = 0; d->target && k < in->nargs && k < d->nparam; k++)
+			check_index(r, in, k, &d->param[k]);
+		if (in->op == OP_CAST || in->op == OP_LIST) {
+			for (int k = 0; k < in->nargs; k++) {
+				KdValType t = f->val[in->args[k]].type;
+				if (t != VT_INT && (in->op == OP_LIST || (t != VT_FLOAT && t != VT_BOOL)))
+					kd_error(r->d, in->argspan[k], "%s: operand %d must be %s, got %s", d->name,
+					         k + 1, in->op == OP_LIST ? "an integer" : "a number",
+					         type_str(r, &f->val[in->args[k]]));
+			}
+		}
 		if (d->target && d->kind == OK_EFFECT) {
 			for (int k = 0; k < in->nargs && k < d->nparam; k++)
 				if (!kind_ok(&d->param[k], f->val[in->args[k]].type))
@@ -675,10 +729,22 @@ static void check_kinds(KdIrRead *r)
 				kd_error(r->d, in->argspan[0], "br: the condition must be a bool, got %s",
 				         type_str(r, &f->val[in->args[0]]));
 		} else if (in->op == OP_VIEW || in->op == OP_TILE) {
-			for (int k = 0; k < in->nargs; k++)
-				if (f->val[in->args[k]].type != VT_INT)
+			for (int k = 0; k < in->nargs; k++) {
+				const KdVal *v = &f->val[in->args[k]];
+				/* what sema's index checks bound on source: the rule
+				 * checker computes byte addresses from these */
+				int64_t lim = (int64_t)1 << 40;
+				int count = in->op == OP_TILE && (k == TA_NPART || k == TA_NFREE);
+				if (v->type != VT_INT)
 					kd_error(r->d, in->argspan[k], "%s: operand %d must be an integer, got %s",
-					         d->name, k + 2, type_str(r, &f->val[in->args[k]]));
+					         d->name, k + 2, type_str(r, v));
+				else if (count && (v->kind != VK_CONST || v->c < 1 || v->c > lim))
+					kd_error(r->d, in->argspan[k], "tile: operand %d must be a constant count 1..%lld",
+					         k + 2, (long long)lim);
+				else if (v->kind == VK_CONST && (v->c < -lim || v->c > lim))
+					kd_error(r->d, in->argspan[k], "%s: operand %d out of range (|x| <= %lld)",
+					         d->name, k + 2, (long long)lim);
+			}
 		}
 	}
 }
