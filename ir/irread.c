@@ -162,6 +162,9 @@ static void tile_info(KdIrRead *r, KdBuffer *b, KdIrNode *attrs)
 {
 	KdTileInfo *t = kd_alloc(r->a, sizeof *t);
 	KdIrNode *mod = NULL;
+	if (kd_spaces[b->space].partitions && b->dims[0] > (int64_t)kd_spaces[b->space].partitions)
+		kd_error(r->d, b->span, "dim 0 of a tile in %s is the partition dim: at most %u, got %lld",
+		         kd_spaces[b->space].name, kd_spaces[b->space].partitions, (long long)b->dims[0]);
 	t->nparts = b->dims[0];
 	t->nfree = 1;
 	for (int i = 1; i < b->rank; i++)
@@ -393,6 +396,19 @@ static int kind_ok(const KdOpParam *p, KdValType t)
 	case PK_LIST: return t == VT_LIST;
 	case PK_TILE_OR_NUM: return t == VT_REF || t == VT_INT || t == VT_FLOAT;
 	default: return t == (p->enums ? VT_INT : VT_STR);
+	}
+}
+
+/* aipu's pure ops: their lowering drops parameters sema folded (vload's
+ * lanes are its result type), so later operands shift; what holds at any
+ * position is that tensors, masks and vectors stand where the table says. */
+static int aipu_kind_ok(const KdOpParam *p, KdValType t)
+{
+	switch (p->kind) {
+	case PK_TENSOR: return t == VT_REF;
+	case PK_MASK: return t == VT_MASK;
+	case PK_VEC: return t == VT_VEC || t == VT_MASK;
+	default: return t != VT_REF && t != VT_STR && t != VT_LIST;
 	}
 }
 
@@ -710,9 +726,10 @@ static void check_kinds(KdIrRead *r)
 					         type_str(r, &f->val[in->args[k]]));
 			}
 		}
-		if (d->target && d->kind == OK_EFFECT) {
+		if (d->target) {
 			for (int k = 0; k < in->nargs && k < d->nparam; k++)
-				if (!kind_ok(&d->param[k], f->val[in->args[k]].type))
+				if (!(d->kind == OK_PURE ? aipu_kind_ok : kind_ok)(&d->param[k],
+				                                                  f->val[in->args[k]].type))
 					kd_error(r->d, in->argspan[k], "%s: operand %d ('%s') must be a %s, got %s",
 					         d->name, k + 1, d->param[k].name, kind_names[d->param[k].kind],
 					         type_str(r, &f->val[in->args[k]]));

@@ -7,6 +7,7 @@ written as m.kir, so kdslc reads them as IR, and get IR tokens as well.
 usage: fuzz.py KDSLC RTINC WORKDIR COUNT SEED EXAMPLES..."""
 import os
 import random
+import re
 import subprocess
 import sys
 
@@ -20,6 +21,27 @@ ir_tokens = [b'%1', b'%999999', b'%n', b'@u', b'bb0', b'bb1(', b'bb9', b':', b' 
              b' : f64', b'; 1:1', b', name x', b', loop %2 in 0..4 step 1', b'\n', b'view', b'tile',
              b'list', b'jmp', b'br', b'ret', b'cast.i8', b'vmask', b'true', b'1.5', b'-0',
              b' blocks=[2]', b' alloc=mod', b' mod=[3]', b'func', b'buffer', b'}', b'\n}\n']
+
+
+edge_numbers = [b'0', b'1', b'-1', b'2', b'7', b'31', b'32', b'4096', b'5000', b'65536', b'2147483648',
+                b'9223372036854775807', b'-9223372036854775808', b'1.5', b'true', b'"x"']
+
+
+def mutate_numbers(data):
+    """IR mutants that still parse: a number or value number of an
+    instruction replaced, so the reader's checks, the rules, the passes
+    and the emitter see odd but well-formed IR."""
+    lines = data.split(b'\n')
+    for _ in range(rng.randint(1, 3)):
+        i = rng.randrange(len(lines))
+        code, sep, ann = lines[i].partition(b';')
+        nums = list(re.finditer(rb'(?<![%\w@])-?\d+(?![\w:])|%\d+', code))
+        if not nums:
+            continue
+        m = rng.choice(nums)
+        rep = b'%%%d' % rng.randrange(80) if m.group().startswith(b'%') else rng.choice(edge_numbers)
+        lines[i] = code[:m.start()] + rep + code[m.end():] + sep + ann
+    return b'\n'.join(lines)
 
 
 def mutate(data, tokens):
@@ -45,7 +67,10 @@ bad = 0
 compiled = 0
 for n in range(count):
     seed, ext = rng.choice(seeds)
-    src = mutate(seed, tokens + ir_tokens if ext == '.kir' else tokens)
+    if ext == '.kir' and rng.random() < 0.5:
+        src = mutate_numbers(seed)
+    else:
+        src = mutate(seed, tokens + ir_tokens if ext == '.kir' else tokens)
     path = os.path.join(work, 'm' + ext)
     with open(path, 'wb') as f:
         f.write(src)
