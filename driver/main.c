@@ -237,7 +237,7 @@ int main(int argc, char **argv)
 			o.emit = (KdEmitKind)k;
 		} else if (!strcmp(a, "-O0") || !strcmp(a, "-O1") || !strcmp(a, "-O")) {
 			o.opt = a[2] == '0' ? 0 : 1;
-		} else if (!strcmp(a, "-x") || !strncmp(a, "-x", 2)) {
+		} else if (!strncmp(a, "-x", 2)) {
 			const char *l = a[2] ? a + 2 : i + 1 < argc ? argv[++i] : NULL;
 			if (!l || (strcmp(l, "k") && strcmp(l, "ir")))
 				return bad_usage("'-x' needs 'k' or 'ir'%s", "");
