@@ -850,6 +850,19 @@ static void build(KdIrRead *r, KdSpan close)
 	for (int b = 0; b < r->blocks.n; b++)
 		if (!has[b])
 			kd_error(r->d, ((RawBlock *)r->blocks.v[b])->sp, "block bb%d has no instructions", b);
+	/* a terminator ends each block, and only there (the verifier would
+	 * call this an internal error, as it is one for a built module) */
+	for (int b = 0; b < f->nblk; b++) {
+		const KdBlock *bl = f->blk[b];
+		for (int k = 0; k < bl->nins; k++) {
+			const KdIns *in = &f->ins[bl->insv[k]];
+			int term = kd_ops[in->op].kind == OK_TERM;
+			if (term && k < bl->nins - 1)
+				kd_error(r->d, in->span, "%s must be the last instruction of bb%d", kd_ops[in->op].name, b);
+			else if (!term && k == bl->nins - 1 && r->d->nerror == nerr)
+				kd_error(r->d, in->span, "bb%d does not end in a terminator (jmp, br or ret)", b);
+		}
+	}
 	/* the instructions that did build are still checked: independent errors */
 	check_kinds(r);
 	mark_written(f);
