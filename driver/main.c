@@ -74,7 +74,7 @@ int kd_compile(const KdOptions *o, KdBuf *c_out, int harness)
 		/* IR text goes through the same checks as a built module, but
 		 * not through dce: a single --passes run sees the IR as written. */
 		m = kd_ir_read(a, &d, &src);
-		if (!m || kd_ir_verify(&d, m))
+		if (!m || kd_ir_verify_input(&d, m))
 			goto done;
 		goto checked;
 	}
