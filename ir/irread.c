@@ -17,35 +17,6 @@
 /* Value numbers beyond this are refused: they would only allocate holes. */
 enum { MAX_VALNUM = 1 << 20 };
 
-typedef struct {
-	KdIrNode *res;           /* LVAL or NULL */
-	KdIrTok op;
-	KdIrNode *args, *ty, *trail;
-	int blk;
-	KdSpan sp;
-} RawIns;
-
-typedef struct {
-	KdSpan sp;
-	KdIrNode *params, *trail;
-} RawBlock;
-
-struct KdIrRead {
-	KdArena *a;
-	KdDiag *d;
-	const KdSource *src;
-	KdModule *m;
-	KdIrLocs *locs;
-	KdFunc *f;               /* the function being read, NULL between functions */
-	int fbad;                /* it had an error that makes building pointless */
-	KdIrNode *fparams;
-	KdVec blocks, ins;       /* RawBlock *, RawIns * */
-	/* building */
-	int nvnum;               /* value numbers 0..nvnum-1 are the text's */
-	KdSpan *defsp;           /* where each was defined; len 0 = undefined */
-	char *defd;
-};
-
 /* ---- syntax nodes (the grammar's helpers) ---- */
 
 KdIrNode *kd_irn(KdArena *a, int kind, KdSpan sp)
@@ -73,10 +44,6 @@ KdIrNode *kd_irn_push(KdArena *a, KdIrNode *list, KdIrNode *x)
 	return list;
 }
 
-static KdIrNode *item(const KdIrNode *list, int i)
-{
-	return list->l.v[i];
-}
 
 /* ---- lines ---- */
 
@@ -99,7 +66,7 @@ void kd_irr_func(KdIrRead *r, KdIrTok kw, KdIrTok name, KdIrNode *params)
 	f->params = kd_alloc(r->a, sizeof *f->params * ((size_t)params->l.n + 1));
 	/* tensor parameters are the first buffers, as the builder makes them */
 	for (int i = 0; i < params->l.n; i++) {
-		KdIrNode *p = item(params, i);
+		KdIrNode *p = kd_irn_item(params, i);
 		struct KdParam *fp = &f->params[i];
 		fp->name = p->str;
 		fp->buf = fp->val = -1;
@@ -117,147 +84,6 @@ void kd_irr_func(KdIrRead *r, KdIrTok kw, KdIrTok name, KdIrNode *params)
 	}
 }
 
-/* Checks a buffer type (space, dtype, dims) and adds the buffer. */
-static int declare(KdIrRead *r, const char *name, KdSpan at, KdIrNode *ty, int param)
-{
-	KdFunc *f = r->f;
-	KdBuffer b = {.name = name, .addr = param >= 0 ? 0 : -1, .param = param, .span = at};
-	b.space = kd_space_lookup(r->m->target, ty->a->str, strlen(ty->a->str));
-	if (!b.space)
-		kd_error(r->d, ty->a->sp, "unknown memory space '%s' for target %s", ty->a->str,
-		         kd_target_names[r->m->target]);
-	else if (kd_spaces[b.space].external != (param >= 0))
-		kd_error(r->d, ty->a->sp, "%s buffer in %s memory", param >= 0 ? "parameter" : "local",
-		         ty->a->str);
-	b.dt = kd_dtype_lookup(ty->b->str, strlen(ty->b->str));
-	if (!b.dt || b.dt == KD_BOOL)
-		kd_error(r->d, ty->b->sp, "unknown element type '%s'", ty->b->str);
-	if (ty->l.n > KD_MAXRANK)
-		kd_error(r->d, ty->sp, "buffer of rank %d (at most %d)", ty->l.n, KD_MAXRANK);
-	b.rank = ty->l.n < KD_MAXRANK ? ty->l.n : KD_MAXRANK;
-	int64_t n = 1;
-	for (int i = 0; i < b.rank; i++) {
-		KdIrNode *x = item(ty, i);
-		b.dims[i] = x->ival;
-		if (x->ival < 1 || x->ival > ((int64_t)1 << 40) / n) {
-			kd_error(r->d, x->sp, "dimension %lld out of range", (long long)x->ival);
-			b.dims[i] = 1;
-		}
-		n *= b.dims[i];
-	}
-	if (!b.dt)
-		b.dt = KD_U8;
-	for (int i = 0; i < f->nbuf; i++)
-		if (!strcmp(f->buf[i].name, name)) {
-			kd_error(r->d, at, "buffer '@%s' defined twice", name);
-			r->fbad = 1;
-		}
-	return kd_buf_new(r->a, f, b);
-}
-
-/* Neuron tile info: what the type and allocation call said is in the
- * attributes (print.c's tile_attrs), the rest follows from the dims as in
- * kd_build_tile_info. */
-static void tile_info(KdIrRead *r, KdBuffer *b, KdIrNode *attrs)
-{
-	KdTileInfo *t = kd_alloc(r->a, sizeof *t);
-	KdIrNode *mod = NULL;
-	if (kd_spaces[b->space].partitions && b->dims[0] > (int64_t)kd_spaces[b->space].partitions)
-		kd_error(r->d, b->span, "dim 0 of a tile in %s is the partition dim: at most %u, got %lld",
-		         kd_spaces[b->space].name, kd_spaces[b->space].partitions, (long long)b->dims[0]);
-	t->nparts = b->dims[0];
-	t->nfree = 1;
-	for (int i = 1; i < b->rank; i++)
-		t->nfree *= b->dims[i];
-	t->pbytes = t->nfree * kd_dtypes[b->dt].size;
-	t->nblocks = t->nphys = 1;
-	t->alloc_span = b->span;
-	for (int i = 0; attrs && i < attrs->l.n; i++) {
-		KdIrNode *x = item(attrs, i), *v = x->a;
-		if (!strcmp(x->str, "blocks") && v->kind == IRN_LIST) {
-			if (v->l.n > KD_MAXRANK) {
-				kd_error(r->d, v->sp, "too many block dims");
-				continue;
-			}
-			t->nbdim = v->l.n;
-			for (int k = 0; k < v->l.n; k++) {
-				t->bdims[k] = item(v, k)->ival;
-				if (t->bdims[k] < 1 || t->bdims[k] > 4096) {
-					kd_error(r->d, item(v, k)->sp, "block count out of range");
-					t->bdims[k] = 1;
-				}
-			}
-		} else if (!strcmp(x->str, "alloc") && v->kind == IR_IDENT &&
-		           (!strcmp(v->str, "mod") || !strcmp(v->str, "direct"))) {
-			t->alloc = !strcmp(v->str, "mod") ? KD_ALLOC_MOD : KD_ALLOC_DIRECT;
-		} else if (!strcmp(x->str, "mod") && v->kind == IRN_LIST) {
-			mod = v;
-		} else if (!strcmp(x->str, "base") && v->kind == IR_INT) {
-			t->base = v->ival;
-		} else if (strcmp(x->str, "at")) {
-			kd_error(r->d, x->sp, "unknown buffer attribute '%s'", x->str);
-		}
-	}
-	/* sema's limits on mod_alloc's base_bank / base_addr */
-	int64_t maxbase = b->space == KD_SP_PSUM ? KD_PSUM_BANKS - 1 : (int64_t)kd_spaces[b->space].capacity;
-	if (t->base < 0 || t->base > maxbase) {
-		kd_error(r->d, b->span, "base=%lld out of range (0..%lld)", (long long)t->base,
-		         (long long)maxbase);
-		t->base = 0;
-	}
-	if (mod && (t->alloc != KD_ALLOC_MOD || mod->l.n != t->nbdim))
-		kd_error(r->d, mod->sp, "mod= needs alloc=mod and one entry per block dim");
-	for (int i = 0; i < t->nbdim; i++) {
-		t->nblocks *= t->bdims[i];
-		t->bmod[i] = t->alloc != KD_ALLOC_MOD ? t->bdims[i]
-		           : mod && i < mod->l.n ? item(mod, i)->ival : 1;
-		if (t->bmod[i] < 1 || t->bmod[i] > 4096) {
-			kd_error(r->d, mod ? mod->sp : b->span, "mod entry out of range");
-			t->bmod[i] = 1;
-		}
-		t->nphys *= t->bmod[i];
-	}
-	t->stride = b->space == KD_SP_PSUM ? KD_PSUM_BANK_BYTES : t->pbytes;
-	b->tile = t;
-}
-
-static void param_buffers(KdIrRead *r)
-{
-	KdFunc *f = r->f;
-	for (int i = 0; i < f->nparam; i++) {
-		if (f->params[i].buf != -2)
-			continue;
-		KdIrNode *p = item(r->fparams, i);
-		f->params[i].buf = declare(r, p->str, p->sp, p->a, i);
-		f->params[i].dt = f->buf[f->params[i].buf].dt;
-		if (r->m->target == KD_TARGET_NEURON)
-			tile_info(r, &f->buf[f->params[i].buf], NULL);
-	}
-}
-
-void kd_irr_buffer(KdIrRead *r, KdIrTok kw, KdIrTok name, KdIrNode *ty, KdIrNode *attrs)
-{
-	if (!r->f) {
-		kd_error(r->d, kw.sp, "'buffer' outside a function");
-		return;
-	}
-	if (r->blocks.n) {
-		kd_error(r->d, kw.sp, "'buffer' after the first block");
-		return;
-	}
-	param_buffers(r);
-	int k = declare(r, name.str, name.sp, ty, -1);
-	KdBuffer *b = &r->f->buf[k];
-	for (int i = 0; i < attrs->l.n; i++) {
-		KdIrNode *x = item(attrs, i);
-		if (!strcmp(x->str, "at") && x->a->kind == IR_INT)
-			b->addr = x->a->ival;   /* placement assigns it again */
-		else if (r->m->target != KD_TARGET_NEURON)
-			kd_error(r->d, x->sp, "unknown buffer attribute '%s'", x->str);
-	}
-	if (r->m->target == KD_TARGET_NEURON)
-		tile_info(r, b, attrs);
-}
 
 void kd_irr_block(KdIrRead *r, KdIrTok bb, KdIrNode *params, KdIrNode *trail)
 {
@@ -270,7 +96,7 @@ void kd_irr_block(KdIrRead *r, KdIrTok bb, KdIrNode *params, KdIrNode *trail)
 		         r->blocks.n);
 		r->fbad = 1;
 	}
-	RawBlock *b = kd_alloc(r->a, sizeof *b);
+	KdIrRawBlock *b = kd_alloc(r->a, sizeof *b);
 	b->sp = bb.sp;
 	b->params = params;
 	b->trail = trail;
@@ -290,14 +116,14 @@ void kd_irr_ins(KdIrRead *r, KdIrNode *res, KdIrTok op, KdIrNode *args, KdIrNode
 		r->fbad = 1;
 		return;
 	}
-	RawIns *in = kd_alloc(r->a, sizeof *in);
+	KdIrRawIns *in = kd_alloc(r->a, sizeof *in);
 	in->res = res;
 	in->op = op;
 	in->args = args;
 	in->ty = ty;
 	in->trail = trail;
 	in->blk = r->blocks.n - 1;
-	KdSpan end = args->l.n ? item(args, args->l.n - 1)->sp : op.sp;
+	KdSpan end = args->l.n ? kd_irn_item(args, args->l.n - 1)->sp : op.sp;
 	in->sp = kd_span_join(at, ty ? kd_span_join(end, ty->sp) : end);
 	kd_vec_push(r->a, &r->ins, in);
 }
@@ -370,52 +196,6 @@ static const KdOpDesc *op_lookup(KdTarget t, const char *name, int *op)
 	return NULL;
 }
 
-static const char *type_str(KdIrRead *r, const KdVal *x)
-{
-	if (x->type == VT_REF)
-		return "tensor";
-	KdBuf b = {0};
-	kd_ir_put_type(&b, x);
-	const char *s = kd_strdup(r->a, b.s);
-	kd_buf_free(&b);
-	return s;
-}
-
-/* The operand kinds of a target op that reads or writes memory, against
- * the op table (the verifier's rule, with a message for people). */
-static int kind_ok(const KdOpParam *p, KdValType t)
-{
-	switch (p->kind) {
-	case PK_TENSOR: return t == VT_REF;
-	case PK_INT: return t == VT_INT;
-	case PK_NUM: return t == VT_INT || t == VT_FLOAT;
-	case PK_VEC: return t == VT_VEC;
-	case PK_MASK: return t == VT_MASK;
-	case PK_BOOL: return t == VT_INT || t == VT_BOOL;
-	case PK_DTYPE: return t == VT_INT;
-	case PK_LIST: return t == VT_LIST;
-	case PK_TILE_OR_NUM: return t == VT_REF || t == VT_INT || t == VT_FLOAT;
-	default: return t == (p->enums ? VT_INT : VT_STR);
-	}
-}
-
-/* aipu's pure ops: their lowering drops parameters sema folded (vload's
- * lanes are its result type), so later operands shift; what holds at any
- * position is that tensors, masks and vectors stand where the table says. */
-static int aipu_kind_ok(const KdOpParam *p, KdValType t)
-{
-	switch (p->kind) {
-	case PK_TENSOR: return t == VT_REF;
-	case PK_MASK: return t == VT_MASK;
-	case PK_VEC: return t == VT_VEC || t == VT_MASK;
-	default: return t != VT_REF && t != VT_STR && t != VT_LIST;
-	}
-}
-
-static const char *const kind_names[] = {"tensor", "integer", "number", "string", "vector",
-                                         "mask", "tuple", "bool", "dtype", "list",
-                                         "tensor or number"};
-
 /* Operand count of the generic ops (-1: any); the target ops follow the table. */
 static int generic_arity(int op, int *nbuf, int *nsucc, int *res)
 {
@@ -442,7 +222,7 @@ typedef struct {
 } Decoded;
 
 /* Checks one instruction's shape; 0 when it can be built. */
-static int decode(KdIrRead *r, RawIns *ri, Decoded *dc)
+static int decode(KdIrRead *r, KdIrRawIns *ri, Decoded *dc)
 {
 	KdFunc *f = r->f;
 	char *name = kd_strdup(r->a, ri->op.str), *dot = strchr(name, '.');
@@ -457,7 +237,7 @@ static int decode(KdIrRead *r, RawIns *ri, Decoded *dc)
 	int nbuf = 0, nsucc = 0, wantres = 0, nval = 0, gsucc = 0, bad = 0;
 	int arity = d->target ? -2 : generic_arity(dc->op, &nbuf, &nsucc, &wantres);
 	for (int i = 0; i < ri->args->l.n; i++) {
-		KdIrNode *x = item(ri->args, i);
+		KdIrNode *x = kd_irn_item(ri->args, i);
 		if (x->kind == IR_GVAL && i == 0 && nbuf)
 			continue;
 		if (x->kind == IRN_SUCC) {
@@ -478,7 +258,7 @@ static int decode(KdIrRead *r, RawIns *ri, Decoded *dc)
 	if (bad)
 		return -1;
 	if (nbuf) {
-		KdIrNode *x = ri->args->l.n ? item(ri->args, 0) : NULL;
+		KdIrNode *x = ri->args->l.n ? kd_irn_item(ri->args, 0) : NULL;
 		dc->buf = -1;
 		if (!x || x->kind != IR_GVAL) {
 			kd_error(r->d, x ? x->sp : ri->op.sp, "%s needs a buffer '@name' first", d->name);
@@ -546,7 +326,7 @@ static int decode(KdIrRead *r, RawIns *ri, Decoded *dc)
 }
 
 /* Applies `; L:C, name X` to instruction k. */
-static void ins_trail(KdIrRead *r, RawIns *ri, KdIns *in)
+static void ins_trail(KdIrRead *r, KdIrRawIns *ri, KdIns *in)
 {
 	KdIrNode *t = ri->trail;
 	if (!t)
@@ -569,7 +349,7 @@ static void ins_trail(KdIrRead *r, RawIns *ri, KdIns *in)
 		kd_error(r->d, t->a->sp, "expected a source location 'LINE:COL' after ';'");
 	}
 	for (int i = 0; i < t->l.n; i++) {
-		KdIrNode *x = item(t, i);
+		KdIrNode *x = kd_irn_item(t, i);
 		if (x->kind == IRN_TNAME && !strcmp(x->str, "name") && in->res >= 0)
 			r->f->val[in->res].name = x->a->str;
 		else
@@ -577,7 +357,7 @@ static void ins_trail(KdIrRead *r, RawIns *ri, KdIns *in)
 	}
 }
 
-static void block_trail(KdIrRead *r, int bi, RawBlock *rb)
+static void block_trail(KdIrRead *r, int bi, KdIrRawBlock *rb)
 {
 	KdFunc *f = r->f;
 	KdBlock *bl = f->blk[bi];
@@ -589,7 +369,7 @@ static void block_trail(KdIrRead *r, int bi, RawBlock *rb)
 	else if (t->a)
 		bl->label = t->a->str;
 	for (int i = 0; i < t->l.n; i++) {
-		KdIrNode *x = item(t, i);
+		KdIrNode *x = kd_irn_item(t, i);
 		int p = -1;
 		if (x->kind != IRN_TNAME)
 			for (int k = 0; k < bl->nparam; k++)
@@ -598,7 +378,7 @@ static void block_trail(KdIrRead *r, int bi, RawBlock *rb)
 		if (x->kind == IRN_TPNAME && !strcmp(x->str, "name") && p >= 0) {
 			f->val[x->ival].name = x->a->str;
 		} else if (x->kind == IRN_TLOOP && !strcmp(x->str, "loop") && p >= 0 && !bl->loop &&
-		           !strcmp(item(x, 0)->str, "in") && !strcmp(item(x, 1)->str, "step")) {
+		           !strcmp(kd_irn_item(x, 0)->str, "in") && !strcmp(kd_irn_item(x, 1)->str, "step")) {
 			KdLoop *lp = kd_alloc(r->a, sizeof *lp);
 			lp->iv = (int)x->ival;
 			lp->lo = value(r, x->a);
@@ -631,7 +411,7 @@ static void block_trail(KdIrRead *r, int bi, RawBlock *rb)
 	}
 }
 
-static void build_ins(KdIrRead *r, RawIns *ri)
+static void build_ins(KdIrRead *r, KdIrRawIns *ri)
 {
 	KdFunc *f = r->f;
 	Decoded dc = {0};
@@ -646,7 +426,7 @@ static void build_ins(KdIrRead *r, RawIns *ri)
 	KdSpan *sp = kd_alloc(r->a, sizeof *sp * ((size_t)n + 1));
 	KdIrNode *succ[2] = {NULL, NULL};
 	for (int i = 0; i < n; i++) {
-		KdIrNode *x = item(ri->args, i);
+		KdIrNode *x = kd_irn_item(ri->args, i);
 		if (x->kind == IRN_SUCC) {
 			succ[ns++] = x;
 			continue;
@@ -660,7 +440,7 @@ static void build_ins(KdIrRead *r, RawIns *ri)
 	for (int s = 0; s < ns; s++) {
 		int m = succ[s]->l.n, *sa = kd_alloc(r->a, sizeof *sa * ((size_t)m + 1));
 		for (int i = 0; i < m; i++)
-			sa[i] = value(r, item(succ[s], i));
+			sa[i] = value(r, kd_irn_item(succ[s], i));
 		kd_ins_succ(r->a, f, k, s, (int)succ[s]->ival, m, sa);
 	}
 	if (ri->res) {
@@ -672,113 +452,6 @@ static void build_ins(KdIrRead *r, RawIns *ri)
 	ins_trail(r, ri, &f->ins[k]);
 }
 
-/* Operands sema lowers to an index (a dtype, one of a string parameter's
- * enums): later stages index tables with them. */
-static void check_index(KdIrRead *r, const KdIns *in, int k, const KdOpParam *p)
-{
-	int64_t n = p->kind == PK_DTYPE ? KD_NDTYPE : 0;
-	if (p->kind == PK_STR && p->enums)
-		while (p->enums[n])
-			n++;
-	const KdVal *v = &r->f->val[in->args[k]];
-	if (n && (v->kind != VK_CONST || v->type != VT_INT || v->c < 0 || v->c >= n))
-		kd_error(r->d, in->argspan[k], "%s: operand %d ('%s') must be a constant index 0..%lld",
-		         kd_ops[in->op].name, k + 1, p->name, (long long)n - 1);
-}
-
-/* Values passed to a block's parameters have their types. */
-static void check_succ(KdIrRead *r, const KdIns *in)
-{
-	KdFunc *f = r->f;
-	for (int s = 0; s < in->nsucc; s++) {
-		const KdSucc *sc = &in->succ[s];
-		const KdBlock *to = f->blk[sc->blk];
-		if (sc->nargs != to->nparam) {
-			kd_error(r->d, in->span, "bb%d takes %d argument%s, got %d", sc->blk, to->nparam,
-			         to->nparam == 1 ? "" : "s", sc->nargs);
-			continue;
-		}
-		for (int i = 0; i < sc->nargs; i++) {
-			const KdVal *a = &f->val[sc->args[i]], *p = &f->val[to->params[i]];
-			if (a->type != p->type || a->lanes != p->lanes)
-				kd_error(r->d, in->span, "argument %d of bb%d must be %s, got %s", i + 1, sc->blk,
-				         type_str(r, p), type_str(r, a));
-		}
-	}
-}
-
-/* Operand kinds of the memory ops, once every value has its type. */
-static void check_kinds(KdIrRead *r)
-{
-	KdFunc *f = r->f;
-	for (int i = 0; i < f->nins; i++) {
-		const KdIns *in = &f->ins[i];
-		const KdOpDesc *d = &kd_ops[in->op];
-		check_succ(r, in);
-		for (int k = 0; d->target && k < in->nargs && k < d->nparam; k++)
-			check_index(r, in, k, &d->param[k]);
-		if (in->op == OP_CAST || in->op == OP_LIST) {
-			for (int k = 0; k < in->nargs; k++) {
-				KdValType t = f->val[in->args[k]].type;
-				if (t != VT_INT && (in->op == OP_LIST || (t != VT_FLOAT && t != VT_BOOL)))
-					kd_error(r->d, in->argspan[k], "%s: operand %d must be %s, got %s", d->name,
-					         k + 1, in->op == OP_LIST ? "an integer" : "a number",
-					         type_str(r, &f->val[in->args[k]]));
-			}
-		}
-		if (d->target) {
-			for (int k = 0; k < in->nargs && k < d->nparam; k++)
-				if (!(d->kind == OK_PURE ? aipu_kind_ok : kind_ok)(&d->param[k],
-				                                                  f->val[in->args[k]].type))
-					kd_error(r->d, in->argspan[k], "%s: operand %d ('%s') must be a %s, got %s",
-					         d->name, k + 1, d->param[k].name, kind_names[d->param[k].kind],
-					         type_str(r, &f->val[in->args[k]]));
-		} else if (in->op <= OP_LOR || in->op == OP_NEG) {
-			for (int k = 0; k < in->nargs; k++) {
-				KdValType t = f->val[in->args[k]].type;
-				if (t != VT_INT && t != VT_FLOAT && t != VT_BOOL && t != VT_VEC && t != VT_MASK)
-					kd_error(r->d, in->argspan[k], "%s: operand %d must be a number, got %s",
-					         d->name, k + 1, type_str(r, &f->val[in->args[k]]));
-			}
-		} else if (in->op == OP_BR && in->nargs == 1) {
-			KdValType t = f->val[in->args[0]].type;
-			if (t != VT_BOOL && t != VT_INT)
-				kd_error(r->d, in->argspan[0], "br: the condition must be a bool, got %s",
-				         type_str(r, &f->val[in->args[0]]));
-		} else if (in->op == OP_VIEW || in->op == OP_TILE) {
-			for (int k = 0; k < in->nargs; k++) {
-				const KdVal *v = &f->val[in->args[k]];
-				/* what sema's index checks bound on source: the rule
-				 * checker computes byte addresses from these */
-				int64_t lim = (int64_t)1 << 40;
-				int count = in->op == OP_TILE && (k == TA_NPART || k == TA_NFREE);
-				if (v->type != VT_INT)
-					kd_error(r->d, in->argspan[k], "%s: operand %d must be an integer, got %s",
-					         d->name, k + 2, type_str(r, v));
-				else if (count && (v->kind != VK_CONST || v->c < 1 || v->c > lim))
-					kd_error(r->d, in->argspan[k], "tile: operand %d must be a constant count 1..%lld",
-					         k + 2, (long long)lim);
-				else if (v->kind == VK_CONST && (v->c < -lim || v->c > lim))
-					kd_error(r->d, in->argspan[k], "%s: operand %d out of range (|x| <= %lld)",
-					         d->name, k + 2, (long long)lim);
-			}
-		}
-	}
-}
-
-/* Which buffers some op writes (the emitter keeps read-only parameters const). */
-static void mark_written(KdFunc *f)
-{
-	for (int i = 0; i < f->nins; i++) {
-		const KdIns *in = &f->ins[i];
-		const KdOpDesc *d = &kd_ops[in->op];
-		for (int k = 0; d->target && k < in->nargs && k < d->nparam; k++) {
-			const KdVal *v = &f->val[in->args[k]];
-			if ((d->param[k].flags & PF_WRITE) && v->type == VT_REF && v->buf >= 0)
-				f->buf[v->buf].written = 1;
-		}
-	}
-}
 
 static void build(KdIrRead *r, KdSpan close)
 {
@@ -791,13 +464,13 @@ static void build(KdIrRead *r, KdSpan close)
 	/* value numbers */
 	int64_t max = -1;
 	for (int b = 0; b < r->blocks.n; b++) {
-		RawBlock *rb = r->blocks.v[b];
+		KdIrRawBlock *rb = r->blocks.v[b];
 		for (int i = 0; i < rb->params->l.n; i++)
-			if (item(rb->params, i)->ival > max)
-				max = item(rb->params, i)->ival;
+			if (kd_irn_item(rb->params, i)->ival > max)
+				max = kd_irn_item(rb->params, i)->ival;
 	}
 	for (int i = 0; i < r->ins.n; i++) {
-		RawIns *ri = r->ins.v[i];
+		KdIrRawIns *ri = r->ins.v[i];
 		if (ri->res && ri->res->ival > max)
 			max = ri->res->ival;
 	}
@@ -817,12 +490,12 @@ static void build(KdIrRead *r, KdSpan close)
 			                               .name = f->params[i].name, .buf = -1});
 	/* blocks and their parameters */
 	for (int b = 0; b < r->blocks.n; b++) {
-		RawBlock *rb = r->blocks.v[b];
+		KdIrRawBlock *rb = r->blocks.v[b];
 		int bi = kd_block_new(r->a, f, NULL);
 		KdBlock *bl = f->blk[bi];
 		bl->params = kd_alloc(r->a, sizeof *bl->params * ((size_t)rb->params->l.n + 1));
 		for (int i = 0; i < rb->params->l.n; i++) {
-			KdIrNode *p = item(rb->params, i);
+			KdIrNode *p = kd_irn_item(rb->params, i);
 			KdVal v = {.kind = VK_BARG, .def = bi, .index = i, .buf = -1};
 			if (kd_ir_parse_type(p->a->str, &v) < 0 || v.type == VT_REF) {
 				kd_error(r->d, p->a->sp, "unknown type '%s'", p->a->str);
@@ -834,7 +507,7 @@ static void build(KdIrRead *r, KdSpan close)
 		}
 	}
 	for (int i = 0; i < r->ins.n; i++) {
-		RawIns *ri = r->ins.v[i];
+		KdIrRawIns *ri = r->ins.v[i];
 		if (ri->res)
 			define(r, ri->res->ival, ri->res->sp);
 	}
@@ -846,10 +519,10 @@ static void build(KdIrRead *r, KdSpan close)
 		block_trail(r, b, r->blocks.v[b]);
 	char *has = kd_alloc(r->a, (size_t)r->blocks.n);
 	for (int i = 0; i < r->ins.n; i++)
-		has[((RawIns *)r->ins.v[i])->blk] = 1;
+		has[((KdIrRawIns *)r->ins.v[i])->blk] = 1;
 	for (int b = 0; b < r->blocks.n; b++)
 		if (!has[b])
-			kd_error(r->d, ((RawBlock *)r->blocks.v[b])->sp, "block bb%d has no instructions", b);
+			kd_error(r->d, ((KdIrRawBlock *)r->blocks.v[b])->sp, "block bb%d has no instructions", b);
 	/* a terminator ends each block, and only there (the verifier would
 	 * call this an internal error, as it is one for a built module) */
 	for (int b = 0; b < f->nblk; b++) {
@@ -864,8 +537,8 @@ static void build(KdIrRead *r, KdSpan close)
 		}
 	}
 	/* the instructions that did build are still checked: independent errors */
-	check_kinds(r);
-	mark_written(f);
+	kd_irr_check_kinds(r);
+	kd_irr_mark_written(f);
 	if (r->d->nerror == nerr)
 		kd_module_add(r->a, r->m, f);
 }
@@ -876,7 +549,7 @@ void kd_irr_end(KdIrRead *r, KdIrTok brace)
 		kd_error(r->d, brace.sp, "'}' outside a function");
 		return;
 	}
-	param_buffers(r);
+	kd_irr_param_buffers(r);
 	if (!r->fbad)
 		build(r, brace.sp);
 	r->f = NULL;
