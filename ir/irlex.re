@@ -115,9 +115,11 @@ loop:
 	[ \t\r]+ { goto loop; }
 	"\n" { tk = IR_NL; goto done; }
 
-	"func" { tk = IR_FUNC; goto done; }
-	"buffer" { tk = IR_BUFFER; goto done; }
+	"func" { t->str = "func"; tk = IR_FUNC; goto done; }
+	"buffer" { t->str = "buffer"; tk = IR_BUFFER; goto done; }
 	"bb" digits {
+		/* also a word: a source name can look like a block */
+		t->str = kd_strndup(lx->a, (const char *)lx->tok, (size_t)(lx->cur - lx->tok));
 		t->ival = int_value(lx, lx->tok + 2, lx->cur);
 		tk = IR_BLOCK;
 		goto done;

@@ -175,3 +175,4 @@ bound(X) ::= INT(T).                                 { X = kd_irn_tok(ctx->a, T,
 word(X) ::= IDENT(T).                                { X = kd_irn_tok(ctx->a, T, IR_IDENT); }
 word(X) ::= FUNC(T).                                 { X = kd_irn_tok(ctx->a, T, IR_IDENT); }
 word(X) ::= BUFFER(T).                               { X = kd_irn_tok(ctx->a, T, IR_IDENT); }
+word(X) ::= BLOCK(T).                                { X = kd_irn_tok(ctx->a, T, IR_IDENT); }

@@ -76,8 +76,6 @@ static void buffer(KdBuf *o, const KdBuffer *b)
 	kd_buf_puts(o, "]");
 }
 
-/* What of a neuron buffer's tile info its type and allocation call gave;
- * the rest is derived from the dims when read back. */
 static void ints(KdBuf *o, const int64_t *v, int n)
 {
 	kd_buf_puts(o, "[");
@@ -86,6 +84,8 @@ static void ints(KdBuf *o, const int64_t *v, int n)
 	kd_buf_puts(o, "]");
 }
 
+/* What of a neuron buffer's tile info its type and allocation call gave;
+ * the rest is derived from the dims when read back. */
 static void tile_attrs(KdBuf *o, const KdTileInfo *t)
 {
 	if (t->nbdim) {
