@@ -9,6 +9,9 @@ static const char *const kinds[] = {"int", "float", "bool", "str", "ref", "vec",
 /* The short spelling of the combinations the builders make; NULL if none. */
 static const char *short_name(const KdVal *x)
 {
+	/* lanes belong to vectors and masks: "i8x1" must not be an int */
+	if (!x->lanes != (x->type != VT_VEC && x->type != VT_MASK))
+		return NULL;
 	switch (x->type) {
 	case VT_INT:
 		return x->dt && (KD_DT_INTS & KD_DTBIT(x->dt)) ? kd_dtypes[x->dt].name : NULL;
