@@ -162,3 +162,78 @@ void kd_irr_mark_written(KdFunc *f)
 		}
 	}
 }
+
+/* ---- aipu: what sema_aipu.c checks on source and the vector emitter
+ * relies on (fixed-size lane arrays, in-range shuffle indices) ---- */
+
+enum { MAX_LANES = 128 };
+
+static void check_lanes(KdIrRead *r, const KdVal *x, KdSpan at)
+{
+	if (x->type != VT_VEC && x->type != VT_MASK)
+		return;
+	const KdDtypeInfo *d = &kd_dtypes[x->dt];
+	if (x->lanes < 1 || x->lanes > MAX_LANES)
+		kd_error(r->d, at, "vectors and masks have 1..%d lanes, got %d", MAX_LANES, x->lanes);
+	else if (x->type == VT_VEC && (!x->dt || x->dt == KD_BOOL || x->dt == KD_BF16 || d->size > 4))
+		kd_error(r->d, at, "no aipu vector of %s", x->dt ? d->name : "no dtype");
+}
+
+static int64_t const_of(const KdFunc *f, int v, int64_t none)
+{
+	const KdVal *x = &f->val[v];
+	return x->kind == VK_CONST && x->type == VT_INT ? x->c : none;
+}
+
+/* The permutations whose vector operands have the result's lanes. */
+static int same_lanes_op(int op)
+{
+	return op == OP_VREVS || op == OP_VSEL || op == OP_VSHFL || op == OP_VSLDL ||
+	       op == OP_VCOMPT || op == OP_VCOMPC || op == OP_VMIN || op == OP_VMAX;
+}
+
+void kd_irr_check_aipu(KdIrRead *r)
+{
+	KdFunc *f = r->f;
+	for (int b = 0; b < f->nblk; b++)
+		for (int i = 0; i < f->blk[b]->nparam; i++)
+			check_lanes(r, &f->val[f->blk[b]->params[i]], f->blk[b]->nins
+			            ? f->ins[f->blk[b]->insv[0]].span : f->span);
+	for (int i = 0; i < f->nins; i++) {
+		const KdIns *in = &f->ins[i];
+		const KdVal *res = in->res >= 0 ? &f->val[in->res] : NULL;
+		if (!res)
+			continue;
+		check_lanes(r, res, in->span);
+		int vres = res->type == VT_VEC || res->type == VT_MASK;
+		int elementwise = in->op <= OP_NOT, lanes_too = elementwise || same_lanes_op(in->op);
+		for (int k = 0; lanes_too && k < in->nargs; k++) {
+			const KdVal *a = &f->val[in->args[k]];
+			int va = a->type == VT_VEC || a->type == VT_MASK;
+			if (elementwise && va != vres)
+				kd_error(r->d, in->argspan[k], "%s: operand %d must be a %s like the result",
+				         kd_ops[in->op].name, k + 1, vres ? "vector" : "scalar");
+			else if (va && vres && a->lanes != res->lanes)
+				kd_error(r->d, in->argspan[k], "%s: operand %d has %d lanes, the result %d",
+				         kd_ops[in->op].name, k + 1, a->lanes, res->lanes);
+		}
+		if (in->op == OP_VSPLIT && in->nargs == 2) {
+			int n = f->val[in->args[0]].lanes;
+			int64_t p = const_of(f, in->args[1], -1);
+			if (p < 0 || !res->lanes || (p + 1) * res->lanes > n)
+				kd_error(r->d, in->argspan[1], "vsplit: part must be a constant 0..%d",
+				         res->lanes ? n / res->lanes - 1 : 0);
+		}
+		if ((in->op == OP_VCONCAT || in->op == OP_VZIP) && in->nargs == 3) {
+			const KdVal *x = &f->val[in->args[0]], *y = &f->val[in->args[1]];
+			int64_t p = const_of(f, in->args[2], -1);
+			int want = p == 0 ? 2 * x->lanes : x->lanes;
+			if (p < 0 || p > 4)
+				kd_error(r->d, in->argspan[2], "%s: part must be a constant 0..4 (all, low, high, "
+				         "even, odd)", kd_ops[in->op].name);
+			else if (x->lanes != y->lanes || (p && x->lanes % 2) || res->lanes != want)
+				kd_error(r->d, in->span, "%s: operands of %d and %d lanes give %d lanes, not %d",
+				         kd_ops[in->op].name, x->lanes, y->lanes, want, res->lanes);
+		}
+	}
+}

@@ -86,6 +86,7 @@ void kd_irr_param_buffers(KdIrRead *r);
 /* irread_check.c */
 void kd_irr_check_kinds(KdIrRead *r);
 void kd_irr_mark_written(KdFunc *f);
+void kd_irr_check_aipu(KdIrRead *r);
 
 /* Lexer state; end of input is the NUL at text[len]. */
 typedef struct {
