@@ -46,6 +46,8 @@ static int aipu_kind_ok(const KdOpParam *p, KdValType t)
 	case PK_TENSOR: return t == VT_REF;
 	case PK_MASK: return t == VT_MASK;
 	case PK_VEC: return t == VT_VEC || t == VT_MASK;
+	case PK_NUM: return t == VT_INT || t == VT_FLOAT || t == VT_BOOL;
+	case PK_INT: case PK_STR: case PK_BOOL: return t == VT_INT || t == VT_BOOL || t == VT_MASK;
 	default: return t != VT_REF && t != VT_STR && t != VT_LIST;
 	}
 }
@@ -216,6 +218,12 @@ void kd_irr_check_aipu(KdIrRead *r)
 			else if (va && vres && a->lanes != res->lanes)
 				kd_error(r->d, in->argspan[k], "%s: operand %d has %d lanes, the result %d",
 				         kd_ops[in->op].name, k + 1, a->lanes, res->lanes);
+		}
+		if (in->op == OP_VSLDL && in->nargs == 3) {
+			int64_t sh = const_of(f, in->args[2], 0);
+			if (sh < 0 || sh > res->lanes)
+				kd_error(r->d, in->argspan[2], "vsldl: shift must be in 0..%d, got %lld", res->lanes,
+				         (long long)sh);
 		}
 		if (in->op == OP_VSPLIT && in->nargs == 2) {
 			int n = f->val[in->args[0]].lanes;
