@@ -208,6 +208,25 @@ void kd_irr_check_aipu(KdIrRead *r)
 			continue;
 		check_lanes(r, res, in->span);
 		int vres = res->type == VT_VEC || res->type == VT_MASK;
+		const KdOpDesc *d = &kd_ops[in->op];
+		if (d->target == KD_TARGET_AIPU && in->op != OP_TAIL_MASK) {
+			/* tail_mask's lanes are its result type */
+			int need = 0;
+			for (int k = 0; k < d->nparam; k++)
+				need += !(d->param[k].flags & PF_OPT);
+			if (in->nargs < need)
+				kd_error(r->d, in->span, "%s takes at least %d operands, got %d", d->name, need,
+				         in->nargs);
+		}
+		/* a vector result's element type is its vector operands' */
+		int same_dt = res->type == VT_VEC && (in->op <= OP_NOT || same_lanes_op(in->op) ||
+		              in->op == OP_VREPLIC || in->op == OP_VCONCAT || in->op == OP_VZIP);
+		for (int k = 0; same_dt && k < in->nargs; k++) {
+			const KdVal *a = &f->val[in->args[k]];
+			if (a->type == VT_VEC && a->dt != res->dt)
+				kd_error(r->d, in->argspan[k], "%s: operand %d is a %s vector, the result %s",
+				         d->name, k + 1, kd_dtypes[a->dt].name, kd_dtypes[res->dt].name);
+		}
 		int elementwise = in->op <= OP_NOT, lanes_too = elementwise || same_lanes_op(in->op);
 		for (int k = 0; lanes_too && k < in->nargs; k++) {
 			const KdVal *a = &f->val[in->args[k]];
@@ -215,6 +234,10 @@ void kd_irr_check_aipu(KdIrRead *r)
 			if (elementwise && va != vres)
 				kd_error(r->d, in->argspan[k], "%s: operand %d must be a %s like the result",
 				         kd_ops[in->op].name, k + 1, vres ? "vector" : "scalar");
+			else if (!elementwise && va && k < d->nparam && d->param[k].kind == PK_VEC &&
+			         a->type != res->type)
+				kd_error(r->d, in->argspan[k], "%s: operand %d must be a %s like the result",
+				         d->name, k + 1, res->type == VT_VEC ? "vector" : "mask");
 			else if (va && vres && a->lanes != res->lanes)
 				kd_error(r->d, in->argspan[k], "%s: operand %d has %d lanes, the result %d",
 				         kd_ops[in->op].name, k + 1, a->lanes, res->lanes);
