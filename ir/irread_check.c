@@ -251,7 +251,7 @@ void kd_irr_check_aipu(KdIrRead *r)
 		if (in->op == OP_VSPLIT && in->nargs == 2) {
 			int n = f->val[in->args[0]].lanes;
 			int64_t p = const_of(f, in->args[1], -1);
-			if (p < 0 || !res->lanes || (p + 1) * res->lanes > n)
+			if (p < 0 || p >= MAX_LANES || !res->lanes || (p + 1) * res->lanes > n)
 				kd_error(r->d, in->argspan[1], "vsplit: part must be a constant 0..%d",
 				         res->lanes ? n / res->lanes - 1 : 0);
 		}
