@@ -98,6 +98,10 @@ static void tile_info(KdIrRead *r, KdBuffer *b, KdIrNode *attrs)
 	if (mod && (t->alloc != KD_ALLOC_MOD || mod->l.n != t->nbdim))
 		kd_error(r->d, mod->sp, "mod= needs alloc=mod and one entry per block dim");
 	for (int i = 0; i < t->nbdim; i++) {
+		if (t->nblocks * t->bdims[i] > 4096) {
+			kd_error(r->d, b->span, "more than 4096 blocks");
+			t->bdims[i] = 1;
+		}
 		t->nblocks *= t->bdims[i];
 		t->bmod[i] = t->alloc != KD_ALLOC_MOD ? t->bdims[i]
 		           : mod && i < mod->l.n ? kd_irn_item(mod, i)->ival : 1;
