@@ -109,6 +109,10 @@ static void tile_info(KdIrRead *r, KdBuffer *b, KdIrNode *attrs)
 			kd_error(r->d, mod ? mod->sp : b->span, "mod entry out of range");
 			t->bmod[i] = 1;
 		}
+		if (t->nphys * t->bmod[i] > 4096) {
+			kd_error(r->d, b->span, "more than 4096 physical tiles");
+			t->bmod[i] = 1;
+		}
 		t->nphys *= t->bmod[i];
 	}
 	t->stride = b->space == KD_SP_PSUM ? KD_PSUM_BANK_BYTES : t->pbytes;
