@@ -394,9 +394,9 @@ static void reach(Emit *e)
 		}
 	}
 	free(stack);
-	/* A block needs a label when some reachable block jumps to it, unless
-	 * that jump falls through (term() below): an unused label is a
-	 * warning under -Wall. */
+	/* A label only where a goto lands: a jmp into the next block that is
+	 * emitted falls through (term), and an unused label fails -Wall.  The
+	 * next emitted block is known only now, after a pass left some dead. */
 	for (int b = 0; b < f->nblk; b++) {
 		if (!e->reach[b])
 			continue;
@@ -406,7 +406,7 @@ static void reach(Emit *e)
 		while (next < f->nblk && !e->reach[next])
 			next++;
 		for (int s = 0; s < t->nsucc; s++)
-			if (!(t->op == OP_JMP && t->succ[s].blk == next && !t->succ[s].nargs))
+			if (t->op != OP_JMP || t->succ[s].blk != next || t->succ[s].nargs)
 				e->target[t->succ[s].blk] = 1;
 	}
 }
@@ -468,7 +468,9 @@ static void func(Emit *e, const KdFunc *f)
 	 * unused variables. */
 	for (int v = 0; v < f->nval; v++) {
 		const KdVal *x = &f->val[v];
-		int need = x->kind == VK_BARG ? e->reach[x->def]
+		/* dce drops a dead block parameter from its block only */
+		int need = x->kind == VK_BARG ? e->reach[x->def] && x->index < f->blk[x->def]->nparam &&
+		                                f->blk[x->def]->params[x->index] == v
 		           : x->kind == VK_INS ? x->type != VT_REF && x->type != VT_LIST && e->live[x->def] : 0;
 		if (!need)
 			continue;

@@ -21,6 +21,7 @@ typedef struct {
 	const char *print_after;   /* --print-after=PASS */
 	int print_after_all;
 	int verify_each;
+	int lang;                  /* -x: 'k' source, 'i' IR; 0: IR if the name ends in .kir */
 } KdOptions;
 
 /* Compiles o->input; with harness set, appends `kdslc run`'s main() to the C

@@ -9,6 +9,7 @@
 #include "../frontend/parse.h"
 #include "../frontend/sema.h"
 #include "../ir/build.h"
+#include "../ir/irread.h"
 #include "../ir/pass.h"
 #include "../ir/tile.h"
 #include "../ir/walk.h"
@@ -19,6 +20,8 @@
 static const char usage[] =
 	"usage: kdslc FILE.k [-o OUT.c] [--header OUT.h] [--emit=tokens|ast|ir|c]\n"
 	"                    [-O0|-O1] [-Werror] [-Werror=GROUP] [-Wno-GROUP] [--stats]\n"
+	"                    [-x k|ir]   FILE is source (k) or textual IR (ir, as --emit=ir\n"
+	"                                writes it); default: IR if FILE ends in .kir\n"
 	"                    [--passes=P,...] [--print-after=P] [--print-after-all] [--verify-each]\n"
 	"       kdslc run FILE.k [--arg NAME=iota|zeros|ones|random[:seed]|FILE.npy|INT]...\n"
 	"                        [--out DIR] [--kernel NAME] [--quiet]\n"
@@ -58,6 +61,23 @@ int kd_compile(const KdOptions *o, KdBuf *c_out, int harness)
 	memcpy(d.wgroup_off, o->wno, sizeof d.wgroup_off);
 	memcpy(d.wgroup_err, o->werr, sizeof d.wgroup_err);
 
+	size_t il = strlen(o->input);
+	int ir = o->lang == 'i' || (!o->lang && il > 4 && !strcmp(o->input + il - 4, ".kir"));
+	KdModule *m;
+	if (ir && (o->emit == EMIT_TOKENS || o->emit == EMIT_AST)) {
+		fprintf(stderr, "kdslc: error: --emit=%s needs kdsl source, not IR\n",
+		        o->emit == EMIT_AST ? "ast" : "tokens");
+		rc = 2;
+		goto finish;
+	}
+	if (ir) {
+		/* IR text goes through the same checks as a built module, but
+		 * not through dce: a single --passes run sees the IR as written. */
+		m = kd_ir_read(a, &d, &src);
+		if (!m || kd_ir_verify_input(&d, m))
+			goto done;
+		goto checked;
+	}
 	if (o->emit == EMIT_TOKENS) {
 		kd_dump_tokens(&out, &d, &src);
 		goto done;
@@ -75,12 +95,13 @@ int kd_compile(const KdOptions *o, KdBuf *c_out, int harness)
 	 * the rule errors of a file that also has type errors. */
 	if (!target)
 		goto done;
-	KdModule *m = kd_ir_build(a, &d, &src, file, target);
+	m = kd_ir_build(a, &d, &src, file, target);
 	if (kd_ir_verify(&d, m))
 		goto done;
 	/* Dead values go first, so no rule is checked on code that never runs
 	 * and the C has no unused locals. */
 	kd_ir_dce(m);
+checked:
 	kd_ir_check_rules(&d, m);
 	kd_ir_place(&d, m);
 	if (!d.nerror)
@@ -107,6 +128,10 @@ int kd_compile(const KdOptions *o, KdBuf *c_out, int harness)
 		kd_ir_print(&out, m);
 		goto done;
 	}
+	/* IR text may hold dead code the source path's dce would have removed
+	 * before the rules; the C must not declare locals nothing uses. */
+	if (ir)
+		kd_ir_dce(m);
 	if (c_out) {
 		kd_emit_c(c_out, m);
 		if (harness)
@@ -212,6 +237,11 @@ int main(int argc, char **argv)
 			o.emit = (KdEmitKind)k;
 		} else if (!strcmp(a, "-O0") || !strcmp(a, "-O1") || !strcmp(a, "-O")) {
 			o.opt = a[2] == '0' ? 0 : 1;
+		} else if (!strncmp(a, "-x", 2)) {
+			const char *l = a[2] ? a + 2 : i + 1 < argc ? argv[++i] : NULL;
+			if (!l || (strcmp(l, "k") && strcmp(l, "ir")))
+				return bad_usage("'-x' needs 'k' or 'ir'%s", "");
+			o.lang = l[0];
 		} else if (!strcmp(a, "--stats")) {
 			o.stats = 1;
 		} else if (!strncmp(a, "--passes=", 9)) {

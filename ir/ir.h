@@ -119,6 +119,9 @@ typedef struct KdModule {
 	int nfn;
 	int capfn;         /* kd_module_add's room; nfn >= capfn means none */
 	KdArena *arena;
+	/* IR read from text (irread.h): the `; L:C` source position of each
+	 * instruction, by its offset in src (irsyntax.h); NULL otherwise. */
+	const struct KdIrLocs *locs;
 } KdModule;
 
 /* ---- construction (ir.c) ---- */
@@ -146,6 +149,9 @@ void kd_ir_print(KdBuf *out, const KdModule *m);
  * types against the op table.  Reports through d; returns the error count.
  * A failure here is a compiler bug, so messages say "internal". */
 int kd_ir_verify(KdDiag *d, const KdModule *m);
+/* The same on IR read from text (irread.h), where a failure is the
+ * input's fault: the messages do not say "internal". */
+int kd_ir_verify_input(KdDiag *d, const KdModule *m);
 /* Hardware rules of the target, from the op table's ranges and hooks. */
 int kd_ir_check_rules(KdDiag *d, KdModule *m);
 /* Removes pure instructions and block parameters nothing uses. */

@@ -1,7 +1,41 @@
 /* print.c: the textual IR (--emit=ir).  Stable: values and blocks are
- * numbered in creation order, constants print inline. */
-#include "ir.h"
+ * numbered in creation order, constants print inline.  Everything the
+ * passes and the emitter need is printed, so the text reads back
+ * (irread.c) into the same module: docs/passes.md, "Textual IR". */
+#include <string.h>
+
+#include "irsyntax.h"
 #include "tile.h"
+
+/* A string constant, escaped so that it reads back. */
+static void str(KdBuf *o, const char *s)
+{
+	kd_buf_puts(o, "\"");
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			kd_buf_printf(o, "\\%c", c);
+		else if (c == '\n')
+			kd_buf_puts(o, "\\n");
+		else if (c == '\t')
+			kd_buf_puts(o, "\\t");
+		else if (c < 32 || c >= 127)
+			kd_buf_printf(o, "\\x%02x", c);
+		else
+			kd_buf_put(o, (const char *)&c, 1);
+	}
+	kd_buf_puts(o, "\"");
+}
+
+/* A float keeps a '.' (or exponent, inf, nan) so it never reads as an integer. */
+static void fnum(KdBuf *o, double x)
+{
+	char tmp[64];
+	snprintf(tmp, sizeof tmp, "%.17g", x);
+	kd_buf_puts(o, tmp);
+	if (!strpbrk(tmp, ".eni"))
+		kd_buf_puts(o, ".0");
+}
 
 static void val(KdBuf *o, const KdFunc *f, int v)
 {
@@ -13,22 +47,10 @@ static void val(KdBuf *o, const KdFunc *f, int v)
 		else
 			kd_buf_printf(o, "%lld", (long long)x->c);
 		break;
-	case VK_FCONST: kd_buf_printf(o, "%.17g", x->f); break;
-	case VK_STR: kd_buf_printf(o, "\"%s\"", x->s); break;
+	case VK_FCONST: fnum(o, x->f); break;
+	case VK_STR: str(o, x->s); break;
 	case VK_PARAM: kd_buf_printf(o, "%%%s", x->name); break;
 	default: kd_buf_printf(o, "%%%d", v); break;
-	}
-}
-
-static const char *vtname(const KdVal *x)
-{
-	switch (x->type) {
-	case VT_FLOAT: return "f64";
-	case VT_BOOL: return "bool";
-	case VT_STR: return "str";
-	case VT_REF: return "ref";
-	case VT_LIST: return "list";
-	default: return kd_dtypes[x->dt ? x->dt : KD_I64].name;
 	}
 }
 
@@ -54,6 +76,32 @@ static void buffer(KdBuf *o, const KdBuffer *b)
 	kd_buf_puts(o, "]");
 }
 
+static void ints(KdBuf *o, const int64_t *v, int n)
+{
+	kd_buf_puts(o, "[");
+	for (int i = 0; i < n; i++)
+		kd_buf_printf(o, "%s%lld", i ? ", " : "", (long long)v[i]);
+	kd_buf_puts(o, "]");
+}
+
+/* What of a neuron buffer's tile info its type and allocation call gave;
+ * the rest is derived from the dims when read back. */
+static void tile_attrs(KdBuf *o, const KdTileInfo *t)
+{
+	if (t->nbdim) {
+		kd_buf_puts(o, " blocks=");
+		ints(o, t->bdims, t->nbdim);
+	}
+	if (t->alloc == KD_ALLOC_AUTO)
+		return;
+	kd_buf_printf(o, " alloc=%s", t->alloc == KD_ALLOC_MOD ? "mod" : "direct");
+	if (t->alloc == KD_ALLOC_MOD && t->nbdim) {
+		kd_buf_puts(o, " mod=");
+		ints(o, t->bmod, t->nbdim);
+	}
+	kd_buf_printf(o, " base=%lld", (long long)t->base);
+}
+
 static void func(KdBuf *o, const KdModule *m, const KdFunc *f)
 {
 	kd_buf_printf(o, "func @%s(", f->name);
@@ -74,6 +122,8 @@ static void func(KdBuf *o, const KdModule *m, const KdFunc *f)
 		buffer(o, b);
 		if (b->addr >= 0)
 			kd_buf_printf(o, " at %lld", (long long)b->addr);
+		if (b->tile)
+			tile_attrs(o, b->tile);
 		kd_buf_puts(o, "\n");
 		if (b->tile)
 			kd_tile_print(o, b);
@@ -85,10 +135,9 @@ static void func(KdBuf *o, const KdModule *m, const KdFunc *f)
 			kd_buf_puts(o, "(");
 			for (int i = 0; i < bl->nparam; i++) {
 				const KdVal *x = &f->val[bl->params[i]];
-				kd_buf_printf(o, "%s%%%d: %s", i ? ", " : "", bl->params[i], vtname(x));
+				kd_buf_printf(o, "%s%%%d: ", i ? ", " : "", bl->params[i]);
 				/* aipu vectors and masks: i32x8, boolx8 */
-				if (x->type == VT_VEC || x->type == VT_MASK)
-					kd_buf_printf(o, "x%d", x->lanes);
+				kd_ir_put_type(o, x);
 			}
 			kd_buf_puts(o, ")");
 		}
@@ -100,6 +149,10 @@ static void func(KdBuf *o, const KdModule *m, const KdFunc *f)
 			val(o, f, bl->loop->hi);
 			kd_buf_printf(o, " step %lld", (long long)bl->loop->step);
 		}
+		/* source names: the emitter names C locals after them */
+		for (int i = 0; i < bl->nparam; i++)
+			if (f->val[bl->params[i]].name)
+				kd_buf_printf(o, ", name %%%d %s", bl->params[i], f->val[bl->params[i]].name);
 		kd_buf_puts(o, "\n");
 		for (int k = 0; k < bl->nins; k++) {
 			const KdIns *in = &f->ins[bl->insv[k]];
@@ -108,8 +161,10 @@ static void func(KdBuf *o, const KdModule *m, const KdFunc *f)
 			if (in->res >= 0)
 				kd_buf_printf(o, "%%%d = ", in->res);
 			kd_buf_puts(o, kd_ops[in->op].name);
-			if (in->op == OP_CAST && in->res >= 0)
-				kd_buf_printf(o, ".%s", vtname(&f->val[in->res]));
+			if (in->op == OP_CAST && in->res >= 0) {
+				kd_buf_puts(o, ".");
+				kd_ir_put_type(o, &f->val[in->res]);
+			}
 			if (in->op == OP_VIEW || in->op == OP_TILE)
 				kd_buf_printf(o, " @%s,", f->buf[f->val[in->res].buf].name);
 			for (int i = 0; i < in->nargs; i++) {
@@ -120,8 +175,19 @@ static void func(KdBuf *o, const KdModule *m, const KdFunc *f)
 				kd_buf_puts(o, i || in->nargs ? ", " : " ");
 				succ(o, f, &in->succ[i]);
 			}
-			kd_source_linecol(m->src, in->span.off, &line, &col);
-			kd_buf_printf(o, "  ; %d:%d\n", line, col);
+			if (in->res >= 0 && in->op != OP_CAST) {
+				KdVal def;
+				kd_ir_default_type(f, in, f->val[in->res].buf, &def);
+				if (!kd_ir_same_type(&def, &f->val[in->res])) {
+					kd_buf_puts(o, " : ");
+					kd_ir_put_type(o, &f->val[in->res]);
+				}
+			}
+			kd_ir_loc(m, in->span.off, &line, &col);
+			kd_buf_printf(o, "  ; %d:%d", line, col);
+			if (in->res >= 0 && f->val[in->res].name)
+				kd_buf_printf(o, ", name %s", f->val[in->res].name);
+			kd_buf_puts(o, "\n");
 		}
 	}
 	kd_buf_puts(o, "}\n");

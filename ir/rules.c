@@ -145,7 +145,8 @@ KdRange kd_range_of(KdCheck *c, int v)
 	r.lo = r.hi = a.c;
 	for (int i = 0; i < a.n; i++) {
 		int64_t n = trips(f, f->blk[a.t[i].blk]->loop), span;
-		if (__builtin_mul_overflow(a.t[i].k, n - 1, &span)) {
+		/* INT64_MIN has no magnitude gcd() could take (IR text can say it) */
+		if (a.t[i].k == INT64_MIN || __builtin_mul_overflow(a.t[i].k, n - 1, &span)) {
 			r.known = 0;
 			return r;
 		}

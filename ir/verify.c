@@ -13,12 +13,14 @@ typedef struct {
 	int *pre, *post;   /* dominator-tree interval per block: O(1) dominance */
 	int *pos;          /* instruction -> position in its block */
 	int nerr;
+	int input;         /* checking IR read from text: the user's error */
 } Ver;
 
 static void fail(Ver *v, const KdIns *in, const char *what)
 {
 	KdSpan at = in ? in->span : v->f->span;
-	kd_error(v->d, at, "internal compiler error: invalid IR in '%s': %s", v->f->name, what);
+	kd_error(v->d, at, "%sinvalid IR in '%s': %s", v->input ? "" : "internal compiler error: ",
+	         v->f->name, what);
 	v->nerr++;
 }
 
@@ -262,15 +264,25 @@ static void func(Ver *v)
 	}
 }
 
-int kd_ir_verify(KdDiag *d, const KdModule *m)
+static int verify(KdDiag *d, const KdModule *m, int input)
 {
 	KdArena *a = kd_arena_new();
 	int n = 0;
 	for (int i = 0; i < m->nfn; i++) {
-		Ver v = {.d = d, .f = m->fn[i], .a = a};
+		Ver v = {.d = d, .f = m->fn[i], .a = a, .input = input};
 		func(&v);
 		n += v.nerr;
 	}
 	kd_arena_free(a);
 	return n;
+}
+
+int kd_ir_verify(KdDiag *d, const KdModule *m)
+{
+	return verify(d, m, 0);
+}
+
+int kd_ir_verify_input(KdDiag *d, const KdModule *m)
+{
+	return verify(d, m, 1);
 }

@@ -4,7 +4,7 @@ import lit.formats
 
 config.name = 'kdsl'
 config.test_format = lit.formats.ShTest(execute_external=True)
-config.suffixes = ['.k', '.test']
+config.suffixes = ['.k', '.test', '.kir']
 config.excludes = ['Inputs']
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.build_root, 'tests', 'lit-out')

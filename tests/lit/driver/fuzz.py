@@ -2,21 +2,49 @@
 """Mutation fuzzing of kdslc: seeded, bounded, fast.  Every mutant of the
 examples must give exit status 0 or 1 (never a signal, 2, or a sanitizer
 report), and a mutant that compiles must give C that gcc accepts.
+Seeds named *.kir are textual IR (kdslc --emit=ir): their mutants are
+written as m.kir, so kdslc reads them as IR, and get IR tokens as well.
 usage: fuzz.py KDSLC RTINC WORKDIR COUNT SEED EXAMPLES..."""
 import os
 import random
+import re
 import subprocess
 import sys
 
 kdslc, rtinc, work, count, seed = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
-seeds = [open(p, 'rb').read() for p in sys.argv[6:]]
+seeds = [(open(p, 'rb').read(), '.kir' if p.endswith('.kir') else '.k') for p in sys.argv[6:]]
 rng = random.Random(seed)
 tokens = [b'(', b')', b'[', b']', b'{', b'}', b';', b',', b'..', b'=', b'0', b'-1', b'65536',
           b'i', b'ub', b'gm', b'l1', b'f16', b'data_move', b'for', b'if', b'let', b'var',
           b'"', b'/*', b'*/', b'//', b'\x00', b'\xff', b'1e999', b'0x', b'_', b'99999999999999999999']
+ir_tokens = [b'%1', b'%999999', b'%n', b'@u', b'bb0', b'bb1(', b'bb9', b':', b' : i32x8', b' : boolx8',
+             b' : f64', b'; 1:1', b', name x', b', loop %2 in 0..4 step 1', b'\n', b'view', b'tile',
+             b'list', b'jmp', b'br', b'ret', b'cast.i8', b'vmask', b'true', b'1.5', b'-0',
+             b' blocks=[2]', b' alloc=mod', b' mod=[3]', b'func', b'buffer', b'}', b'\n}\n']
 
 
-def mutate(data):
+edge_numbers = [b'0', b'1', b'-1', b'2', b'7', b'31', b'32', b'4096', b'5000', b'65536', b'2147483648',
+                b'9223372036854775807', b'-9223372036854775808', b'1.5', b'true', b'"x"']
+
+
+def mutate_numbers(data):
+    """IR mutants that still parse: a number or value number of an
+    instruction replaced, so the reader's checks, the rules, the passes
+    and the emitter see odd but well-formed IR."""
+    lines = data.split(b'\n')
+    for _ in range(rng.randint(1, 3)):
+        i = rng.randrange(len(lines))
+        code, sep, ann = lines[i].partition(b';')
+        nums = list(re.finditer(rb'(?<![%\w@])-?\d+(?![\w:])|%\d+', code))
+        if not nums:
+            continue
+        m = rng.choice(nums)
+        rep = b'%%%d' % rng.randrange(80) if m.group().startswith(b'%') else rng.choice(edge_numbers)
+        lines[i] = code[:m.start()] + rep + code[m.end():] + sep + ann
+    return b'\n'.join(lines)
+
+
+def mutate(data, tokens):
     data = bytearray(data)
     for _ in range(rng.randint(1, 4)):
         op = rng.randrange(5)
@@ -38,8 +66,12 @@ os.makedirs(work, exist_ok=True)
 bad = 0
 compiled = 0
 for n in range(count):
-    src = mutate(rng.choice(seeds))
-    path = os.path.join(work, 'm.k')
+    seed, ext = rng.choice(seeds)
+    if ext == '.kir' and rng.random() < 0.5:
+        src = mutate_numbers(seed)
+    else:
+        src = mutate(seed, tokens + ir_tokens if ext == '.kir' else tokens)
+    path = os.path.join(work, 'm' + ext)
     with open(path, 'wb') as f:
         f.write(src)
     r = subprocess.run([kdslc, path, '-o', os.path.join(work, 'm.c')],
@@ -47,7 +79,7 @@ for n in range(count):
     err = r.stderr.decode('utf-8', 'replace')
     if r.returncode not in (0, 1) or 'Sanitizer' in err or 'runtime error' in err:
         bad += 1
-        keep = os.path.join(work, 'crash-%d.k' % n)
+        keep = os.path.join(work, 'crash-%d%s' % (n, ext))
         os.rename(path, keep)
         print('FAIL: exit %d on %s\n%s' % (r.returncode, keep, err[-2000:]))
         continue
@@ -61,7 +93,7 @@ for n in range(count):
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         if c.returncode != 0:
             bad += 1
-            keep = os.path.join(work, 'badc-%d.k' % n)
+            keep = os.path.join(work, 'badc-%d%s' % (n, ext))
             os.rename(path, keep)
             print('FAIL: generated C does not compile for %s\n%s' % (keep, c.stderr.decode()[-2000:]))
 print('fuzz: %d mutants, %d compiled, %d failures' % (count, compiled, bad))
