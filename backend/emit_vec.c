@@ -680,29 +680,39 @@ static void elementwise(KdVecOut *v, const KdIns *in)
 	const char *ops[] = {[OP_ADD] = "+", [OP_SUB] = "-", [OP_MUL] = "*", [OP_EQ] = "==",
 	                     [OP_NE] = "!=", [OP_LT] = "<", [OP_LE] = "<=", [OP_GT] = ">",
 	                     [OP_GE] = ">="};
+	/* max(x, x), x > x: the second operand goes through a local, or gcc
+	 * and clang warn of a self-comparison (-Wtautological-compare). */
+	int same = a == b;
+#define B_LANE() (same ? put(v, "kd_y") : lane(v, b, "kd_i"))
 	loop(v, lanes(v, r));
+	if (same) {
+		kd_buf_printf(v->o, "{\n\t\t\tconst %s kd_y = ", elem(dt));
+		lane(v, b, "kd_i");
+		put(v, ";\n\t\t\t");
+	}
 	lane(v, r, "kd_i");
 	put(v, " = ");
 	if (in->op == OP_VMIN || in->op == OP_VMAX) {
 		lane(v, a, "kd_i");
 		put(v, in->op == OP_VMIN ? " < " : " > ");
-		lane(v, b, "kd_i");
+		B_LANE();
 		put(v, " ? ");
 		lane(v, a, "kd_i");
 		put(v, " : ");
-		lane(v, b, "kd_i");
+		B_LANE();
 	} else if (in->op <= OP_MUL && !kd_dtypes[dt].is_float) {
 		kd_buf_printf(v->o, "(%s)((uint32_t)", elem(dt));
 		lane(v, a, "kd_i");
 		kd_buf_printf(v->o, " %s (uint32_t)", ops[in->op]);
-		lane(v, b, "kd_i");
+		B_LANE();
 		put(v, ")");
 	} else {
 		lane(v, a, "kd_i");
 		kd_buf_printf(v->o, " %s ", ops[in->op]);
-		lane(v, b, "kd_i");
+		B_LANE();
 	}
-	put(v, ";\n");
+#undef B_LANE
+	put(v, same ? ";\n\t\t}\n" : ";\n");
 }
 
 static void table(KdVecOut *v, const KdIns *in)
