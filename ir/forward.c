@@ -198,27 +198,8 @@ static int ascend_pair(Fw *w, int blk, int k1, int k2)
 
 /* ---- neuron ---- */
 
-typedef struct {
-	int buf;
-	int64_t a[TA_N];
-} View;
-
-static int view_of(const KdFunc *f, int v, View *o)
-{
-	const KdIns *t = kd_defins(f, v);
-	if (!t || t->op != OP_TILE || t->nargs != TA_N)
-		return 0;
-	for (int i = 0; i < TA_N; i++) {
-		if (f->val[t->args[i]].kind != VK_CONST)
-			return 0;
-		o->a[i] = f->val[t->args[i]].c;
-	}
-	o->buf = f->val[v].buf;
-	return 1;
-}
-
 /* Do two views of one buffer share no element? */
-static int disjoint(const View *x, const View *y)
+static int disjoint(const KdConstView *x, const KdConstView *y)
 {
 	return x->a[TA_BLOCK] != y->a[TA_BLOCK] ||
 	       x->a[TA_PSTART] + x->a[TA_NPART] <= y->a[TA_PSTART] ||
@@ -255,10 +236,10 @@ static int neuron_pair(Fw *w, int blk, int k1, int k2)
 	KdFunc *f = w->f;
 	int op1 = f->blk[blk]->insv[k1], op2 = f->blk[blk]->insv[k2];
 	const KdIns *i1 = &f->ins[op1], *i2 = &f->ins[op2];
-	View t1, a, b, t2;
+	KdConstView t1, a, b, t2;
 	if (!copy_op(i1->op) || !copy_op(i2->op) || i1->nargs != 2 || i2->nargs != 2 ||
-	    !view_of(f, i1->args[0], &t1) || !view_of(f, i1->args[1], &a) || !view_of(f, i2->args[0], &b) ||
-	    !view_of(f, i2->args[1], &t2))
+	    !kd_const_view(f, i1->args[0], &t1) || !kd_const_view(f, i1->args[1], &a) || !kd_const_view(f, i2->args[0], &b) ||
+	    !kd_const_view(f, i2->args[1], &t2))
 		return 0;
 	int t = t1.buf;
 	if (t2.buf != t || a.buf == t || b.buf == t || shared(&f->buf[t]) ||
@@ -275,7 +256,7 @@ static int neuron_pair(Fw *w, int blk, int k1, int k2)
 	    a.a[TA_NPART] != t1.a[TA_NPART] || a.a[TA_NFREE] != t1.a[TA_NFREE] ||
 	    read_elsewhere(f, t, op1, op2))
 		return 0;
-	View n = a;
+	KdConstView n = a;
 	n.a[TA_PSTART] += dp;
 	n.a[TA_FOFF] += df;
 	n.a[TA_NPART] = t2.a[TA_NPART];

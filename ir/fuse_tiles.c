@@ -17,26 +17,7 @@
 #include "pass.h"
 #include "tile.h"
 
-typedef struct {
-	int buf;
-	int64_t a[TA_N];
-} View;
-
-static int view_of(const KdFunc *f, int v, View *o)
-{
-	const KdIns *t = kd_defins(f, v);
-	if (!t || t->op != OP_TILE || t->nargs != TA_N)
-		return 0;
-	for (int i = 0; i < TA_N; i++) {
-		if (f->val[t->args[i]].kind != VK_CONST)
-			return 0;
-		o->a[i] = f->val[t->args[i]].c;
-	}
-	o->buf = f->val[v].buf;
-	return 1;
-}
-
-static int follows(const View *x, const View *y)
+static int follows(const KdConstView *x, const KdConstView *y)
 {
 	return x->buf == y->buf && x->a[TA_BLOCK] == y->a[TA_BLOCK] && x->a[TA_PSTART] == y->a[TA_PSTART] &&
 	       x->a[TA_NPART] == y->a[TA_NPART] && x->a[TA_FOFF] + x->a[TA_NFREE] == y->a[TA_FOFF];
@@ -61,7 +42,7 @@ static int touches(const KdFunc *f, const KdIns *in, int d, int s)
 	return 0;
 }
 
-static int new_tile(KdModule *m, KdFunc *f, int blk, int *pos, const View *v, int64_t nfree, KdSpan sp)
+static int new_tile(KdModule *m, KdFunc *f, int blk, int *pos, const KdConstView *v, int64_t nfree, KdSpan sp)
 {
 	int args[TA_N];
 	for (int i = 0; i < TA_N; i++)
@@ -76,20 +57,20 @@ static int block(KdModule *m, KdFunc *f, int blk)
 	const KdBlock *bl = f->blk[blk];
 	for (int k = 0; k < bl->nins; k++) {
 		const KdIns *a = &f->ins[bl->insv[k]];
-		View ad, as;
+		KdConstView ad, as;
 		if ((a->op != OP_LOAD && a->op != OP_STORE && a->op != OP_TENSOR_COPY) || a->nargs != 2 ||
-		    !view_of(f, a->args[0], &ad) || !view_of(f, a->args[1], &as))
+		    !kd_const_view(f, a->args[0], &ad) || !kd_const_view(f, a->args[1], &as))
 			continue;
 		if (a->op == OP_TENSOR_COPY &&
 		    (ad.buf == as.buf || shared(&f->buf[ad.buf]) || shared(&f->buf[as.buf])))
 			continue;
 		for (int n = k + 1; n < bl->nins; n++) {
 			const KdIns *b = &f->ins[bl->insv[n]];
-			View bd, bs;
+			KdConstView bd, bs;
 			if (kd_ops[b->op].kind == OK_PURE)
 				continue;
-			if (b->op == a->op && b->nargs == 2 && view_of(f, b->args[0], &bd) &&
-			    view_of(f, b->args[1], &bs) && follows(&ad, &bd) && follows(&as, &bs)) {
+			if (b->op == a->op && b->nargs == 2 && kd_const_view(f, b->args[0], &bd) &&
+			    kd_const_view(f, b->args[1], &bs) && follows(&ad, &bd) && follows(&as, &bs)) {
 				int ia = bl->insv[k], ib = bl->insv[n], pos = n;
 				KdSpan sp = b->span;
 				int dv = new_tile(m, f, blk, &pos, &ad, ad.a[TA_NFREE] + bd.a[TA_NFREE], sp);

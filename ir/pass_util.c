@@ -3,6 +3,7 @@
 
 #include "pass.h"
 #include "rules.h"
+#include "tile.h"
 
 void kd_ins_move_to(KdFunc *f, int blk, int id, int pos)
 {
@@ -147,5 +148,19 @@ int kd_counted_loop(const KdFunc *f, const char *reach, const int *npred, int h,
 		}
 	}
 	*out = (KdCountedLoop){.exitb = exitb, .pre = pre, .op = op, .trips = n};
+	return 1;
+}
+
+int kd_const_view(const KdFunc *f, int v, KdConstView *o)
+{
+	const KdIns *t = kd_defins(f, v);
+	if (!t || t->op != OP_TILE || t->nargs != TA_N)
+		return 0;
+	for (int i = 0; i < TA_N; i++) {
+		if (f->val[t->args[i]].kind != VK_CONST)
+			return 0;
+		o->a[i] = f->val[t->args[i]].c;
+	}
+	o->buf = f->val[v].buf;
 	return 1;
 }

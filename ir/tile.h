@@ -14,6 +14,15 @@
 
 enum { TA_BLOCK, TA_PSTART, TA_FOFF, TA_NPART, TA_NFREE, TA_N };
 
+/* A view whose tile operands are all constants: its buffer and the TA_*
+ * operands (the neuron passes' unit of reasoning; pass_util.c). */
+typedef struct {
+	int buf;
+	int64_t a[TA_N];
+} KdConstView;
+/* 0 when v is not such a view. */
+int kd_const_view(const KdFunc *f, int v, KdConstView *o);
+
 enum { KD_ALLOC_AUTO, KD_ALLOC_MOD, KD_ALLOC_DIRECT };
 
 enum { KD_PSUM_BANKS = 8, KD_PSUM_BANK_BYTES = 2048, KD_NEURON_PARTS = 128 };
