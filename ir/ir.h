@@ -149,6 +149,9 @@ void kd_ir_print(KdBuf *out, const KdModule *m);
  * types against the op table.  Reports through d; returns the error count.
  * A failure here is a compiler bug, so messages say "internal". */
 int kd_ir_verify(KdDiag *d, const KdModule *m);
+/* Does a value of type t fit operand p of a target op (the op table's
+ * operand kinds)?  The verifier's rule, shared with the IR reader. */
+int kd_operand_kind_ok(const KdOpParam *p, KdValType t);
 /* The same on IR read from text (irread.h), where a failure is the
  * input's fault: the messages do not say "internal". */
 int kd_ir_verify_input(KdDiag *d, const KdModule *m);

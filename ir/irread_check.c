@@ -19,24 +19,6 @@ static const char *type_str(KdIrRead *r, const KdVal *x)
 	return s;
 }
 
-/* The operand kinds of a target op that reads or writes memory, against
- * the op table (the verifier's rule, with a message for people). */
-static int kind_ok(const KdOpParam *p, KdValType t)
-{
-	switch (p->kind) {
-	case PK_TENSOR: return t == VT_REF;
-	case PK_INT: return t == VT_INT;
-	case PK_NUM: return t == VT_INT || t == VT_FLOAT;
-	case PK_VEC: return t == VT_VEC;
-	case PK_MASK: return t == VT_MASK;
-	case PK_BOOL: return t == VT_INT || t == VT_BOOL;
-	case PK_DTYPE: return t == VT_INT;
-	case PK_LIST: return t == VT_LIST;
-	case PK_TILE_OR_NUM: return t == VT_REF || t == VT_INT || t == VT_FLOAT;
-	default: return t == (p->enums ? VT_INT : VT_STR);
-	}
-}
-
 /* aipu's pure ops: their lowering drops parameters sema folded (vload's
  * lanes are its result type), so later operands shift; what holds at any
  * position is that tensors, masks and vectors stand where the table says. */
@@ -113,7 +95,7 @@ void kd_irr_check_kinds(KdIrRead *r)
 		}
 		if (d->target) {
 			for (int k = 0; k < in->nargs && k < d->nparam; k++)
-				if (!(d->kind == OK_PURE ? aipu_kind_ok : kind_ok)(&d->param[k],
+				if (!(d->kind == OK_PURE ? aipu_kind_ok : kd_operand_kind_ok)(&d->param[k],
 				                                                  f->val[in->args[k]].type))
 					kd_error(r->d, in->argspan[k], "%s: operand %d ('%s') must be a %s, got %s",
 					         d->name, k + 1, d->param[k].name, kind_names[d->param[k].kind],

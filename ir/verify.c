@@ -189,9 +189,8 @@ static void use(Ver *v, const KdIns *in, int b, int p, int x)
 	}
 }
 
-static int kind_ok(const KdFunc *f, const KdOpParam *p, int x)
+int kd_operand_kind_ok(const KdOpParam *p, KdValType t)
 {
-	KdValType t = f->val[x].type;
 	switch (p->kind) {
 	case PK_TENSOR: return t == VT_REF;
 	case PK_INT: return t == VT_INT;
@@ -254,7 +253,7 @@ static void func(Ver *v)
 				}
 				for (int i = 0; i < in->nargs; i++)
 					if (in->args[i] >= 0 && in->args[i] < f->nval &&
-					    !kind_ok(f, &d->param[i], in->args[i]))
+					    !kd_operand_kind_ok(&d->param[i], f->val[in->args[i]].type))
 						fail(v, in, "operand kind differs from the op table");
 			}
 			if ((in->op == OP_VIEW || in->op == OP_TILE) && (in->res < 0 || f->val[in->res].buf < 0 ||
