@@ -230,6 +230,14 @@ void kd_irr_check_aipu(KdIrRead *r)
 				kd_error(r->d, in->argspan[2], "vsldl: shift must be in 0..%d, got %lld", res->lanes,
 				         (long long)sh);
 		}
+		/* a constant index becomes a shuffle mask: it must name a lane (a
+		 * run-time one is checked by the generated code) */
+		if (in->op == OP_VREPLIC && in->nargs == 2 && f->val[in->args[1]].kind == VK_CONST) {
+			int64_t ix = f->val[in->args[1]].c;
+			if (ix < 0 || ix >= res->lanes)
+				kd_error(r->d, in->argspan[1], "vreplic: index must be in 0..%d, got %lld",
+				         res->lanes - 1, (long long)ix);
+		}
 		if (in->op == OP_VSPLIT && in->nargs == 2) {
 			int n = f->val[in->args[0]].lanes;
 			int64_t p = const_of(f, in->args[1], -1);
