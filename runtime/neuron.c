@@ -199,10 +199,59 @@ static double load_value(kdsl_dtype dt, const unsigned char *p)
 
 /* ---- copies ---- */
 
+/* An integer element of at most 32 bits, sign- or zero-extended. */
+static int64_t load_small_int(kdsl_dtype dt, const unsigned char *p)
+{
+	union { int8_t i8; int16_t i16; int32_t i32; uint8_t u8; uint16_t u16; uint32_t u32; } u;
+	memcpy(&u, p, kdsl_dtype_size(dt));
+	switch (dt) {
+	case KDSL_I8: return u.i8;
+	case KDSL_I16: return u.i16;
+	case KDSL_I32: return u.i32;
+	case KDSL_U16: return u.u16;
+	case KDSL_U32: return u.u32;
+	default: return u.u8;   /* u8, bool */
+	}
+}
+
+/* n elements converted from dtype sd at i to dtype dd at o, with the
+ * result kdsl_store_value(dd, load_value(sd)) defines, but the common
+ * pairs as plain loops over inline conversions: f32 <-> f16 and bf16
+ * (an f32 is exact in a double, so rounding it once is the same), and
+ * integers of up to 32 bits into integers (exact in a double, so wrapping
+ * them as integers is what the double route does). */
+static void convert_row(kdsl_dtype dd, unsigned char *o, kdsl_dtype sd, const unsigned char *i, int64_t n)
+{
+	size_t ds = kdsl_dtype_size(dd), ss = kdsl_dtype_size(sd);
+	int64_t j;
+	float x;
+	kdsl_f16 h;
+
+	if (sd == KDSL_F32 && (dd == KDSL_F16 || dd == KDSL_BF16)) {
+		for (j = 0; j < n; j++) {
+			memcpy(&x, i + 4 * j, 4);
+			h = dd == KDSL_F16 ? kdsl_h_f32_to_f16(x) : kdsl_h_f64_to_bf16(x);
+			memcpy(o + 2 * j, &h, 2);
+		}
+	} else if (dd == KDSL_F32 && (sd == KDSL_F16 || sd == KDSL_BF16)) {
+		for (j = 0; j < n; j++) {
+			memcpy(&h, i + 2 * j, 2);
+			x = sd == KDSL_F16 ? kdsl_h_f16_to_f32(h) : kdsl_h_bf16_to_f32(h);
+			memcpy(o + 4 * j, &x, 4);
+		}
+	} else if (sd != KDSL_I64 && sd != KDSL_U64 && sd < KDSL_F16 && dd < KDSL_F16) {
+		for (j = 0; j < n; j++)
+			kdsl_store_bits(dd, o + (size_t)j * ds, (uint64_t)load_small_int(sd, i + (size_t)j * ss));
+	} else {
+		for (j = 0; j < n; j++)
+			kdsl_store_value(dd, o + (size_t)j * ds, load_value(sd, i + (size_t)j * ss));
+	}
+}
+
 static int copy_rows(kdsl_rt *rt, const kdsl_site *site, const view *d, view s)
 {
 	unsigned char *buf = NULL;
-	int64_t p, j;
+	int64_t p;
 	int rc;
 
 	if (overlap(d, &s) && (rc = snapshot(rt, site, &s, &buf)))
@@ -213,8 +262,7 @@ static int copy_rows(kdsl_rt *rt, const kdsl_site *site, const view *d, view s)
 		if (d->dt == s.dt)
 			kdsl_copy_row(o, i, (size_t)d->n * d->size);
 		else
-			for (j = 0; j < d->n; j++)
-				kdsl_store_value(d->dt, o + (size_t)j * d->size, load_value(s.dt, i + (size_t)j * s.size));
+			convert_row(d->dt, o, s.dt, i, d->n);
 	}
 	free(buf);
 	return KDSL_OK;
@@ -622,7 +670,7 @@ int kdsl_neuron_tensor_copy_predicated(kdsl_rt *rt, const kdsl_site *site, kdsl_
 	int tile = src.base != NULL, rc;
 	uint64_t flip = reverse_pred != 0 ? ~(uint64_t)0 : 0;
 	kdsl_blend_fn blend;
-	int64_t p, j;
+	int64_t p;
 
 	if (!rt)
 		return KDSL_ERR_ARG;
@@ -680,8 +728,7 @@ int kdsl_neuron_tensor_copy_predicated(kdsl_rt *rt, const kdsl_site *site, kdsl_
 		if (tile && s.dt == d.dt)
 			x = row(&s, p);
 		else if (tile)
-			for (j = 0; j < d.n; j++)
-				kdsl_store_value(d.dt, tmp + (size_t)j * d.size, load_value(s.dt, row(&s, p) + (size_t)j * s.size));
+			convert_row(d.dt, tmp, s.dt, row(&s, p), d.n);
 		blend(o, x, q, d.n, flip);
 	}
 	free(tmp);

@@ -174,6 +174,116 @@ START_TEST(tile_checks)
 }
 END_TEST
 
+/* tensor_copy's dtype conversions (plain loops for f32 <-> f16/bf16 and
+ * small integers) give what converting each element through a double
+ * does: every f16, random f32 bit patterns, integers that wrap. */
+static uint64_t mix(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static int f16_nan(uint16_t h)
+{
+	return (h & 0x7c00) == 0x7c00 && (h & 0x3ff);
+}
+
+static int bf16_nan(uint16_t h)
+{
+	return (h & 0x7f80) == 0x7f80 && (h & 0x7f);
+}
+
+static void copy_as(kdsl_dtype dd, kdsl_dtype sd, int64_t n)
+{
+	kdsl_tile d = tile(KDSL_MEM_SBUF, 65536, 1, n, dd);
+	kdsl_tile s = tile(KDSL_MEM_SBUF, 0, 1, n, sd);
+	ck_assert_int_eq(kdsl_neuron_tensor_copy(rt, &site, d, ct(s)), KDSL_OK);
+}
+
+START_TEST(convert_rows)
+{
+	enum { N = 8192 };
+	unsigned char *sb = kdsl_rt_mem(rt, KDSL_MEM_SBUF, NULL);
+	uint64_t seed = 7;
+	for (int c = 0; c < 8; c++) {   /* every f16 -> f32 */
+		uint16_t h[N];
+		float got[N];
+		for (int j = 0; j < N; j++)
+			h[j] = (uint16_t)(c * N + j);
+		memcpy(sb, h, sizeof h);
+		copy_as(KDSL_F32, KDSL_F16, N);
+		memcpy(got, sb + 65536, sizeof got);
+		for (int j = 0; j < N; j++) {
+			float want = (float)kdsl_f16_to_f64(h[j]);
+			if (want != want)
+				ck_assert(got[j] != got[j]);
+			else
+				ck_assert_int_eq(memcmp(&got[j], &want, 4), 0);
+		}
+	}
+	for (int c = 0; c < 4; c++) {   /* random f32 -> f16 and bf16 */
+		uint32_t x[N];
+		uint16_t got[N];
+		for (int j = 0; j < N; j++) {
+			uint64_t r = mix(&seed);
+			/* half the values near f16's range, so rounding and subnormals show */
+			x[j] = j % 2 ? (uint32_t)r : (uint32_t)((0x30000000u + (uint32_t)(r % 0x1a000000u)) | (uint32_t)(r >> 63) << 31);
+		}
+		memcpy(sb, x, sizeof x);
+		copy_as(KDSL_F16, KDSL_F32, N);
+		memcpy(got, sb + 65536, sizeof got);
+		for (int j = 0; j < N; j++) {
+			float f;
+			memcpy(&f, &x[j], 4);
+			uint16_t want = kdsl_f64_to_f16((double)f);
+			ck_assert_int_eq(f16_nan(got[j]), f16_nan(want));
+			if (!f16_nan(want))
+				ck_assert_uint_eq(got[j], want);
+		}
+		copy_as(KDSL_BF16, KDSL_F32, N);
+		memcpy(got, sb + 65536, sizeof got);
+		for (int j = 0; j < N; j++) {
+			float f;
+			memcpy(&f, &x[j], 4);
+			uint16_t want = kdsl_f32_to_bf16(f);
+			ck_assert_int_eq(bf16_nan(got[j]), bf16_nan(want));
+			if (!bf16_nan(want))
+				ck_assert_uint_eq(got[j], want);
+		}
+	}
+	{   /* integers wrap: i32 -> u8, i16 -> i32, u16 -> i8 */
+		int32_t v[N], w[N];
+		int16_t v16[N];
+		uint16_t u16[N];
+		uint8_t u8[N];
+		int8_t i8[N];
+		for (int j = 0; j < N; j++) {
+			uint64_t r = mix(&seed);
+			v[j] = (int32_t)(uint32_t)r;
+			v16[j] = (int16_t)(uint16_t)(r >> 32);
+			u16[j] = (uint16_t)(r >> 48);
+		}
+		memcpy(sb, v, sizeof v);
+		copy_as(KDSL_U8, KDSL_I32, N);
+		memcpy(u8, sb + 65536, sizeof u8);
+		for (int j = 0; j < N; j++)
+			ck_assert_uint_eq(u8[j], (uint32_t)v[j] & 0xff);
+		memcpy(sb, v16, sizeof v16);
+		copy_as(KDSL_I32, KDSL_I16, N);
+		memcpy(w, sb + 65536, sizeof w);
+		for (int j = 0; j < N; j++)
+			ck_assert_int_eq(w[j], v16[j]);
+		memcpy(sb, u16, sizeof u16);
+		copy_as(KDSL_I8, KDSL_U16, N);
+		memcpy(i8, sb + 65536, sizeof i8);
+		for (int j = 0; j < N; j++)
+			ck_assert_int_eq((uint8_t)i8[j], u16[j] & 0xff);
+	}
+}
+END_TEST
+
 /* Predicated copies of every element width with every predicate width,
  * lengths off the chunk size, reverse_pred, a scalar src, dtype casts. */
 START_TEST(predicated_blend)
@@ -298,6 +408,7 @@ int main(void)
 	tcase_add_test(tc, predicated_scalar_cast_and_rules);
 	tcase_add_test(tc, matmul_accumulates);
 	tcase_add_test(tc, elementwise_overlap);
+	tcase_add_test(tc, convert_rows);
 	suite_add_tcase(s, tc);
 	return kd_check_run(s);
 }
