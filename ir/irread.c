@@ -58,6 +58,7 @@ void kd_irr_func(KdIrRead *r, KdIrTok kw, KdIrTok name, KdIrNode *params)
 		if (!strcmp(r->m->fn[i]->name, name.str))
 			kd_error(r->d, name.sp, "function '@%s' defined twice", name.str);
 	r->f = f;
+	r->poison = -1;
 	r->fbad = 0;
 	r->fparams = params;
 	r->blocks = (KdVec){0};
@@ -143,8 +144,17 @@ static void define(KdIrRead *r, int64_t n, KdSpan at)
 	r->defsp[n] = at;
 }
 
+/* One placeholder per function for operands already reported: the
+ * checks after building say nothing more of them. */
+static int poison(KdIrRead *r)
+{
+	if (r->poison < 0)
+		r->poison = kd_val_const(r->a, r->f, 0);
+	return r->poison;
+}
+
 /* The value an operand names; a new constant for a literal.  Reports and
- * returns a placeholder constant for anything it cannot resolve. */
+ * returns the placeholder for anything it cannot resolve. */
 static int value(KdIrRead *r, const KdIrNode *x)
 {
 	KdFunc *f = r->f;
@@ -160,7 +170,7 @@ static int value(KdIrRead *r, const KdIrNode *x)
 				if (f->params[i].val >= 0)
 					return f->params[i].val;
 				kd_error(r->d, x->sp, "'%%%s' is a tensor: name it '@%s'", x->str, x->str);
-				return kd_val_const(r->a, f, 0);
+				return poison(r);
 			}
 		kd_error(r->d, x->sp, "use of undefined parameter '%%%s'", x->str);
 		break;
@@ -180,7 +190,7 @@ static int value(KdIrRead *r, const KdIrNode *x)
 		kd_error(r->d, x->sp, "block where a value is expected (only jmp and br name blocks)");
 		break;
 	}
-	return kd_val_const(r->a, f, 0);
+	return poison(r);
 }
 
 static const KdOpDesc *op_lookup(KdTarget t, const char *name, int *op)

@@ -95,7 +95,8 @@ void kd_irr_check_kinds(KdIrRead *r)
 		}
 		if (d->target) {
 			for (int k = 0; k < in->nargs && k < d->nparam; k++)
-				if (!(d->kind == OK_PURE ? aipu_kind_ok : kd_operand_kind_ok)(&d->param[k],
+				if (in->args[k] != r->poison &&
+				    !(d->kind == OK_PURE ? aipu_kind_ok : kd_operand_kind_ok)(&d->param[k],
 				                                                  f->val[in->args[k]].type))
 					kd_error(r->d, in->argspan[k], "%s: operand %d ('%s') must be a %s, got %s",
 					         d->name, k + 1, d->param[k].name, kind_names[d->param[k].kind],

@@ -79,6 +79,7 @@ typedef struct KdIrRead {
 	int nvnum;               /* value numbers 0..nvnum-1 are the text's */
 	KdSpan *defsp;           /* where each was defined; len 0 = undefined */
 	char *defd;
+	int poison;              /* the value standing for operands already reported, or -1 */
 } KdIrRead;
 
 /* irread_buf.c */
