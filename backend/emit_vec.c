@@ -673,6 +673,44 @@ static void compress(KdVecOut *v, const KdIns *in, int fill)
 	shuffle_end(v, opened);
 }
 
+/* One f16 lane of an element-wise op; b < 0: the same value as a (read
+ * through kd_y, see elementwise). */
+static void f16_lane(KdVecOut *v, int x)
+{
+	put(v, "kdsl_f16_to_f64(");
+	if (x < 0)
+		put(v, "kd_y");
+	else
+		lane(v, x, "kd_i");
+	put(v, ")");
+}
+
+static void f16_lanes(KdVecOut *v, KdOp op, const char *sym, int a, int b)
+{
+	if (op == OP_VMIN || op == OP_VMAX) {
+		f16_lane(v, a);
+		put(v, op == OP_VMIN ? " < " : " > ");
+		f16_lane(v, b);
+		put(v, " ? ");
+		lane(v, a, "kd_i");
+		put(v, " : ");
+		if (b < 0)
+			put(v, "kd_y");
+		else
+			lane(v, b, "kd_i");
+	} else if (op <= OP_MUL) {
+		put(v, "kdsl_f64_to_f16(");
+		f16_lane(v, a);
+		kd_buf_printf(v->o, " %s ", sym);
+		f16_lane(v, b);
+		put(v, ")");
+	} else {
+		f16_lane(v, a);
+		kd_buf_printf(v->o, " %s ", sym);
+		f16_lane(v, b);
+	}
+}
+
 static void elementwise(KdVecOut *v, const KdIns *in)
 {
 	int r = in->res, a = in->args[0], b = in->args[1];
@@ -692,7 +730,13 @@ static void elementwise(KdVecOut *v, const KdIns *in)
 	}
 	lane(v, r, "kd_i");
 	put(v, " = ");
-	if (in->op == OP_VMIN || in->op == OP_VMAX) {
+	if (dt == KD_F16) {
+		/* f16 lanes are bit patterns: computed in double, where the
+		 * exact sum, difference or product of two f16 values fits (at
+		 * most 40 significant bits), so the one rounding back to f16 is
+		 * IEEE's. */
+		f16_lanes(v, in->op, ops[in->op], a, same ? -1 : b);
+	} else if (in->op == OP_VMIN || in->op == OP_VMAX) {
 		lane(v, a, "kd_i");
 		put(v, in->op == OP_VMIN ? " < " : " > ");
 		B_LANE();

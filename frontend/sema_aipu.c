@@ -580,11 +580,6 @@ KdType *kd_sema_vec_binary(KdArena *a, KdDiag *d, KdNode *n, KdType *l, KdType *
 		         kd_type_str(a, r));
 		return err;
 	}
-	if (t->dt == KD_F16) {
-		kd_error(d, n->span, "'%s' on %s: f16 vectors support the permutation ops only", op,
-		         kd_type_str(a, t));
-		return err;
-	}
 	if (arith)
 		return vty(a, t->dt, t->lanes);
 	return mty(a, kd_dtypes[t->dt].size * 8, t->lanes);
