@@ -735,7 +735,8 @@ static void elementwise(KdVecOut *v, const KdIns *in)
 		 * exact sum, difference or product of two f16 values fits (at
 		 * most 40 significant bits), so the one rounding back to f16 is
 		 * IEEE's. */
-		f16_lanes(v, in->op, ops[in->op], a, same ? -1 : b);
+		f16_lanes(v, in->op, in->op == OP_VMIN || in->op == OP_VMAX ? NULL : ops[in->op], a,
+		          same ? -1 : b);
 	} else if (in->op == OP_VMIN || in->op == OP_VMAX) {
 		lane(v, a, "kd_i");
 		put(v, in->op == OP_VMIN ? " < " : " > ");
