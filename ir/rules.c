@@ -207,16 +207,29 @@ const KdBuffer *kd_check_ref(KdCheck *c, const KdIns *ins, int i, KdRange *off)
 	return &f->buf[v->buf];
 }
 
-void kd_check_error(KdCheck *c, const KdIns *ins, int i, const char *fmt, ...)
+static void check_verror(KdCheck *c, const KdIns *ins, KdSpan sp, const char *fmt, va_list ap)
 {
 	KdBuf b = {0};
-	va_list ap;
-	va_start(ap, fmt);
 	kd_buf_printf(&b, "%s: ", kd_ops[ins->op].name);
 	kd_buf_vprintf(&b, fmt, ap);
-	va_end(ap);
-	kd_error(c->d, i >= 0 ? ins->argspan[i] : ins->span, "%s", b.s);
+	kd_error(c->d, sp, "%s", b.s);
 	kd_buf_free(&b);
+}
+
+void kd_check_error(KdCheck *c, const KdIns *ins, int i, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	check_verror(c, ins, i >= 0 ? ins->argspan[i] : ins->span, fmt, ap);
+	va_end(ap);
+}
+
+void kd_check_error_at(KdCheck *c, const KdIns *ins, KdSpan sp, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	check_verror(c, ins, sp, fmt, ap);
+	va_end(ap);
 }
 
 /* Ranges, spaces and dtypes straight from the table. */

@@ -28,6 +28,8 @@ KdRange kd_range_scale(KdRange r, int64_t k, int64_t add);
 const KdBuffer *kd_check_ref(KdCheck *c, const KdIns *ins, int i, KdRange *elem_off);
 /* Reports "OP: msg" at operand i (or the whole op when i < 0). */
 KD_PRINTF(4, 5) void kd_check_error(KdCheck *c, const KdIns *ins, int i, const char *fmt, ...);
+/* The same at any span (an operand of the view an operand comes from). */
+KD_PRINTF(4, 5) void kd_check_error_at(KdCheck *c, const KdIns *ins, KdSpan sp, const char *fmt, ...);
 /* Value of an integer argument when it is one constant. */
 int kd_arg_const(const KdFunc *f, const KdIns *ins, int i, int64_t *out);
 /* The same, and within the table's range: hooks build on legal values only,

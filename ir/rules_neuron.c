@@ -39,18 +39,6 @@ static int tile_of(KdCheck *c, const KdIns *ins, int i, Tile *t)
 	return 1;
 }
 
-/* "OP: msg" at argument `which` of the tile view of operand i. */
-KD_PRINTF(5, 6) static void tile_error(KdCheck *c, const KdIns *ins, const Tile *t, int which, const char *fmt, ...)
-{
-	KdBuf b = {0};
-	va_list ap;
-	va_start(ap, fmt);
-	kd_buf_printf(&b, "%s: ", kd_ops[ins->op].name);
-	kd_buf_vprintf(&b, fmt, ap);
-	va_end(ap);
-	kd_error(c->d, t->v->argspan[which], "%s", b.s);
-	kd_buf_free(&b);
-}
 
 /* The view inside its tensor for every value over the loop nest. */
 static int inside(KdCheck *c, const KdIns *ins, int i, const Tile *t)
@@ -59,21 +47,23 @@ static int inside(KdCheck *c, const KdIns *ins, int i, const Tile *t)
 	const KdTileInfo *ti = t->b->tile;
 	int ok = 1;
 	if (t->blk.known && ti->nbdim && (t->blk.lo < 0 || t->blk.hi >= ti->nblocks)) {
-		tile_error(c, ins, t, TA_BLOCK, "%s: block index of '%s' must be in 0..%lld, got %lld", pn, bn,
-		           (long long)(ti->nblocks - 1), (long long)(t->blk.lo < 0 ? t->blk.lo : t->blk.hi));
+		kd_check_error_at(c, ins, t->v->argspan[TA_BLOCK], "%s: block index of '%s' must be in 0..%lld, got %lld",
+		                  pn, bn, (long long)(ti->nblocks - 1),
+		                  (long long)(t->blk.lo < 0 ? t->blk.lo : t->blk.hi));
 		ok = 0;
 	}
 	if (t->p0.known && (t->p0.lo < 0 || t->p0.hi + t->np > ti->nparts)) {
 		int64_t s = t->p0.lo < 0 ? t->p0.lo : t->p0.hi;
-		tile_error(c, ins, t, TA_PSTART, "%s: partitions %lld..%lld are outside '%s', which has %lld",
-		           pn, (long long)s, (long long)(s + t->np - 1), bn, (long long)ti->nparts);
+		kd_check_error_at(c, ins, t->v->argspan[TA_PSTART],
+		                  "%s: partitions %lld..%lld are outside '%s', which has %lld", pn, (long long)s,
+		                  (long long)(s + t->np - 1), bn, (long long)ti->nparts);
 		ok = 0;
 	}
 	if (t->off.known && (t->off.lo < 0 || t->off.hi + t->nf > ti->nfree)) {
 		int64_t s = t->off.lo < 0 ? t->off.lo : t->off.hi;
-		tile_error(c, ins, t, TA_FOFF, "%s: elements %lld..%lld of each partition are outside '%s', "
-		           "which has %lld per partition", pn, (long long)s, (long long)(s + t->nf - 1), bn,
-		           (long long)ti->nfree);
+		kd_check_error_at(c, ins, t->v->argspan[TA_FOFF],
+		                  "%s: elements %lld..%lld of each partition are outside '%s', which has %lld per "
+		                  "partition", pn, (long long)s, (long long)(s + t->nf - 1), bn, (long long)ti->nfree);
 		ok = 0;
 	}
 	return ok;
@@ -207,9 +197,9 @@ void kd_check_neuron_shuffle(KdCheck *c, const KdIns *ins)
 		int64_t step = r.mod ? r.mod : 1;
 		for (int64_t v = r.lo; v <= r.hi; v += step) {
 			if (!start_ok(active, v)) {
-				tile_error(c, ins, &t[i], TA_PSTART,
-				           "%s start partition must be %s when num_active_partitions is %lld, got %lld",
-				           i ? "src" : "dst", allowed_starts(active), (long long)active, (long long)v);
+				kd_check_error_at(c, ins, t[i].v->argspan[TA_PSTART],
+				                  "%s start partition must be %s when num_active_partitions is %lld, got %lld",
+				                  i ? "src" : "dst", allowed_starts(active), (long long)active, (long long)v);
 				break;
 			}
 			if (!r.mod)
