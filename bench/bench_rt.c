@@ -51,13 +51,13 @@ static void move_kdsl(void *p)
 	for (done = 0; done < c->bytes; done += len) {
 		len = c->bytes - done < MOVE_CHUNK ? c->bytes - done : MOVE_CHUNK;
 		if (c->kind == 0) {
-			must(c->rt, kdsl_ascend_data_move(c->rt, &site, dst, 0, src, (int64_t)done, 0, 1,
+			must(c->rt, kdsl_ascend_data_move_fast(c->rt, &site, dst, 0, src, (int64_t)done, 0, 1,
 			                                  (int64_t)(len / 32), 0, 0));
 		} else {
 			size_t b, step;
 			for (b = 0; b < len; b += step) {
 				step = len - b < SHORT_BURSTS * 32 ? len - b : SHORT_BURSTS * 32;
-				must(c->rt, kdsl_ascend_data_move(c->rt, &site, dst, (int64_t)b, src,
+				must(c->rt, kdsl_ascend_data_move_fast(c->rt, &site, dst, (int64_t)b, src,
 				                                  (int64_t)((done + b) * (size_t)(c->kind == 2 ? 2 : 1)),
 				                                  0, (int64_t)(step / 32), 1, c->kind == 2 ? 1 : 0, 0));
 			}

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -139,6 +140,55 @@ int kdsl_ascend_data_move(kdsl_rt *rt, const kdsl_site *site,
                           kdsl_cref src, int64_t src_off,
                           int64_t sid, int64_t nburst, int64_t burst,
                           int64_t src_stride, int64_t dst_stride);
+
+/* 1 when the ub/l1 operand at base + off meets the 32-byte rule, judged
+ * the cheap way: base and off both multiples of 32.  The runtime's
+ * memories are 64-byte aligned, so this never accepts what
+ * kdsl_ascend_data_move would reject (it may refuse what it accepts). */
+static inline int kdsl_ascend_aligned_(const void *base, kdsl_mem mem, int64_t off)
+{
+	return (mem != KDSL_MEM_UB && mem != KDSL_MEM_L1) || ((uintptr_t)base % 32 == 0 && off % 32 == 0);
+}
+
+/* What generated code calls for data_move: the common case inline, so a
+ * kernel's move costs a memcpy and a few compares (with constant burst
+ * arguments most of them fold away) instead of a library call whose
+ * eleven arguments go through the stack.  The common case is one
+ * contiguous run (both strides 0) between operands that do not overlap
+ * and that passes every rule; anything else, and every error, goes to
+ * kdsl_ascend_data_move, which behaves exactly as if called directly. */
+static inline int kdsl_ascend_data_move_fast(kdsl_rt *rt, const kdsl_site *site,
+                                             kdsl_ref dst, int64_t dst_off,
+                                             kdsl_cref src, int64_t src_off,
+                                             int64_t sid, int64_t nburst, int64_t burst,
+                                             int64_t src_stride, int64_t dst_stride)
+{
+	/* Table 2's scope pairs, bit src * 8 + dst */
+	const uint64_t pairs = (uint64_t)1 << (KDSL_MEM_GM * 8 + KDSL_MEM_L1) |
+	                       (uint64_t)1 << (KDSL_MEM_L1 * 8 + KDSL_MEM_GM) |
+	                       (uint64_t)1 << (KDSL_MEM_GM * 8 + KDSL_MEM_UB) |
+	                       (uint64_t)1 << (KDSL_MEM_UB * 8 + KDSL_MEM_GM) |
+	                       (uint64_t)1 << (KDSL_MEM_UB * 8 + KDSL_MEM_UB);
+	uint64_t len = (uint64_t)nburst * (uint64_t)burst * 32;
+	uintptr_t d, s;
+
+	if (rt && sid >= 0 && sid <= 15 && nburst >= 1 && nburst <= 4095 && burst >= 1 && burst <= 65535 &&
+	    src_stride == 0 && dst_stride == 0 && (unsigned)src.mem < 8 && (unsigned)dst.mem < 8 &&
+	    (pairs >> (src.mem * 8 + dst.mem) & 1) && dst.base && src.base && dst_off >= 0 && src_off >= 0 &&
+	    (uint64_t)dst_off <= dst.bytes && dst.bytes - (uint64_t)dst_off >= len &&
+	    (uint64_t)src_off <= src.bytes && src.bytes - (uint64_t)src_off >= len &&
+	    kdsl_ascend_aligned_(dst.base, dst.mem, dst_off) && kdsl_ascend_aligned_(src.base, src.mem, src_off)) {
+		d = (uintptr_t)dst.base + (uintptr_t)dst_off;
+		s = (uintptr_t)src.base + (uintptr_t)src_off;
+		if (d + len <= s || s + len <= d) {
+			memcpy(dst.base + dst_off, src.base + src_off, (size_t)len);
+			return KDSL_OK;
+		}
+	}
+	return kdsl_ascend_data_move(rt, site, dst, dst_off, src, src_off, sid, nburst, burst, src_stride,
+	                             dst_stride);
+}
+
 /* Repeat r writes `mask` elements starting r*dst_rep_stride*32 bytes after
  * dst_off.  mask 1..256/size(dt), repeat_times 0..255, strides 0..255. */
 int kdsl_ascend_vec_dup(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,

@@ -583,6 +583,90 @@ START_TEST(move_overlap)
 }
 END_TEST
 
+/* The inline fast path generated code calls must do exactly what the
+ * library entry does, on success and on every error: random calls (most
+ * of them contiguous, many of them breaking a rule) run on two runtimes
+ * with the same initial memory, one through each entry, and must give
+ * the same return code, error text and bytes everywhere. */
+typedef struct {
+	kdsl_rt *rt;
+	unsigned char *mem[4];   /* indexed by kdsl_mem: gm (host), ub, l1 */
+	size_t bytes[4];         /* calls reach only the first 8 KiB of each */
+} move_world;
+
+static void world_init(move_world *w, unsigned char *gm, size_t gm_bytes)
+{
+	w->rt = kdsl_rt_create(KDSL_TARGET_ASCEND);
+	ck_assert_ptr_nonnull(w->rt);
+	w->mem[KDSL_MEM_GM] = gm;
+	w->bytes[KDSL_MEM_GM] = gm_bytes;
+	w->mem[KDSL_MEM_UB] = kdsl_rt_mem(w->rt, KDSL_MEM_UB, &w->bytes[KDSL_MEM_UB]);
+	w->mem[KDSL_MEM_L1] = kdsl_rt_mem(w->rt, KDSL_MEM_L1, &w->bytes[KDSL_MEM_L1]);
+}
+
+static uint64_t next_rand(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+START_TEST(move_fast_agrees)
+{
+	static unsigned char gm0[8192], gm1[8192];
+	static const int64_t odd[] = {-1, 0, 16, 4096, 65536};
+	move_world w[2];
+	uint64_t x = 0x9e3779b97f4a7c15u;
+	int call, k, nok = 0, nfast = 0;
+
+	for (k = 0; k < 8192; k++)
+		gm0[k] = gm1[k] = (unsigned char)(k * 7 + 3);
+	world_init(&w[0], gm0, sizeof gm0);
+	world_init(&w[1], gm1, sizeof gm1);
+	for (call = 0; call < 20000; call++) {
+		/* memories 1..3 (gm, ub, l1), 4 sometimes: a pair no table allows */
+		kdsl_mem dm = (kdsl_mem)(1 + next_rand(&x) % 4), sm = (kdsl_mem)(1 + next_rand(&x) % 4);
+		int64_t at_d = (int64_t)(next_rand(&x) % 64) * (next_rand(&x) % 4 ? 32 : 8);
+		int64_t at_s = (int64_t)(next_rand(&x) % 64) * (next_rand(&x) % 4 ? 32 : 8);
+		int64_t tb_d = 2048 - (int64_t)(next_rand(&x) % 3) * 512, tb_s = 2048 - (int64_t)(next_rand(&x) % 3) * 512;
+		int64_t doff = (int64_t)(next_rand(&x) % 48) * (next_rand(&x) % 5 ? 32 : 12);
+		int64_t soff = (int64_t)(next_rand(&x) % 48) * (next_rand(&x) % 5 ? 32 : 12);
+		int64_t sid = next_rand(&x) % 9 ? 0 : odd[next_rand(&x) % 5];
+		int64_t nburst = next_rand(&x) % 9 ? (int64_t)(1 + next_rand(&x) % 4) : odd[next_rand(&x) % 5];
+		int64_t burst = next_rand(&x) % 9 ? (int64_t)(1 + next_rand(&x) % 12) : odd[next_rand(&x) % 5];
+		int64_t ss = next_rand(&x) % 4 ? 0 : (int64_t)(next_rand(&x) % 3);
+		int64_t ds = next_rand(&x) % 4 ? 0 : (int64_t)(next_rand(&x) % 3);
+		int null_side = next_rand(&x) % 50 == 0 ? 1 + (int)(next_rand(&x) % 2) : 0;
+		int rc[2], i;
+
+		if (next_rand(&x) % 20 == 0)
+			doff = -32;
+		for (i = 0; i < 2; i++) {
+			unsigned char *db = dm <= KDSL_MEM_L1 ? w[i].mem[dm] + at_d : w[i].mem[KDSL_MEM_GM];
+			unsigned char *sb = sm <= KDSL_MEM_L1 ? w[i].mem[sm] + at_s : w[i].mem[KDSL_MEM_GM];
+			kdsl_ref d = kdsl_ref_of(null_side == 1 ? NULL : db, (size_t)tb_d, dm);
+			kdsl_cref s = kdsl_cref_of(null_side == 2 ? NULL : sb, (size_t)tb_s, sm);
+			rc[i] = (i ? kdsl_ascend_data_move_fast : kdsl_ascend_data_move)(w[i].rt, &SITE, d, doff, s, soff,
+			                                                                 sid, nburst, burst, ss, ds);
+		}
+		ck_assert_msg(rc[0] == rc[1], "call %d: rc %d (library) vs %d (fast)", call, rc[0], rc[1]);
+		nok += rc[0] == KDSL_OK;
+		nfast += rc[0] == KDSL_OK && ss == 0 && ds == 0 && sm != dm;
+		ck_assert_str_eq(kdsl_rt_last_error(w[0].rt), kdsl_rt_last_error(w[1].rt));
+		for (k = KDSL_MEM_GM; k <= KDSL_MEM_L1; k++)
+			ck_assert_msg(memcmp(w[0].mem[k], w[1].mem[k], 8192) == 0, "call %d: memory %d differs",
+			              call, k);
+	}
+	/* successes inline and through the library, and errors, all occurred */
+	ck_assert_int_gt(nfast, 500);
+	ck_assert_int_gt(nok - nfast, 300);
+	ck_assert_int_gt(call - nok, 10000);
+	kdsl_rt_destroy(w[0].rt);
+	kdsl_rt_destroy(w[1].rt);
+}
+END_TEST
+
 /* ------------------------------------------------------------- vec ops */
 
 START_TEST(vec_dup_values)
@@ -1047,6 +1131,7 @@ static Suite *runtime_suite(void)
 	tcase_add_test(move, move_more_errors);
 	tcase_add_test(move, move_all_or_nothing);
 	tcase_add_test(move, move_overlap);
+	tcase_add_test(move, move_fast_agrees);
 	suite_add_tcase(s, move);
 
 	tcase_add_test(vec, vec_dup_values);
