@@ -31,33 +31,36 @@ static int check_view(kdsl_rt *rt, const kdsl_site *site, const char *what, cons
                       size_t pstride, size_t pbytes, int64_t nparts, int64_t p0, int64_t np, int64_t off,
                       int64_t n, kdsl_mem mem, kdsl_dtype dt, view *v)
 {
-	size_t size;
+	size_t size, elems;
 
 	if (!base)
 		return kdsl_rt_fail(rt, site, KDSL_ERR_ARG, "%s tensor is NULL", what);
 	if (!dtype_ok(dt))
 		return kdsl_rt_fail(rt, site, KDSL_ERR_ARG, "%s has no valid dtype", what);
+	/* sizes are powers of two: no divides */
 	size = kdsl_dtype_size(dt);
-	if (nparts < 1 || (nparts > 1 && pbytes > pstride) || pbytes % size)
+	elems = size == 1 ? pbytes : size == 2 ? pbytes >> 1 : size == 4 ? pbytes >> 2 : pbytes >> 3;
+	if (nparts < 1 || (nparts > 1 && pbytes > pstride) || (pbytes & (size - 1)))
 		return kdsl_rt_fail(rt, site, KDSL_ERR_ARG, "%s is not a valid tile", what);
 	if (np < 1 || p0 < 0 || p0 > nparts - np)
 		return kdsl_rt_fail(rt, site, KDSL_ERR_BOUNDS,
 		                    "%s: partitions %" PRId64 "..%" PRId64 " are outside its %" PRId64 " partitions",
 		                    what, p0, p0 + np - 1, nparts);
-	if (n < 1 || off < 0 || (uint64_t)n > pbytes / size || (uint64_t)off > pbytes / size - (uint64_t)n)
+	if (n < 1 || off < 0 || (uint64_t)n > elems || (uint64_t)off > elems - (uint64_t)n)
 		return kdsl_rt_fail(rt, site, KDSL_ERR_BOUNDS,
 		                    "%s: elements %" PRId64 "..%" PRId64 " of each partition are outside its %zu",
-		                    what, off, off + n - 1, pbytes / size);
+		                    what, off, off + n - 1, elems);
 	if (mem == KDSL_MEM_SBUF || mem == KDSL_MEM_PSUM) {
 		/* addresses as integers: base may point into another object */
 		uintptr_t m = (uintptr_t)rt->mem[mem], b = (uintptr_t)base;
-		size_t at;
+		uint64_t q = 0, r = 0;
 		if (!m || b < m || b - m >= rt->mem_bytes[mem])
 			return kdsl_rt_fail(rt, site, KDSL_ERR_ARG, "%s is not in this runtime's %s", what,
 			                    kdsl_mem_name(mem));
-		at = (size_t)(b - m);
-		if (pstride != rt->part_stride[mem] || at % pstride + pbytes > rt->part_bytes[mem] ||
-		    (uint64_t)nparts > rt->mem_bytes[mem] / pstride - at / pstride)
+		if (pstride == rt->part_stride[mem])
+			q = kdsl_divmod((uint64_t)(b - m), pstride, &r);
+		if (pstride != rt->part_stride[mem] || r + pbytes > rt->part_bytes[mem] ||
+		    (uint64_t)nparts > rt->nparts[mem] - q)
 			return kdsl_rt_fail(rt, site, KDSL_ERR_BOUNDS, "%s lies outside %s", what, kdsl_mem_name(mem));
 	}
 	v->p = base + (size_t)p0 * pstride + (size_t)off * size;
@@ -140,8 +143,11 @@ static int overlap(const view *a, const view *b)
 	/* Row j of b starts r bytes into row q + j of a (0 <= r < ps). */
 	lo = as < bs ? as : bs;
 	d = (as < bs ? bs - as : as - bs);
-	q = (int64_t)(d / ps);
-	r = (int64_t)(d % ps);
+	{
+		uint64_t rem;
+		q = (int64_t)kdsl_divmod(d, ps, &rem);
+		r = (int64_t)rem;
+	}
 	if (lo == bs && r) {   /* b starts first: express a's start from b's */
 		q = -q - 1;
 		r = (int64_t)ps - r;
@@ -528,18 +534,25 @@ static int is_cycle_set(const int64_t *mask, int64_t rows)
 	return 1;
 }
 
-/* Two rows exchanged 32 bytes at a time through registers: the usual
- * 2-cycle (pairs of partitions swapped) reads and writes each byte once. */
+/* Two rows exchanged 32 bytes at a time through vector registers (GNU
+ * vectors, as in blend.c; byte arrays would go through the stack): the
+ * usual 2-cycle (pairs of partitions swapped) reads and writes each byte
+ * once. */
 static void swap_rows(unsigned char *a, unsigned char *b, size_t len)
 {
-	unsigned char x[32], y[32];
+	typedef unsigned char v16 __attribute__((vector_size(16)));
+	v16 x0, x1, y0, y1;
 	size_t o = 0;
 
 	for (; o + 32 <= len; o += 32) {
-		memcpy(x, a + o, 32);
-		memcpy(y, b + o, 32);
-		memcpy(a + o, y, 32);
-		memcpy(b + o, x, 32);
+		memcpy(&x0, a + o, 16);
+		memcpy(&x1, a + o + 16, 16);
+		memcpy(&y0, b + o, 16);
+		memcpy(&y1, b + o + 16, 16);
+		memcpy(a + o, &y0, 16);
+		memcpy(a + o + 16, &y1, 16);
+		memcpy(b + o, &x0, 16);
+		memcpy(b + o + 16, &x1, 16);
 	}
 	for (; o < len; o++) {
 		unsigned char t = a[o];
@@ -610,7 +623,8 @@ int kdsl_neuron_nc_stream_shuffle(kdsl_rt *rt, const kdsl_site *site, kdsl_tile 
 {
 	view d, s;
 	unsigned char *buf = NULL;
-	int64_t i, np, active;
+	int64_t i, g, np, active;
+	size_t rb;
 	int rc;
 
 	if (!rt)
@@ -636,11 +650,16 @@ int kdsl_neuron_nc_stream_shuffle(kdsl_rt *rt, const kdsl_site *site, kdsl_tile 
 		if ((mask[i] < 0 || mask[i] > 31) && mask[i] != 255)
 			return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "shuffle_mask[%" PRId64 "] must be in 0..31 or 255, "
 			                    "got %" PRId64, i, mask[i]);
-	for (i = 0; i < d.np; i++)
-		if (mask[i % 32] != 255 && i / 32 * 32 + mask[i % 32] >= s.np)
+	/* Entry i is used by dst rows i, i + 32, ...; the last of them reads
+	 * the highest src partition. */
+	for (i = 0; i < 32 && i < d.np; i++) {
+		int64_t last = (d.np - 1 - i) / 32 * 32;
+		if (mask[i] != 255 && last + mask[i] >= s.np)
 			return kdsl_rt_fail(rt, site, KDSL_ERR_BOUNDS, "shuffle_mask[%" PRId64 "] = %" PRId64 " reads "
-			                    "partition %" PRId64 " of src, which has %" PRId64, i % 32, mask[i % 32],
-			                    i / 32 * 32 + mask[i % 32], s.np);
+			                    "partition %" PRId64 " of src, which has %" PRId64, i, mask[i],
+			                    last + mask[i], s.np);
+	}
+	rb = (size_t)d.n * d.size;
 	/* In place, every source partition is read before any is written. */
 	if (overlap(&d, &s)) {
 		if (d.p == s.p && d.pstride == s.pstride) {
@@ -650,9 +669,10 @@ int kdsl_neuron_nc_stream_shuffle(kdsl_rt *rt, const kdsl_site *site, kdsl_tile 
 		if ((rc = snapshot(rt, site, &s, &buf)))
 			return rc;
 	}
-	for (i = 0; i < d.np; i++)
-		if (mask[i % 32] != 255)
-			kdsl_copy_row(wrow(&d, i), row(&s, i / 32 * 32 + mask[i % 32]), (size_t)d.n * d.size);
+	for (g = 0; g < d.np; g += 32)
+		for (i = 0; i < 32 && g + i < d.np; i++)
+			if (mask[i] != 255)
+				kdsl_copy_row(wrow(&d, g + i), row(&s, g + mask[i]), rb);
 	free(buf);
 	return KDSL_OK;
 }

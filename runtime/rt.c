@@ -94,6 +94,7 @@ static int add_mem(kdsl_rt *rt, kdsl_mem mem, size_t parts, size_t part_bytes)
 	rt->mem_bytes[mem] = n;
 	rt->part_bytes[mem] = part_bytes;
 	rt->part_stride[mem] = stride;
+	rt->nparts[mem] = parts;
 	fill_garbage(rt->mem[mem], n, 0x9e3779b97f4a7c15ull ^ (uint64_t)mem);
 	return 0;
 }
