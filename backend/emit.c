@@ -14,9 +14,9 @@
 
 /* The wrapping helpers the generated C may call; only the used ones are
  * written out, since clang warns about unused static functions. */
-enum { H_ADD, H_SUB, H_MUL, H_NEG, H_DIV, H_REM, H_SHL, H_F2I, H_N };
+enum { H_ADD, H_SUB, H_MUL, H_NEG, H_DIV, H_REM, H_SHL, H_F2I, H_I64, H_N };
 static const char *const helper_name[H_N] = {"kd_add", "kd_sub", "kd_mul", "kd_neg",
-                                             "kd_div", "kd_rem", "kd_shl", "kd_f2i"};
+                                             "kd_div", "kd_rem", "kd_shl", "kd_f2i", "kd_i64"};
 static const char *const helper_def[H_N] = {
 	"static inline int64_t kd_add(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }\n",
 	"static inline int64_t kd_sub(int64_t a, int64_t b) { return (int64_t)((uint64_t)a - (uint64_t)b); }\n",
@@ -26,6 +26,9 @@ static const char *const helper_def[H_N] = {
 	"static inline int64_t kd_rem(int64_t a, int64_t b) { return b == -1 ? 0 : a % b; }\n",
 	"static inline int64_t kd_shl(int64_t a, int64_t b) { return (int64_t)((uint64_t)a << b); }\n",
 	"static inline int64_t kd_f2i(double x)\n{\n\treturn x != x ? 0 : x >= 9.2233720368547758e18 ? INT64_MAX\n\t       : x <= -9.2233720368547758e18 ? INT64_MIN : (int64_t)x;\n}\n",
+	/* a narrow scalar param as int64: through a call, gcc's -Wtype-limits
+	 * no longer judges `n > 3000000000` by n's C type */
+	"static inline int64_t kd_i64(int64_t a) { return a; }\n",
 };
 
 typedef struct {
@@ -107,7 +110,14 @@ static void val(Emit *e, int v)
 		}
 		break;
 	case VK_STR: cstr(e->o, x->s); break;
-	case VK_PARAM: kd_buf_printf(e->o, "(int64_t)%s", e->f->params[x->index].name); break;
+	case VK_PARAM:
+		if (kd_dtypes[x->dt].size < 8) {
+			e->used |= 1u << H_I64;
+			kd_buf_printf(e->o, "kd_i64(%s)", e->f->params[x->index].name);
+		} else {
+			kd_buf_printf(e->o, "(int64_t)%s", e->f->params[x->index].name);
+		}
+		break;
 	default: local(e, v); break;
 	}
 }

@@ -623,9 +623,9 @@ int kdsl_neuron_nc_stream_shuffle(kdsl_rt *rt, const kdsl_site *site, kdsl_tile 
 {
 	view d, s;
 	unsigned char *buf = NULL;
-	int64_t i, g, np, active;
-	size_t rb;
-	int rc;
+	int64_t i, g, np, active, dlast[32];
+	size_t rb, doff[32], soff[32];
+	int rc, k, nrow = 0;
 
 	if (!rt)
 		return KDSL_ERR_ARG;
@@ -669,10 +669,20 @@ int kdsl_neuron_nc_stream_shuffle(kdsl_rt *rt, const kdsl_site *site, kdsl_tile 
 		if ((rc = snapshot(rt, site, &s, &buf)))
 			return rc;
 	}
-	for (g = 0; g < d.np; g += 32)
-		for (i = 0; i < 32 && g + i < d.np; i++)
-			if (mask[i] != 255)
-				kdsl_copy_row(wrow(&d, g + i), row(&s, g + mask[i]), rb);
+	/* The copied rows of a group as byte offsets, worked out once: per
+	 * row the loop is then two adds and the copy. */
+	for (i = 0; i < 32; i++)
+		if (mask[i] != 255) {
+			doff[nrow] = (size_t)i * d.pstride;
+			soff[nrow] = (size_t)mask[i] * s.pstride;
+			dlast[nrow++] = i;
+		}
+	for (g = 0; g < d.np; g += 32) {
+		unsigned char *dg = wrow(&d, g);
+		const unsigned char *sg = row(&s, g);
+		for (k = 0; k < nrow && g + dlast[k] < d.np; k++)
+			kdsl_copy_row(dg + doff[k], sg + soff[k], rb);
+	}
 	free(buf);
 	return KDSL_OK;
 }
