@@ -887,7 +887,14 @@ void kd_emit_vec_ins(KdVecOut *v, const KdIns *in)
 		loop(v, lanes(v, r));
 		lane(v, r, "kd_i");
 		put(v, " = kd_i < ");
-		val(v, x);
+		if (is_const(v, x)) {
+			/* clamped: a count past int's range would make the C compare
+			 * an int with a constant it can never reach (-Wtype-limits) */
+			int64_t c = cval(v, x), n = lanes(v, r);
+			kd_buf_printf(v->o, "%lld", (long long)(c < 0 ? 0 : c > n ? n : c));
+		} else {
+			val(v, x);
+		}
 		put(v, ";\n");
 		break;
 	case OP_VMASKLIT:

@@ -177,6 +177,53 @@ static int same_lanes_op(int op)
 	       op == OP_VCOMPT || op == OP_VCOMPC || op == OP_VMIN || op == OP_VMAX;
 }
 
+/* vtbl: an integer index vector, then 2 to 4 table vectors, all of the
+ * result's lanes (the emitter indexes the table vector by vector) */
+static void check_vtbl(KdIrRead *r, const KdIns *in, const KdVal *res)
+{
+	const KdFunc *f = r->f;
+	if (in->nargs < 3 || in->nargs > 5) {
+		kd_error(r->d, in->span, "vtbl takes an index vector and 2 to 4 table vectors, got %d operands",
+		         in->nargs);
+		return;
+	}
+	for (int k = 0; k < in->nargs; k++) {
+		const KdVal *a = &f->val[in->args[k]];
+		if (in->args[k] == r->poison)
+			continue;
+		if (k == 0 && (a->type != VT_VEC || kd_dtypes[a->dt].is_float || a->lanes != res->lanes))
+			kd_error(r->d, in->argspan[k], "vtbl: indices must be an integer vector of %d lanes, got %s",
+			         res->lanes, type_str(r, a));
+		else if (k > 0 && (a->type != VT_VEC || a->dt != res->dt || a->lanes != res->lanes))
+			kd_error(r->d, in->argspan[k], "vtbl: table operand %d must be a %sx%d vector like the "
+			         "result, got %s", k, kd_dtypes[res->dt].name, res->lanes, type_str(r, a));
+	}
+}
+
+/* vbcast and vsplat: a scalar, then (vbcast) an optional mask of the
+ * result's lanes.  vbcast's operand kinds are checked with every op's;
+ * vsplat, which only lowering makes, has no table entry to check by. */
+static void check_splat(KdIrRead *r, const KdIns *in, const KdVal *res)
+{
+	const KdFunc *f = r->f;
+	int most = in->op == OP_VBCAST ? 2 : 1;
+	if (in->nargs < 1 || in->nargs > most) {
+		kd_error(r->d, in->span, "%s takes %s, got %d operands", kd_ops[in->op].name,
+		         most == 2 ? "a scalar and an optional mask" : "one scalar", in->nargs);
+		return;
+	}
+	const KdVal *x = &f->val[in->args[0]];
+	if (in->op == OP_VSPLAT && in->args[0] != r->poison && x->type != VT_INT && x->type != VT_FLOAT &&
+	    x->type != VT_BOOL)
+		kd_error(r->d, in->argspan[0], "vsplat: x must be a scalar, got %s", type_str(r, x));
+	if (in->nargs == 2) {
+		const KdVal *m = &f->val[in->args[1]];
+		if (m->type == VT_MASK && m->lanes != res->lanes)
+			kd_error(r->d, in->argspan[1], "vbcast: mask has %d lanes, the result %d", m->lanes,
+			         res->lanes);
+	}
+}
+
 void kd_irr_check_aipu(KdIrRead *r)
 {
 	KdFunc *f = r->f;
@@ -225,6 +272,10 @@ void kd_irr_check_aipu(KdIrRead *r)
 				kd_error(r->d, in->argspan[k], "%s: operand %d has %d lanes, the result %d",
 				         kd_ops[in->op].name, k + 1, a->lanes, res->lanes);
 		}
+		if (in->op == OP_VTBL)
+			check_vtbl(r, in, res);
+		if (in->op == OP_VBCAST || in->op == OP_VSPLAT)
+			check_splat(r, in, res);
 		if (in->op == OP_VSLDL && in->nargs == 3) {
 			int64_t sh = const_of(f, in->args[2], 0);
 			if (sh < 0 || sh > res->lanes)
