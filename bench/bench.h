@@ -22,6 +22,11 @@ typedef struct {
 /* Times fn: picks an iteration count so one repetition takes about 2 ms,
  * then runs BENCH_REPS repetitions. */
 bench_time bench_run(bench_fn fn, void *ctx);
+/* Times n (at most BENCH_MAXFN) routines on one ctx the same way, their
+ * repetitions interleaved, so the ratios between them compare the same
+ * stretches of time. */
+#define BENCH_MAXFN 4
+void bench_runs(const bench_fn *fns, int n, void *ctx, bench_time *out);
 
 /* One table row.  bytes == 0: an ns/op row (permutations, kernels).
  * A baseline time of 0 is "not measured". */

@@ -254,6 +254,8 @@ static void bench_loops(kdsl_rt *rt)
 		char name[96];
 		int32_t want[8];
 		bench_row r;
+		bench_fn fns[2];
+		bench_time t[2];
 		int ok = 1;
 
 		memset(&c, 0, sizeof c);
@@ -280,16 +282,21 @@ static void bench_loops(kdsl_rt *rt)
 		memset(&r, 0, sizeof r);
 		r.op = "aipu permutation (ns per op)";
 		r.variant = c.p->name;
-		r.kdsl = bench_run(loop_kernel, &c);
-		r.vecext = bench_run(loop_hand, &c);
+		fns[0] = loop_kernel;
+		fns[1] = loop_hand;
+		bench_runs(fns, 2, &c, t);
+		r.kdsl = t[0];
+		r.vecext = t[1];
 		r.kdsl.med_ns /= LOOPS;
 		r.vecext.med_ns /= LOOPS;
 		bench_print_row(&r);
 		/* the same kernel against the hand-written 16-byte halves */
 		snprintf(name, sizeof name, "%s, hand by 16-byte halves", c.p->name);
 		r.variant = name;
-		r.kdsl = bench_run(loop_kernel, &c);
-		r.vecext = bench_run(loop_hand16, &c);
+		fns[1] = loop_hand16;
+		bench_runs(fns, 2, &c, t);
+		r.kdsl = t[0];
+		r.vecext = t[1];
 		r.kdsl.med_ns /= LOOPS;
 		r.vecext.med_ns /= LOOPS;
 		bench_print_row(&r);
@@ -307,6 +314,8 @@ void bench_perms(int quick)
 		perm_ctx c;
 		int32_t want[16];
 		bench_row r;
+		bench_fn fns[3];
+		bench_time t[3];
 		char key[96];
 
 		memset(&c, 0, sizeof c);
@@ -328,9 +337,13 @@ void bench_perms(int quick)
 		memset(&r, 0, sizeof r);
 		r.op = "aipu permutation";
 		r.variant = c.p->name;
-		r.kdsl = bench_run(c.p->two ? run_kernel2 : run_kernel1, &c);
-		r.vecext = bench_run(run_hand, &c);
-		r.scalar = bench_run(run_scalar, &c);
+		fns[0] = c.p->two ? run_kernel2 : run_kernel1;
+		fns[1] = run_hand;
+		fns[2] = run_scalar;
+		bench_runs(fns, 3, &c, t);
+		r.kdsl = t[0];
+		r.vecext = t[1];
+		r.scalar = t[2];
 		snprintf(key, sizeof key, "perm/%s", c.p->name);
 		for (j = 0; key[j]; j++)
 			if (key[j] == ' ')

@@ -124,9 +124,14 @@ static void bench_moves(kdsl_rt *rt, int quick)
 			r.op = "data_move";
 			r.variant = kinds[k];
 			r.bytes = c.bytes;
-			r.kdsl = bench_run(move_kdsl, &c);
-			r.memcpy_ = bench_run(move_memcpy, &c);
-			r.scalar = bench_run(move_scalar, &c);
+			{
+				static const bench_fn fns[] = {move_kdsl, move_memcpy, move_scalar};
+				bench_time t[3];
+				bench_runs(fns, 3, &c, t);
+				r.kdsl = t[0];
+				r.memcpy_ = t[1];
+				r.scalar = t[2];
+			}
 			snprintf(key, sizeof key, "data_move/%s/%zu", keys[k], c.bytes);
 			r.numpy_ns = bench_numpy(key);
 			bench_print_row(&r);
@@ -220,10 +225,15 @@ static void bench_shuffles(kdsl_rt *rt, int quick)
 			r.op = "nc_stream_shuffle";
 			r.variant = inplace ? "128 partitions, in place" : "128 partitions";
 			r.bytes = sizes[si];
-			r.kdsl = bench_run(shuf_kdsl, &c);
-			r.memcpy_ = bench_run(shuf_memcpy, &c);
-			r.rows = bench_run(shuf_rows, &c);
-			r.scalar = bench_run(shuf_scalar, &c);
+			{
+				static const bench_fn fns[] = {shuf_kdsl, shuf_memcpy, shuf_rows, shuf_scalar};
+				bench_time t[4];
+				bench_runs(fns, 4, &c, t);
+				r.kdsl = t[0];
+				r.memcpy_ = t[1];
+				r.rows = t[2];
+				r.scalar = t[3];
+			}
 			snprintf(key, sizeof key, "nc_stream_shuffle/%s/%zu", inplace ? "inplace" : "copy", sizes[si]);
 			r.numpy_ns = bench_numpy(key);
 			bench_print_row(&r);
@@ -348,6 +358,8 @@ static void bench_predicated(kdsl_rt *rt, int quick)
 		for (pti = 0; pti < 2; pti++)
 			for (dens = 0; dens < 2; dens++)
 				for (si = 0; si < 4 - (quick ? 2 : 0); si++) {
+					static const bench_fn fns[] = {pred_kdsl, pred_memcpy, pred_rows, pred_scalar};
+					bench_time t[4];
 					bench_row r;
 					char key[96], var[64];
 					size_t ds;
@@ -363,10 +375,11 @@ static void bench_predicated(kdsl_rt *rt, int quick)
 					r.op = "tensor_copy_predicated";
 					r.variant = var;
 					r.bytes = psizes[si];
-					r.kdsl = bench_run(pred_kdsl, &c);
-					r.memcpy_ = bench_run(pred_memcpy, &c);
-					r.rows = bench_run(pred_rows, &c);
-					r.scalar = bench_run(pred_scalar, &c);
+					bench_runs(fns, 4, &c, t);
+					r.kdsl = t[0];
+					r.memcpy_ = t[1];
+					r.rows = t[2];
+					r.scalar = t[3];
 					snprintf(key, sizeof key, "tensor_copy_predicated/%s/%s/%s/%zu", dti ? "f16" : "f32",
 					         pti ? "u32" : "u8", dens ? "random" : "half", psizes[si]);
 					r.numpy_ns = bench_numpy(key);

@@ -19,32 +19,52 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-bench_time bench_run(bench_fn fn, void *ctx)
+/* An iteration count worth ~2 ms of fn, after warming the caches. */
+static long calibrate(bench_fn fn, void *ctx)
 {
-	double t[BENCH_REPS], t0, el;
 	long iters = 1, i;
-	int r;
-	bench_time out;
+	double t0, el;
 
-	/* warm caches and find an iteration count worth ~2 ms */
 	for (;;) {
 		t0 = now_ns();
 		for (i = 0; i < iters; i++)
 			fn(ctx);
 		el = now_ns() - t0;
 		if (el >= 2e6 || iters >= (1L << 26))
-			break;
+			return iters;
 		iters = el < 1e4 ? iters * 16 : (long)((double)iters * 2.2e6 / el) + 1;
 	}
-	for (r = 0; r < BENCH_REPS; r++) {
-		t0 = now_ns();
-		for (i = 0; i < iters; i++)
-			fn(ctx);
-		t[r] = (now_ns() - t0) / (double)iters;
+}
+
+void bench_runs(const bench_fn *fns, int n, void *ctx, bench_time *out)
+{
+	double t[BENCH_MAXFN][BENCH_REPS], t0;
+	long iters[BENCH_MAXFN], i;
+	int r, k;
+
+	for (k = 0; k < n; k++)
+		iters[k] = calibrate(fns[k], ctx);
+	/* Repetition by repetition, every routine in turn: a slow spell of a
+	 * shared machine falls on all of them, not on one column. */
+	for (r = 0; r < BENCH_REPS; r++)
+		for (k = 0; k < n; k++) {
+			fns[k](ctx);   /* back in cache after the other routines */
+			t0 = now_ns();
+			for (i = 0; i < iters[k]; i++)
+				fns[k](ctx);
+			t[k][r] = (now_ns() - t0) / (double)iters[k];
+		}
+	for (k = 0; k < n; k++) {
+		qsort(t[k], BENCH_REPS, sizeof t[k][0], cmp_double);
+		out[k].med_ns = t[k][BENCH_REPS / 2];
+		out[k].spread = out[k].med_ns > 0 ? (t[k][BENCH_REPS - 1] - t[k][0]) / out[k].med_ns : 0;
 	}
-	qsort(t, BENCH_REPS, sizeof t[0], cmp_double);
-	out.med_ns = t[BENCH_REPS / 2];
-	out.spread = out.med_ns > 0 ? (t[BENCH_REPS - 1] - t[0]) / out.med_ns : 0;
+}
+
+bench_time bench_run(bench_fn fn, void *ctx)
+{
+	bench_time out;
+	bench_runs(&fn, 1, ctx, &out);
 	return out;
 }
 

@@ -618,14 +618,27 @@ static void shuffle_in_place(const view *d, const int64_t *mask)
 	}
 }
 
+/* dst row g + j (g a multiple of 32) is src row g + mask[j]: whole rows,
+ * memcpy-class copies. */
+static void shuffle_rows(unsigned char *d, size_t dps, const unsigned char *s, size_t sps, int64_t np,
+                         const int64_t *mask, size_t rb)
+{
+	int64_t g, j;
+
+	for (g = 0; g < np; g += 32)
+		for (j = 0; j < 32 && g + j < np; j++)
+			if (mask[j] != 255)
+				kdsl_copy_row(d + (size_t)(g + j) * dps, s + (size_t)(g + mask[j]) * sps, rb);
+}
+
 int kdsl_neuron_nc_stream_shuffle(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile src,
                                   const int64_t *mask, int64_t nmask)
 {
 	view d, s;
 	unsigned char *buf = NULL;
-	int64_t i, g, np, active, dlast[32];
-	size_t rb, doff[32], soff[32];
-	int rc, k, nrow = 0;
+	int64_t i, np, active;
+	size_t rb;
+	int rc;
 
 	if (!rt)
 		return KDSL_ERR_ARG;
@@ -669,20 +682,7 @@ int kdsl_neuron_nc_stream_shuffle(kdsl_rt *rt, const kdsl_site *site, kdsl_tile 
 		if ((rc = snapshot(rt, site, &s, &buf)))
 			return rc;
 	}
-	/* The copied rows of a group as byte offsets, worked out once: per
-	 * row the loop is then two adds and the copy. */
-	for (i = 0; i < 32; i++)
-		if (mask[i] != 255) {
-			doff[nrow] = (size_t)i * d.pstride;
-			soff[nrow] = (size_t)mask[i] * s.pstride;
-			dlast[nrow++] = i;
-		}
-	for (g = 0; g < d.np; g += 32) {
-		unsigned char *dg = wrow(&d, g);
-		const unsigned char *sg = row(&s, g);
-		for (k = 0; k < nrow && g + dlast[k] < d.np; k++)
-			kdsl_copy_row(dg + doff[k], sg + soff[k], rb);
-	}
+	shuffle_rows(wrow(&d, 0), d.pstride, s.p, s.pstride, d.np, mask, rb);
 	free(buf);
 	return KDSL_OK;
 }
