@@ -151,17 +151,32 @@ static inline int kdsl_ascend_aligned_(const void *base, kdsl_mem mem, int64_t o
 }
 
 /* What generated code calls for data_move: the common case inline, so a
- * kernel's move costs a memcpy and a few compares (with constant burst
- * arguments most of them fold away) instead of a library call whose
- * eleven arguments go through the stack.  The common case is one
- * contiguous run (both strides 0) between operands that do not overlap
- * and that passes every rule; anything else, and every error, goes to
- * kdsl_ascend_data_move, which behaves exactly as if called directly. */
-static inline int kdsl_ascend_data_move_fast(kdsl_rt *rt, const kdsl_site *site,
-                                             kdsl_ref dst, int64_t dst_off,
-                                             kdsl_cref src, int64_t src_off,
-                                             int64_t sid, int64_t nburst, int64_t burst,
-                                             int64_t src_stride, int64_t dst_stride)
+ * kernel's move costs its copies and a few compares (with constant burst
+ * arguments most of them fold away, and a burst's memcpy has a constant
+ * size) instead of a library call whose eleven arguments go through the
+ * stack.  The common case is a move that passes every rule and whose
+ * source and destination spans do not overlap: one memcpy when both
+ * strides are 0, else a memcpy per burst.  Anything else, and every
+ * error, goes to kdsl_ascend_data_move, which behaves exactly as if
+ * called directly. */
+/* With constant offsets gcc can warn (-Wrestrict) about a memcpy below
+ * on the path that the overlap test closes. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wrestrict"
+#endif
+#if defined(__GNUC__) && defined(__OPTIMIZE__)
+/* inlined at every call even when large: its checks fold away only
+ * against the call's constant arguments (an unoptimised build folds
+ * nothing and would only grow, so there it is left to the compiler) */
+#define KDSL_INLINE_ALWAYS __attribute__((always_inline))
+#else
+#define KDSL_INLINE_ALWAYS
+#endif
+static inline KDSL_INLINE_ALWAYS int
+kdsl_ascend_data_move_fast(kdsl_rt *rt, const kdsl_site *site, kdsl_ref dst, int64_t dst_off,
+                           kdsl_cref src, int64_t src_off, int64_t sid, int64_t nburst, int64_t burst,
+                           int64_t src_stride, int64_t dst_stride)
 {
 	/* Table 2's scope pairs, bit src * 8 + dst */
 	const uint64_t pairs = (uint64_t)1 << (KDSL_MEM_GM * 8 + KDSL_MEM_L1) |
@@ -169,25 +184,48 @@ static inline int kdsl_ascend_data_move_fast(kdsl_rt *rt, const kdsl_site *site,
 	                       (uint64_t)1 << (KDSL_MEM_GM * 8 + KDSL_MEM_UB) |
 	                       (uint64_t)1 << (KDSL_MEM_UB * 8 + KDSL_MEM_GM) |
 	                       (uint64_t)1 << (KDSL_MEM_UB * 8 + KDSL_MEM_UB);
-	uint64_t len = (uint64_t)nburst * (uint64_t)burst * 32;
-	uintptr_t d, s;
+	/* unsigned: arguments outside their ranges wrap harmlessly before
+	 * the checks below turn them away */
+	uint64_t len = (uint64_t)burst * 32, sstep = len + (uint64_t)src_stride * 32;
+	uint64_t dstep = len + (uint64_t)dst_stride * 32;
+	uint64_t sspan = ((uint64_t)nburst - 1) * sstep + len, dspan = ((uint64_t)nburst - 1) * dstep + len;
+	unsigned char *d;
+	const unsigned char *s;
+	uint64_t o;
+	int64_t k;
 
 	if (rt && sid >= 0 && sid <= 15 && nburst >= 1 && nburst <= 4095 && burst >= 1 && burst <= 65535 &&
-	    src_stride == 0 && dst_stride == 0 && (unsigned)src.mem < 8 && (unsigned)dst.mem < 8 &&
-	    (pairs >> (src.mem * 8 + dst.mem) & 1) && dst.base && src.base && dst_off >= 0 && src_off >= 0 &&
-	    (uint64_t)dst_off <= dst.bytes && dst.bytes - (uint64_t)dst_off >= len &&
-	    (uint64_t)src_off <= src.bytes && src.bytes - (uint64_t)src_off >= len &&
+	    src_stride >= 0 && src_stride <= 65535 && dst_stride >= 0 && dst_stride <= 65535 &&
+	    (unsigned)src.mem < 8 && (unsigned)dst.mem < 8 && (pairs >> (src.mem * 8 + dst.mem) & 1) &&
+	    dst.base && src.base && dst_off >= 0 && src_off >= 0 &&
+	    (uint64_t)dst_off <= dst.bytes && dst.bytes - (uint64_t)dst_off >= dspan &&
+	    (uint64_t)src_off <= src.bytes && src.bytes - (uint64_t)src_off >= sspan &&
 	    kdsl_ascend_aligned_(dst.base, dst.mem, dst_off) && kdsl_ascend_aligned_(src.base, src.mem, src_off)) {
-		d = (uintptr_t)dst.base + (uintptr_t)dst_off;
-		s = (uintptr_t)src.base + (uintptr_t)src_off;
-		if (d + len <= s || s + len <= d) {
-			memcpy(dst.base + dst_off, src.base + src_off, (size_t)len);
+		d = dst.base + dst_off;
+		s = src.base + src_off;
+		if ((uintptr_t)d + dspan <= (uintptr_t)s || (uintptr_t)s + sspan <= (uintptr_t)d) {
+			if (sspan == (uint64_t)nburst * len && dspan == sspan) {
+				memcpy(d, s, (size_t)sspan);
+			} else if (len <= 256) {
+				/* 32-byte pieces: a constant-size copy of a whole burst
+				 * becomes `rep movs`, whose start-up costs more than a
+				 * short burst */
+				for (k = 0; k < nburst; k++, d += dstep, s += sstep)
+					for (o = 0; o < len; o += 32)
+						memcpy(d + o, s + o, 32);
+			} else {
+				for (k = 0; k < nburst; k++, d += dstep, s += sstep)
+					memcpy(d, s, (size_t)len);
+			}
 			return KDSL_OK;
 		}
 	}
 	return kdsl_ascend_data_move(rt, site, dst, dst_off, src, src_off, sid, nburst, burst, src_stride,
 	                             dst_stride);
 }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
 /* Repeat r writes `mask` elements starting r*dst_rep_stride*32 bytes after
  * dst_off.  mask 1..256/size(dt), repeat_times 0..255, strides 0..255. */
