@@ -259,8 +259,21 @@ int kdsl_ascend_vec_dup(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
 		return rc;
 	kdsl_store_value(dt, one, scalar);
 	kdsl_splat(pat.b, one, size, (size_t)mask);
-	for (r = 0; r < repeat_times; r++)
-		memcpy(dst.base + dst_off + r * step, pat.b, (size_t)len);
+	if (step != len || repeat_times == 0) {
+		for (r = 0; r < repeat_times; r++)
+			memcpy(dst.base + dst_off + r * step, pat.b, (size_t)len);
+		return KDSL_OK;
+	}
+	/* Repeats that follow each other are one run: one repeat, then
+	 * doubled in place with libc's widest moves (a copy per repeat was
+	 * most of the op's time). */
+	{
+		unsigned char *d = dst.base + dst_off;
+		size_t total = (size_t)(len * repeat_times), done;
+		memcpy(d, pat.b, (size_t)len);
+		for (done = (size_t)len; done < total; done *= 2)
+			memcpy(d + done, d, done < total - done ? done : total - done);
+	}
 	return KDSL_OK;
 }
 

@@ -729,6 +729,16 @@ START_TEST(vec_dup_repeats)
 	ck_assert_int_eq(memcmp(ub, before, 32), 0);
 	ck_assert_int_eq(memcmp(ub + 64, before + 64, 32), 0);
 	ck_assert_int_eq(memcmp(ub + 224, before + 224, 512 - 224), 0);
+	/* Repeats one after the other (one block each, stride 1): one run,
+	 * filled by doubling; 5 repeats, not a power of two, end at byte 192. */
+	memcpy(before, ub, sizeof before);
+	ck_assert_int_eq(kdsl_ascend_vec_dup(rt, &DSITE, KDSL_F16, 16, kdsl_ref_of(ub, 512, KDSL_MEM_UB),
+	                                     32, -1.5, 5, 1), KDSL_OK);
+	memcpy(h, ub, sizeof h);
+	for (i = 16; i < 96; i++)
+		ck_assert_uint_eq(h[i], 0xbe00);
+	ck_assert_int_eq(memcmp(ub, before, 32), 0);
+	ck_assert_int_eq(memcmp(ub + 192, before + 192, 512 - 192), 0);
 	/* repeat_times 0 writes nothing. */
 	memcpy(before, ub, sizeof before);
 	ck_assert_int_eq(kdsl_ascend_vec_dup(rt, &DSITE, KDSL_F16, 16, kdsl_ref_of(ub, 512, KDSL_MEM_UB),
