@@ -150,15 +150,6 @@ static inline int kdsl_ascend_aligned_(const void *base, kdsl_mem mem, int64_t o
 	return (mem != KDSL_MEM_UB && mem != KDSL_MEM_L1) || ((uintptr_t)base % 32 == 0 && off % 32 == 0);
 }
 
-/* What generated code calls for data_move: the common case inline, so a
- * kernel's move costs its copies and a few compares (with constant burst
- * arguments most of them fold away, and a burst's memcpy has a constant
- * size) instead of a library call whose eleven arguments go through the
- * stack.  The common case is a move that passes every rule and whose
- * source and destination spans do not overlap: one memcpy when both
- * strides are 0, else a memcpy per burst.  Anything else, and every
- * error, goes to kdsl_ascend_data_move, which behaves exactly as if
- * called directly. */
 /* With constant offsets gcc can warn (-Wrestrict) about a memcpy below
  * on the path that the overlap test closes. */
 #if defined(__GNUC__) && !defined(__clang__)
@@ -173,6 +164,16 @@ static inline int kdsl_ascend_aligned_(const void *base, kdsl_mem mem, int64_t o
 #else
 #define KDSL_INLINE_ALWAYS
 #endif
+
+/* What generated code calls for data_move: the common case inline, so a
+ * kernel's move costs its copies and a few compares (with constant burst
+ * arguments most of them fold away, and a burst's memcpy has a constant
+ * size) instead of a library call whose eleven arguments go through the
+ * stack.  The common case is a move that passes every rule and whose
+ * source and destination spans do not overlap: one memcpy when both
+ * strides are 0, else a copy per burst.  Anything else, and every
+ * error, goes to kdsl_ascend_data_move, which behaves exactly as if
+ * called directly. */
 static inline KDSL_INLINE_ALWAYS int
 kdsl_ascend_data_move_fast(kdsl_rt *rt, const kdsl_site *site, kdsl_ref dst, int64_t dst_off,
                            kdsl_cref src, int64_t src_off, int64_t sid, int64_t nburst, int64_t burst,
