@@ -258,6 +258,12 @@ int kdsl_ascend_vec_dup(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
 	                       repeat_times, step, len)))
 		return rc;
 	kdsl_store_value(dt, one, scalar);
+	/* One byte repeated (0.0 in any dtype, the usual fill) over adjacent
+	 * repeats: a memset. */
+	if (step == len && memcmp(one, one + 1, size - 1) == 0) {
+		memset(dst.base + dst_off, one[0], (size_t)(len * repeat_times));
+		return KDSL_OK;
+	}
 	kdsl_splat(pat.b, one, size, (size_t)mask);
 	if (step != len || repeat_times == 0) {
 		for (r = 0; r < repeat_times; r++)

@@ -739,6 +739,20 @@ START_TEST(vec_dup_repeats)
 		ck_assert_uint_eq(h[i], 0xbe00);
 	ck_assert_int_eq(memcmp(ub, before, 32), 0);
 	ck_assert_int_eq(memcmp(ub + 192, before + 192, 512 - 192), 0);
+	/* The same with 0.0 (every byte 0: a memset) and with -0.0 in f32
+	 * (bytes 00 00 00 80: not one byte repeated). */
+	memcpy(before, ub, sizeof before);
+	ck_assert_int_eq(kdsl_ascend_vec_dup(rt, &DSITE, KDSL_F32, 8, kdsl_ref_of(ub, 512, KDSL_MEM_UB),
+	                                     64, 0.0, 3, 1), KDSL_OK);
+	for (i = 64; i < 160; i++)
+		ck_assert_uint_eq(ub[i], 0);
+	ck_assert_int_eq(memcmp(ub, before, 64), 0);
+	ck_assert_int_eq(memcmp(ub + 160, before + 160, 512 - 160), 0);
+	ck_assert_int_eq(kdsl_ascend_vec_dup(rt, &DSITE, KDSL_F32, 8, kdsl_ref_of(ub, 512, KDSL_MEM_UB),
+	                                     64, -0.0, 3, 1), KDSL_OK);
+	for (i = 64; i < 160; i++)
+		ck_assert_uint_eq(ub[i], i % 4 == 3 ? 0x80 : 0);
+	ck_assert_int_eq(memcmp(ub + 160, before + 160, 512 - 160), 0);
 	/* repeat_times 0 writes nothing. */
 	memcpy(before, ub, sizeof before);
 	ck_assert_int_eq(kdsl_ascend_vec_dup(rt, &DSITE, KDSL_F16, 16, kdsl_ref_of(ub, 512, KDSL_MEM_UB),
