@@ -233,6 +233,29 @@ kdsl_ascend_data_move_fast(kdsl_rt *rt, const kdsl_site *site, kdsl_ref dst, int
 int kdsl_ascend_vec_dup(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
                         int64_t mask, kdsl_ref dst, int64_t dst_off,
                         double scalar, int64_t repeat_times, int64_t dst_rep_stride);
+/* What generated code calls for vec_dup: the usual zero fill inline.
+ * Repeats that follow each other (dst_rep_stride * 32 == mask * size),
+ * +0.0 (every byte 0 in every dtype), and every rule met: one memset.
+ * Anything else, and every error, goes to kdsl_ascend_vec_dup. */
+static inline KDSL_INLINE_ALWAYS int
+kdsl_ascend_vec_dup_fast(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt, int64_t mask, kdsl_ref dst,
+                         int64_t dst_off, double scalar, int64_t repeat_times, int64_t dst_rep_stride)
+{
+	int64_t size = dt == KDSL_I16 || dt == KDSL_U16 || dt == KDSL_F16 ? 2
+	             : dt == KDSL_I32 || dt == KDSL_U32 || dt == KDSL_F32 ? 4 : 0;
+	uint64_t bits, len = (uint64_t)mask * (uint64_t)size * (uint64_t)repeat_times;
+
+	memcpy(&bits, &scalar, sizeof bits);
+	if (rt && size && bits == 0 && mask >= 1 && mask <= 256 / size && repeat_times >= 1 &&
+	    repeat_times <= 255 && dst_rep_stride >= 0 && dst_rep_stride <= 255 &&
+	    dst_rep_stride * 32 == mask * size && dst.mem == KDSL_MEM_UB && dst.base &&
+	    dst_off >= 0 && (uintptr_t)dst.base % 32 == 0 && dst_off % 32 == 0 &&
+	    (uint64_t)dst_off <= dst.bytes && dst.bytes - (uint64_t)dst_off >= len) {
+		memset(dst.base + dst_off, 0, (size_t)len);
+		return KDSL_OK;
+	}
+	return kdsl_ascend_vec_dup(rt, site, dt, mask, dst, dst_off, scalar, repeat_times, dst_rep_stride);
+}
 int kdsl_ascend_vec_add(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
                         int64_t mask, kdsl_ref dst, int64_t dst_off,
                         kdsl_cref src0, int64_t src0_off,

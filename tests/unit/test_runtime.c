@@ -804,6 +804,56 @@ static uint16_t get16(const unsigned char *ub, int idx)
 	return v;
 }
 
+/* vec_dup's inline zero fill against the library entry, as for data_move:
+ * random calls, many of them zero fills over adjacent repeats, many
+ * breaking a rule, on two runtimes with the same memory. */
+START_TEST(vec_dup_fast_agrees)
+{
+	static const kdsl_dtype dts[] = {KDSL_I16, KDSL_U16, KDSL_F16, KDSL_I32, KDSL_U32, KDSL_F32, KDSL_I8,
+	                                 KDSL_F16};
+	static const double vals[] = {0.0, 0.0, 0.0, -0.0, 1.0};
+	kdsl_rt *rt[2];
+	unsigned char *ub[2];
+	uint64_t x = 0x2545f4914f6cdd1du;
+	int call, i, nzero = 0, nerr = 0;
+
+	for (i = 0; i < 2; i++) {
+		rt[i] = kdsl_rt_create(KDSL_TARGET_ASCEND);
+		ck_assert_ptr_nonnull(rt[i]);
+		ub[i] = kdsl_rt_mem(rt[i], KDSL_MEM_UB, NULL);
+	}
+	for (call = 0; call < 20000; call++) {
+		kdsl_dtype dt = dts[next_rand(&x) % 8];
+		int64_t size = dt == KDSL_I32 || dt == KDSL_U32 || dt == KDSL_F32 ? 4 : 2;
+		int64_t mask = next_rand(&x) % 4 ? 16 * (int64_t)(1 + next_rand(&x) % 8) / size * 2
+		                                 : (int64_t)(next_rand(&x) % 140);
+		int64_t rep = (int64_t)(next_rand(&x) % 12) - (next_rand(&x) % 10 == 0 ? 3 : 0);
+		int64_t stride = next_rand(&x) % 3 ? mask * size / 32 : (int64_t)(next_rand(&x) % 10);
+		int64_t off = (int64_t)(next_rand(&x) % 64) * (next_rand(&x) % 6 ? 32 : 12);
+		size_t bytes = 1024 + 512 * (size_t)(next_rand(&x) % 4);
+		kdsl_mem mem = next_rand(&x) % 12 ? KDSL_MEM_UB : KDSL_MEM_L1;
+		double v = vals[next_rand(&x) % 5];
+		int rc[2];
+
+		if (next_rand(&x) % 30 == 0)
+			stride = (int64_t)1 << 62;   /* far outside: no overflow on the way to the error */
+		for (i = 0; i < 2; i++)
+			rc[i] = (i ? kdsl_ascend_vec_dup_fast : kdsl_ascend_vec_dup)(rt[i], &DSITE, dt, mask,
+			                                                           kdsl_ref_of(ub[i], bytes, mem), off,
+			                                                           v, rep, stride);
+		ck_assert_msg(rc[0] == rc[1], "call %d: rc %d (library) vs %d (fast)", call, rc[0], rc[1]);
+		ck_assert_str_eq(kdsl_rt_last_error(rt[0]), kdsl_rt_last_error(rt[1]));
+		ck_assert_msg(memcmp(ub[0], ub[1], 8192) == 0, "call %d: ub differs", call);
+		nzero += rc[0] == KDSL_OK && v == 0.0 && stride <= 255 && stride * 32 == mask * size;
+		nerr += rc[0] != KDSL_OK;
+	}
+	ck_assert_int_gt(nzero, 2000);
+	ck_assert_int_gt(nerr, 8000);
+	for (i = 0; i < 2; i++)
+		kdsl_rt_destroy(rt[i]);
+}
+END_TEST
+
 START_TEST(vec_add_f16_rounding)
 {
 	unsigned char *ub;
@@ -1164,6 +1214,7 @@ static Suite *runtime_suite(void)
 	tcase_add_test(vec, vec_dup_values);
 	tcase_add_test(vec, vec_dup_repeats);
 	tcase_add_test(vec, vec_dup_errors);
+	tcase_add_test(vec, vec_dup_fast_agrees);
 	tcase_add_test(vec, vec_add_f16_rounding);
 	tcase_add_test(vec, vec_add_f32_and_ints);
 	tcase_add_test(vec, vec_add_in_place);
