@@ -108,20 +108,6 @@ static void copy_blocks(unsigned char *d, const unsigned char *s, int64_t len)
 		memcpy(d + o, s + o, BLOCK);
 }
 
-/* Table 2 of the page: the scope pairs data_move supports. */
-static int move_allowed(kdsl_mem src, kdsl_mem dst)
-{
-	switch (src) {
-	case KDSL_MEM_GM:
-		return dst == KDSL_MEM_L1 || dst == KDSL_MEM_UB;
-	case KDSL_MEM_L1:
-		return dst == KDSL_MEM_GM;
-	case KDSL_MEM_UB:
-		return dst == KDSL_MEM_GM || dst == KDSL_MEM_UB;
-	default:
-		return 0;
-	}
-}
 
 int kdsl_ascend_data_move(kdsl_rt *rt, const kdsl_site *site,
                           kdsl_ref dst, int64_t dst_off,
@@ -140,7 +126,7 @@ int kdsl_ascend_data_move(kdsl_rt *rt, const kdsl_site *site,
 	    (rc = check_range(rt, site, "src_stride", src_stride, 0, 65535)) ||
 	    (rc = check_range(rt, site, "dst_stride", dst_stride, 0, 65535)))
 		return rc;
-	if (!move_allowed(src.mem, dst.mem))
+	if (!kdsl_ascend_move_allowed(src.mem, dst.mem))
 		return kdsl_rt_fail(rt, site, KDSL_ERR_ARG,
 		                    "cannot move from %s to %s (allowed: gm->l1, l1->gm, gm->ub, ub->gm, ub->ub)",
 		                    kdsl_mem_name(src.mem), kdsl_mem_name(dst.mem));
@@ -265,21 +251,15 @@ int kdsl_ascend_vec_dup(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
 		return KDSL_OK;
 	}
 	kdsl_splat(pat.b, one, size, (size_t)mask);
-	if (step != len || repeat_times == 0) {
+	if (step != len) {
 		for (r = 0; r < repeat_times; r++)
 			memcpy(dst.base + dst_off + r * step, pat.b, (size_t)len);
 		return KDSL_OK;
 	}
-	/* Repeats that follow each other are one run: one repeat, then
-	 * doubled in place with libc's widest moves (a copy per repeat was
+	/* Repeats that follow each other are one run: the repeat splatted,
+	 * doubling in place with libc's widest moves (a copy per repeat was
 	 * most of the op's time). */
-	{
-		unsigned char *d = dst.base + dst_off;
-		size_t total = (size_t)(len * repeat_times), done;
-		memcpy(d, pat.b, (size_t)len);
-		for (done = (size_t)len; done < total; done *= 2)
-			memcpy(d + done, d, done < total - done ? done : total - done);
-	}
+	kdsl_splat(dst.base + dst_off, pat.b, (size_t)len, (size_t)repeat_times);
 	return KDSL_OK;
 }
 

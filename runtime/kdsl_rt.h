@@ -141,6 +141,18 @@ int kdsl_ascend_data_move(kdsl_rt *rt, const kdsl_site *site,
                           int64_t sid, int64_t nburst, int64_t burst,
                           int64_t src_stride, int64_t dst_stride);
 
+/* Seed 001's Table 2, the scope pairs data_move supports (gm->l1, l1->gm,
+ * gm->ub, ub->gm, ub->ub), as bit src * 8 + dst; the library and the
+ * inline path below both ask it. */
+#define KDSL_ASCEND_MOVE_PAIRS                                                     \
+	((uint64_t)1 << (KDSL_MEM_GM * 8 + KDSL_MEM_L1) | (uint64_t)1 << (KDSL_MEM_L1 * 8 + KDSL_MEM_GM) | \
+	 (uint64_t)1 << (KDSL_MEM_GM * 8 + KDSL_MEM_UB) | (uint64_t)1 << (KDSL_MEM_UB * 8 + KDSL_MEM_GM) | \
+	 (uint64_t)1 << (KDSL_MEM_UB * 8 + KDSL_MEM_UB))
+static inline int kdsl_ascend_move_allowed(kdsl_mem src, kdsl_mem dst)
+{
+	return (unsigned)src < 8 && (unsigned)dst < 8 && (KDSL_ASCEND_MOVE_PAIRS >> (src * 8 + dst) & 1);
+}
+
 /* 1 when the ub/l1 operand at base + off meets the 32-byte rule, judged
  * the cheap way: base and off both multiples of 32.  The runtime's
  * memories are 64-byte aligned, so this never accepts what
@@ -179,12 +191,6 @@ kdsl_ascend_data_move_fast(kdsl_rt *rt, const kdsl_site *site, kdsl_ref dst, int
                            kdsl_cref src, int64_t src_off, int64_t sid, int64_t nburst, int64_t burst,
                            int64_t src_stride, int64_t dst_stride)
 {
-	/* Table 2's scope pairs, bit src * 8 + dst */
-	const uint64_t pairs = (uint64_t)1 << (KDSL_MEM_GM * 8 + KDSL_MEM_L1) |
-	                       (uint64_t)1 << (KDSL_MEM_L1 * 8 + KDSL_MEM_GM) |
-	                       (uint64_t)1 << (KDSL_MEM_GM * 8 + KDSL_MEM_UB) |
-	                       (uint64_t)1 << (KDSL_MEM_UB * 8 + KDSL_MEM_GM) |
-	                       (uint64_t)1 << (KDSL_MEM_UB * 8 + KDSL_MEM_UB);
 	/* unsigned: arguments outside their ranges wrap harmlessly before
 	 * the checks below turn them away */
 	uint64_t len = (uint64_t)burst * 32, sstep = len + (uint64_t)src_stride * 32;
@@ -197,7 +203,7 @@ kdsl_ascend_data_move_fast(kdsl_rt *rt, const kdsl_site *site, kdsl_ref dst, int
 
 	if (rt && sid >= 0 && sid <= 15 && nburst >= 1 && nburst <= 4095 && burst >= 1 && burst <= 65535 &&
 	    src_stride >= 0 && src_stride <= 65535 && dst_stride >= 0 && dst_stride <= 65535 &&
-	    (unsigned)src.mem < 8 && (unsigned)dst.mem < 8 && (pairs >> (src.mem * 8 + dst.mem) & 1) &&
+	    kdsl_ascend_move_allowed(src.mem, dst.mem) &&
 	    dst.base && src.base && dst_off >= 0 && src_off >= 0 &&
 	    (uint64_t)dst_off <= dst.bytes && dst.bytes - (uint64_t)dst_off >= dspan &&
 	    (uint64_t)src_off <= src.bytes && src.bytes - (uint64_t)src_off >= sspan &&
