@@ -30,10 +30,20 @@ typedef struct {
 	int *stack;
 } Cfg;
 
-static const KdIns *term(const KdFunc *f, int b)
+/* Does u read a value defined in the loop (a block parameter or a
+ * result of its header or body)? */
+static int uses_loop_value(const KdFunc *f, const KdLoopShape *sh, int h, const KdIns *u)
 {
-	const KdBlock *bl = f->blk[b];
-	return bl->nins ? &f->ins[bl->insv[bl->nins - 1]] : NULL;
+	for (int i = -1; i < sh->nchain; i++) {
+		const KdBlock *x = f->blk[i < 0 ? h : sh->chain[i]];
+		for (int p = 0; p < x->nparam; p++)
+			if (kd_ins_uses(u, x->params[p]))
+				return 1;
+		for (int q = 0; q < x->nins; q++)
+			if (f->ins[x->insv[q]].res >= 0 && kd_ins_uses(u, f->ins[x->insv[q]].res))
+				return 1;
+	}
+	return 0;
 }
 
 static void analyse(Cfg *c)
@@ -41,81 +51,31 @@ static void analyse(Cfg *c)
 	kd_cfg_reach(c->f, c->reach, c->npred, c->stack);
 }
 
-/* Is the loop headed by h empty?  On success *pre is the preheader's
- * terminator to redirect to *exitb. */
-static int empty_loop(Cfg *c, int h, KdIns **pre, int *exitb)
+/* Is the loop headed by h empty?  On success *sh is its shape, whose
+ * preheader is to jump to its exit. */
+static int empty_loop(Cfg *c, int h, KdLoopShape *sh)
 {
 	KdFunc *f = c->f;
-	const KdBlock *hb = f->blk[h];
-	const KdLoop *l = hb->loop;
-	if (!l || !c->reach[h] || hb->nparam != 1 || hb->params[0] != l->iv || hb->nins != 2 ||
-	    l->step <= 0 || f->val[l->lo].kind != VK_CONST || f->val[l->hi].kind != VK_CONST ||
-	    c->npred[h] != 2)
+	if (!kd_loop_shape(f, c->reach, c->npred, h, sh))
 		return 0;
-	const KdIns *cond = &f->ins[hb->insv[0]], *br = &f->ins[hb->insv[1]];
-	if (cond->op != OP_LT || cond->args[0] != l->iv || cond->args[1] != l->hi || br->op != OP_BR ||
-	    br->args[0] != cond->res || br->succ[0].nargs || br->succ[1].nargs)
-		return 0;
-	int body = br->succ[0].blk;
-	*exitb = br->succ[1].blk;
-	if (body == h || *exitb == h)
-		return 0;
-	char *in = calloc((size_t)f->nblk, 1);
-	int ok = 1, cur = body, last = -1;
-	in[h] = 1;
-	while (ok) {
-		if (cur == h || cur == *exitb || in[cur] || c->npred[cur] != 1) {
-			ok = 0;
-			break;
-		}
-		in[cur] = 1;
-		const KdBlock *cb = f->blk[cur];
-		for (int k = 0; ok && k + 1 < cb->nins; k++) {
+	for (int i = 0; i < sh->nchain; i++) {
+		const KdBlock *cb = f->blk[sh->chain[i]];
+		for (int k = 0; k + 1 < cb->nins; k++) {
 			KdOp op = f->ins[cb->insv[k]].op;
-			ok = kd_ops[op].kind == OK_PURE && op != OP_DIV && op != OP_REM && op != OP_SHL &&
-			     op != OP_SHR;
+			if (kd_ops[op].kind != OK_PURE || op == OP_DIV || op == OP_REM || op == OP_SHL ||
+			    op == OP_SHR)
+				return 0;
 		}
-		const KdIns *t = term(f, cur);
-		if (!ok || !t || t->op != OP_JMP) {
-			ok = 0;
-			break;
-		}
-		if (t->succ[0].blk == h) {
-			last = cur;
-			break;
-		}
-		if (t->succ[0].nargs)
-			ok = 0;
-		cur = t->succ[0].blk;
 	}
-	/* the preheader: the other reachable block that jumps to h */
-	*pre = NULL;
-	for (int b = 0; ok && b < f->nblk; b++) {
-		KdIns *t = c->reach[b] && b != last && f->blk[b]->nins
-		           ? &f->ins[f->blk[b]->insv[f->blk[b]->nins - 1]] : NULL;
-		if (t && t->op == OP_JMP && t->succ[0].blk == h)
-			*pre = t;
-	}
-	ok = ok && *pre;
 	/* nothing the loop defines is used outside it */
-	for (int b = 0; ok && b < f->nblk; b++) {
-		if (in[b] || !c->reach[b])
+	for (int b = 0; b < f->nblk; b++) {
+		if (kd_loop_holds(sh, h, b) || !c->reach[b])
 			continue;
-		for (int k = 0; ok && k < f->blk[b]->nins; k++) {
-			const KdIns *u = &f->ins[f->blk[b]->insv[k]];
-			for (int lb = 0; ok && lb < f->nblk; lb++) {
-				if (!in[lb])
-					continue;
-				const KdBlock *x = f->blk[lb];
-				for (int p = 0; ok && p < x->nparam; p++)
-					ok = !kd_ins_uses(u, x->params[p]);
-				for (int q = 0; ok && q < x->nins; q++)
-					ok = f->ins[x->insv[q]].res < 0 || !kd_ins_uses(u, f->ins[x->insv[q]].res);
-			}
-		}
+		for (int k = 0; k < f->blk[b]->nins; k++)
+			if (uses_loop_value(f, sh, h, &f->ins[f->blk[b]->insv[k]]))
+				return 0;
 	}
-	free(in);
-	return ok;
+	return 1;
 }
 
 /* A block that ends in a jump to a block only it reaches (no
@@ -129,10 +89,10 @@ static int merge_chains(KdArena *ar, Cfg *c)
 	for (int a = 0; a < f->nblk; a++) {
 		while (c->reach[a]) {
 			KdBlock *ab = f->blk[a];
-			const KdIns *t = term(f, a);
-			if (!t || t->op != OP_JMP || t->succ[0].nargs)
+			const KdSucc *t = kd_jmp_succ(f, a);
+			if (!t || t->nargs)
 				break;
-			int b = t->succ[0].blk, jmp = ab->insv[ab->nins - 1];
+			int b = t->blk, jmp = ab->insv[ab->nins - 1];
 			KdBlock *bb = f->blk[b];
 			if (b == a || b == 0 || c->npred[b] != 1 || bb->nparam || bb->loop || !bb->nins)
 				break;
@@ -207,11 +167,9 @@ int kd_pass_empty_loops(KdModule *m)
 			changed = 0;
 			analyse(&c);
 			for (int h = 0; h < c.f->nblk && !changed; h++) {
-				KdIns *pre;
-				int exitb;
-				if (empty_loop(&c, h, &pre, &exitb)) {
-					pre->succ[0].blk = exitb;
-					pre->succ[0].nargs = 0;
+				KdLoopShape sh;
+				if (empty_loop(&c, h, &sh)) {
+					kd_loop_skip(c.f, sh.pre, sh.exitb);
 					changed = 1;
 				}
 			}

@@ -317,9 +317,7 @@ static int fuse_loop(Fuse *u, int h)
 	/* Moves at the end of the preheader, which then jumps past the loop. */
 	int pos = f->blk[pre]->nins - 1;
 	emit_moves(u, pre, &pos, m, mv);
-	KdIns *pt = &f->ins[f->blk[pre]->insv[f->blk[pre]->nins - 1]];
-	pt->succ[0].blk = exitb;
-	pt->succ[0].nargs = 0;
+	kd_loop_skip(f, pre, exitb);
 	kd_ins_unlink(f, mv);
 	return 1;
 }

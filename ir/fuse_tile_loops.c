@@ -176,9 +176,7 @@ static int fuse_loop(Fl *u, int h)
 	int args[2] = {dv, sv};
 	int ni = kd_ins_add(u->m->arena, f, pre, kind, 2, args, asp, sp);
 	kd_ins_move_to(f, pre, ni, pos++);
-	KdIns *pt = &f->ins[f->blk[pre]->insv[f->blk[pre]->nins - 1]];
-	pt->succ[0].blk = exitb;
-	pt->succ[0].nargs = 0;
+	kd_loop_skip(f, pre, exitb);
 	kd_ins_unlink(f, op);
 	return 1;
 }

@@ -64,12 +64,30 @@ const KdSucc *kd_jmp_succ(const KdFunc *f, int blk);
  * scratch of f->nblk + 1. */
 void kd_cfg_reach(const KdFunc *f, char *reach, int *npred, int *stack);
 
-/* The loops the fusion passes rewrite: header h is `lt iv, hi; br` with
- * constant bounds and a positive step, entered from one preheader with
- * lo; the body is a chain of blocks (each with h's body as its only
- * predecessor) jumping back to h with iv + step; the chain holds pure ops
- * and exactly one op `want` accepts; neither iv nor the condition is used
- * outside the loop.  Anything else is no such loop (0). */
+/* The loop shape the builder makes and the loop passes rewrite: header h
+ * is `lt iv, hi; br` with constant bounds and a positive step, entered
+ * from one preheader; the body is a chain of at most KD_LOOP_CHAIN blocks,
+ * each with one predecessor, jumping on to the next and the last back to
+ * h.  Anything else is no such loop (0). */
+enum { KD_LOOP_CHAIN = 64 };
+typedef struct {
+	int exitb;       /* where the loop leaves to */
+	int pre;         /* the preheader */
+	int cond;        /* the header's condition value */
+	int chain[KD_LOOP_CHAIN], nchain;   /* the body blocks, in order */
+} KdLoopShape;
+int kd_loop_shape(const KdFunc *f, const char *reach, const int *npred, int h, KdLoopShape *o);
+/* Is block b part of the loop (its header h or its body)? */
+int kd_loop_holds(const KdLoopShape *sh, int h, int b);
+/* The preheader pre jumps to exitb instead, without arguments: the loop
+ * is no longer entered. */
+void kd_loop_skip(KdFunc *f, int pre, int exitb);
+
+/* The loops the fusion passes rewrite: a kd_loop_shape loop that runs
+ * at least once, whose exit has no other predecessor, whose preheader
+ * passes lo and latch iv + step; the chain holds pure ops and exactly one
+ * op `want` accepts; neither iv nor the condition is used outside the
+ * loop.  Anything else is no such loop (0). */
 typedef struct {
 	int exitb;       /* where the loop leaves to */
 	int pre;         /* the preheader */

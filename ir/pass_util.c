@@ -78,8 +78,7 @@ void kd_cfg_reach(const KdFunc *f, char *reach, int *npred, int *stack)
 	}
 }
 
-int kd_counted_loop(const KdFunc *f, const char *reach, const int *npred, int h,
-                    int (*want)(const KdIns *in), KdCountedLoop *out)
+int kd_loop_shape(const KdFunc *f, const char *reach, const int *npred, int h, KdLoopShape *o)
 {
 	const KdBlock *hb = f->blk[h];
 	const KdLoop *l = hb->loop;
@@ -87,67 +86,97 @@ int kd_counted_loop(const KdFunc *f, const char *reach, const int *npred, int h,
 	    l->step <= 0 || f->val[l->lo].kind != VK_CONST || f->val[l->hi].kind != VK_CONST ||
 	    npred[h] != 2)
 		return 0;
-	int64_t n = kd_loop_trips(f, l);
 	const KdIns *cond = &f->ins[hb->insv[0]], *br = &f->ins[hb->insv[1]];
-	if (n < 1 || cond->op != OP_LT || cond->args[0] != l->iv || cond->args[1] != l->hi ||
-	    br->op != OP_BR || br->args[0] != cond->res || br->succ[0].nargs || br->succ[1].nargs)
+	if (cond->op != OP_LT || cond->args[0] != l->iv || cond->args[1] != l->hi || br->op != OP_BR ||
+	    br->args[0] != cond->res || br->succ[0].nargs || br->succ[1].nargs)
 		return 0;
-	int body = br->succ[0].blk, exitb = br->succ[1].blk;
-	if (body == h || exitb == h || npred[exitb] != 1)
+	int cur = br->succ[0].blk;
+	o->exitb = br->succ[1].blk;
+	o->cond = cond->res;
+	o->nchain = 0;
+	if (cur == h || o->exitb == h)
 		return 0;
-	/* the body chain: unconditional jumps back to h, one wanted op */
-	int chain[64], nchain = 0, op = -1, cur = body;
+	/* the body chain: unconditional jumps, the last one back to h */
 	for (;;) {
-		if (nchain == 64 || cur == h || cur == exitb || npred[cur] != 1)
+		if (o->nchain == KD_LOOP_CHAIN || cur == h || cur == o->exitb || npred[cur] != 1)
 			return 0;
-		chain[nchain++] = cur;
-		const KdBlock *cb = f->blk[cur];
-		for (int k = 0; k + 1 < cb->nins; k++) {
-			const KdIns *in = &f->ins[cb->insv[k]];
-			if (kd_ops[in->op].kind == OK_PURE)
-				continue;
-			if (op >= 0 || !want(in))
-				return 0;
-			op = cb->insv[k];
-		}
+		o->chain[o->nchain++] = cur;
 		const KdSucc *s = kd_jmp_succ(f, cur);
 		if (!s)
 			return 0;
-		if (s->blk == h) {
-			int64_t c, k;
-			if (s->nargs != 1 || !kd_affine_in(f, s->args[0], h, &c, &k) ||
-			    c != f->val[l->lo].c + l->step || k != l->step)
-				return 0;
+		if (s->blk == h)
 			break;
-		}
 		if (s->nargs)
 			return 0;
 		cur = s->blk;
 	}
-	/* the preheader: the one other reachable block that jumps to h */
-	int pre = -1;
+	/* the preheader: the other reachable block that jumps to h */
+	o->pre = -1;
 	for (int b = 0; b < f->nblk; b++) {
 		const KdSucc *s = reach[b] ? kd_jmp_succ(f, b) : NULL;
 		if (s && s->blk == h && b != cur)
-			pre = b;
+			o->pre = b;
 	}
-	if (pre < 0 || op < 0)
+	return o->pre >= 0;
+}
+
+int kd_loop_holds(const KdLoopShape *sh, int h, int b)
+{
+	if (b == h)
+		return 1;
+	for (int c = 0; c < sh->nchain; c++)
+		if (sh->chain[c] == b)
+			return 1;
+	return 0;
+}
+
+void kd_loop_skip(KdFunc *f, int pre, int exitb)
+{
+	KdIns *t = &f->ins[f->blk[pre]->insv[f->blk[pre]->nins - 1]];
+	t->succ[0].blk = exitb;
+	t->succ[0].nargs = 0;
+}
+
+int kd_counted_loop(const KdFunc *f, const char *reach, const int *npred, int h,
+                    int (*want)(const KdIns *in), KdCountedLoop *out)
+{
+	const KdLoop *l = f->blk[h]->loop;
+	KdLoopShape sh;
+	if (!kd_loop_shape(f, reach, npred, h, &sh) || npred[sh.exitb] != 1)
 		return 0;
-	const KdSucc *ps = kd_jmp_succ(f, pre);
+	int64_t n = kd_loop_trips(f, l), c, k;
+	if (n < 1)
+		return 0;
+	/* one wanted op in the chain, pure ops besides */
+	int op = -1;
+	for (int i = 0; i < sh.nchain; i++) {
+		const KdBlock *cb = f->blk[sh.chain[i]];
+		for (int q = 0; q + 1 < cb->nins; q++) {
+			const KdIns *in = &f->ins[cb->insv[q]];
+			if (kd_ops[in->op].kind == OK_PURE)
+				continue;
+			if (op >= 0 || !want(in))
+				return 0;
+			op = cb->insv[q];
+		}
+	}
+	if (op < 0)
+		return 0;
+	/* the latch steps iv by step from lo, and the preheader starts it at lo */
+	const KdSucc *ls = kd_jmp_succ(f, sh.chain[sh.nchain - 1]), *ps = kd_jmp_succ(f, sh.pre);
+	if (ls->nargs != 1 || !kd_affine_in(f, ls->args[0], h, &c, &k) || c != f->val[l->lo].c + l->step ||
+	    k != l->step)
+		return 0;
 	if (ps->nargs != 1 || f->val[ps->args[0]].kind != VK_CONST || f->val[ps->args[0]].c != f->val[l->lo].c)
 		return 0;
 	/* The induction variable and the condition live only in the loop. */
-	for (int b = 0; b < f->nblk; b++) {
-		int inside = b == h;
-		for (int c = 0; c < nchain; c++)
-			inside |= chain[c] == b;
-		for (int k = 0; !inside && reach[b] && k < f->blk[b]->nins; k++) {
-			const KdIns *in = &f->ins[f->blk[b]->insv[k]];
-			if (kd_ins_uses(in, l->iv) || kd_ins_uses(in, cond->res))
+	for (int b = 0; b < f->nblk; b++)
+		for (int q = 0; !kd_loop_holds(&sh, h, b) && reach[b] && q < f->blk[b]->nins; q++) {
+			const KdIns *in = &f->ins[f->blk[b]->insv[q]];
+			if (kd_ins_uses(in, l->iv) || kd_ins_uses(in, sh.cond))
 				return 0;
 		}
-	}
-	*out = (KdCountedLoop){.exitb = exitb, .pre = pre, .op = op, .trips = n};
+	*out = (KdCountedLoop){.exitb = sh.exitb, .pre = sh.pre, .op = op, .trips = n};
 	return 1;
 }
 
