@@ -504,34 +504,59 @@ static int start_ok(int64_t active, int64_t s)
 	return active >= 96 ? s == 0 : active == 64 ? (s == 0 || s == 64) : (s >= 0 && s <= 96 && s % 32 == 0);
 }
 
-/* dst and src are the same rows: dst row i reads src row i/32*32 +
- * mask[i%32], so each group of 32 rows only reads itself, and column c
- * only column c.  No snapshot of the tile is taken.  When the rows that
- * change are a permutation of themselves (the usual shuffle), each cycle
- * is rotated through a one-chunk buffer: memory sees one read and one
- * write of each moved byte, as a memcpy, and only two rows are live at a
- * time (partitions 192 KiB apart share cache sets).  Otherwise the rows
- * that are read are copied to a small buffer a column chunk at a time. */
+/* dst row g + j (g a multiple of 32) reads src row g + mask[j].  The mask
+ * is the same for every group of 32 rows, so a call works out once which
+ * rows it writes and how (the plan) and then walks the groups; a partial
+ * last group gets a plan of its own.  Copying, each written row is one
+ * memcpy-class copy.  In place (dst and src the same rows), each group
+ * only reads itself and column c only column c, so no snapshot of the
+ * tile is taken: when the written rows are a permutation of themselves
+ * (the usual shuffle), each cycle is rotated through a one-chunk buffer,
+ * pairs swapped through vector registers, so memory sees one read and one
+ * write of each moved byte, as a memcpy; otherwise the rows that are read
+ * are copied to a small buffer a column chunk at a time. */
 #define SHUF_CHUNK 512
 
-static int changed(const int64_t *mask, int64_t i)
-{
-	return mask[i] != 255 && mask[i] != i;
-}
+typedef struct {
+	int n;                     /* rows written: to[k] reads from[k] */
+	signed char to[32], from[32];
+	char need[32];             /* rows read */
+	int perm;                  /* in place: the written rows permute themselves */
+	int ncyc;                  /* ... as cycles clen[c] long, one after another in cyc */
+	signed char cyc[32], clen[32];
+} shuf_plan;
 
-/* The changed rows among the first `rows` are a permutation of themselves. */
-static int is_cycle_set(const int64_t *mask, int64_t rows)
+static void shuffle_plan(shuf_plan *pl, const int64_t *mask, int rows, int inplace)
 {
-	int seen[32] = {0};
-	int64_t i;
+	char seen[32] = {0}, done[32] = {0};
+	int j, k, c = 0;
 
-	for (i = 0; i < rows; i++)
-		if (changed(mask, i)) {
-			if (mask[i] >= rows || !changed(mask, mask[i]) || seen[mask[i]])
-				return 0;
-			seen[mask[i]] = 1;
+	memset(pl, 0, sizeof *pl);
+	for (j = 0; j < rows; j++)
+		if (mask[j] != 255 && !(inplace && mask[j] == j)) {
+			pl->to[pl->n] = (signed char)j;
+			pl->from[pl->n++] = (signed char)mask[j];
+			pl->need[mask[j]] = 1;
 		}
-	return 1;
+	if (!inplace)
+		return;
+	for (k = 0; k < pl->n; k++) {
+		int f = pl->from[k];
+		if (f >= rows || mask[f] == 255 || mask[f] == f || seen[f])
+			return;
+		seen[f] = 1;
+	}
+	pl->perm = 1;
+	for (k = 0; k < pl->n; k++) {
+		int len = 0;
+		for (j = pl->to[k]; !done[j]; j = (int)mask[j]) {
+			done[j] = 1;
+			pl->cyc[c + len++] = (signed char)j;
+		}
+		if (len)
+			pl->clen[pl->ncyc++] = (signed char)len;
+		c += len;
+	}
 }
 
 /* Two rows exchanged 32 bytes at a time through vector registers (GNU
@@ -561,74 +586,68 @@ static void swap_rows(unsigned char *a, unsigned char *b, size_t len)
 	}
 }
 
-static void rotate_cycles(const view *d, const int64_t *mask, int64_t g, int64_t rows, size_t rb)
+/* Row cyc[k] takes row cyc[k + 1], the last row the first's old bytes. */
+static void rotate_cycle(unsigned char *g, size_t ps, const signed char *cyc, int len, size_t rb)
 {
 	unsigned char tmp[SHUF_CHUNK];
-	int done[32] = {0};
-	size_t c, len;
-	int64_t i, k;
+	size_t c, n;
+	int k;
 
-	for (i = 0; i < rows; i++) {
-		if (done[i] || !changed(mask, i))
-			continue;
-		if (mask[mask[i]] == i) {
-			swap_rows(wrow(d, g + i), wrow(d, g + mask[i]), rb);
-			done[i] = done[mask[i]] = 1;
-			continue;
-		}
-		for (c = 0; c < rb; c += len) {
-			len = rb - c < SHUF_CHUNK ? rb - c : SHUF_CHUNK;
-			kdsl_copy_row(tmp, row(d, g + i) + c, len);
-			for (k = i; mask[k] != i; k = mask[k])
-				kdsl_copy_row(wrow(d, g + k) + c, row(d, g + mask[k]) + c, len);
-			kdsl_copy_row(wrow(d, g + k) + c, tmp, len);
-		}
-		for (k = i; !done[k]; k = mask[k])
-			done[k] = 1;
+	if (len == 2) {
+		swap_rows(g + (size_t)cyc[0] * ps, g + (size_t)cyc[1] * ps, rb);
+		return;
+	}
+	for (c = 0; c < rb; c += n) {
+		n = rb - c < SHUF_CHUNK ? rb - c : SHUF_CHUNK;
+		kdsl_copy_row(tmp, g + (size_t)cyc[0] * ps + c, n);
+		for (k = 0; k + 1 < len; k++)
+			kdsl_copy_row(g + (size_t)cyc[k] * ps + c, g + (size_t)cyc[k + 1] * ps + c, n);
+		kdsl_copy_row(g + (size_t)cyc[len - 1] * ps + c, tmp, n);
 	}
 }
 
-static void shuffle_in_place(const view *d, const int64_t *mask)
+static void shuffle_group_in_place(unsigned char *g, size_t ps, const shuf_plan *pl, size_t rb)
 {
 	unsigned char tmp[32][SHUF_CHUNK];
-	size_t rb = (size_t)d->n * d->size, c, len;
-	int64_t g, i;
-	int need[32];
+	size_t c, n;
+	int k;
 
-	for (g = 0; g < d->np; g += 32) {
-		int64_t rows = d->np - g < 32 ? d->np - g : 32;
-		if (is_cycle_set(mask, rows)) {
-			rotate_cycles(d, mask, g, rows, rb);
-			continue;
-		}
-		for (i = 0; i < 32; i++)
-			need[i] = 0;
-		for (i = 0; i < rows; i++)
-			if (changed(mask, i))
-				need[mask[i]] = 1;
-		for (c = 0; c < rb; c += len) {
-			len = rb - c < SHUF_CHUNK ? rb - c : SHUF_CHUNK;
-			for (i = 0; i < 32; i++)
-				if (need[i])
-					kdsl_copy_row(tmp[i], row(d, g + i) + c, len);
-			for (i = 0; i < rows; i++)
-				if (changed(mask, i))
-					kdsl_copy_row(wrow(d, g + i) + c, tmp[mask[i]], len);
-		}
+	if (pl->perm) {
+		const signed char *cyc = pl->cyc;
+		for (k = 0; k < pl->ncyc; cyc += pl->clen[k++])
+			rotate_cycle(g, ps, cyc, pl->clen[k], rb);
+		return;
+	}
+	for (c = 0; c < rb; c += n) {
+		n = rb - c < SHUF_CHUNK ? rb - c : SHUF_CHUNK;
+		for (k = 0; k < 32; k++)
+			if (pl->need[k])
+				kdsl_copy_row(tmp[k], g + (size_t)k * ps + c, n);
+		for (k = 0; k < pl->n; k++)
+			kdsl_copy_row(g + (size_t)pl->to[k] * ps + c, tmp[pl->from[k]], n);
 	}
 }
 
-/* dst row g + j (g a multiple of 32) is src row g + mask[j]: whole rows,
- * memcpy-class copies. */
+/* d and s: row 0 of dst and src; in place when d == s. */
 static void shuffle_rows(unsigned char *d, size_t dps, const unsigned char *s, size_t sps, int64_t np,
                          const int64_t *mask, size_t rb)
 {
-	int64_t g, j;
+	int inplace = d == s && dps == sps, k;
+	shuf_plan full, last;
+	int64_t g;
 
-	for (g = 0; g < np; g += 32)
-		for (j = 0; j < 32 && g + j < np; j++)
-			if (mask[j] != 255)
-				kdsl_copy_row(d + (size_t)(g + j) * dps, s + (size_t)(g + mask[j]) * sps, rb);
+	shuffle_plan(&full, mask, 32, inplace);
+	if (np % 32)
+		shuffle_plan(&last, mask, (int)(np % 32), inplace);
+	for (g = 0; g < np; g += 32, d += 32 * dps, s += 32 * sps) {
+		const shuf_plan *pl = np - g < 32 ? &last : &full;
+		if (inplace) {
+			shuffle_group_in_place(d, dps, pl, rb);
+			continue;
+		}
+		for (k = 0; k < pl->n; k++)
+			kdsl_copy_row(d + (size_t)pl->to[k] * dps, s + (size_t)pl->from[k] * sps, rb);
+	}
 }
 
 int kdsl_neuron_nc_stream_shuffle(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile src,
@@ -674,14 +693,8 @@ int kdsl_neuron_nc_stream_shuffle(kdsl_rt *rt, const kdsl_site *site, kdsl_tile 
 	}
 	rb = (size_t)d.n * d.size;
 	/* In place, every source partition is read before any is written. */
-	if (overlap(&d, &s)) {
-		if (d.p == s.p && d.pstride == s.pstride) {
-			shuffle_in_place(&d, mask);
-			return KDSL_OK;
-		}
-		if ((rc = snapshot(rt, site, &s, &buf)))
-			return rc;
-	}
+	if (overlap(&d, &s) && !(d.p == s.p && d.pstride == s.pstride) && (rc = snapshot(rt, site, &s, &buf)))
+		return rc;
 	shuffle_rows(wrow(&d, 0), d.pstride, s.p, s.pstride, d.np, mask, rb);
 	free(buf);
 	return KDSL_OK;

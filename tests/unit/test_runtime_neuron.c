@@ -2,6 +2,7 @@
  * semantics of seeds 000 and 002 on emulated sbuf/psum, every rule
  * re-checked at run time, and nothing written when a rule fails. */
 #include <check.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -139,6 +140,88 @@ START_TEST(shuffle_rules_at_run_time)
 	/* nothing was written by the failed calls */
 	for (int p = 0; p < 128; p++)
 		ck_assert_float_eq(*fat(t, p, 0), (float)(p * 1000));
+}
+END_TEST
+
+/* Random shuffles against the op's definition, computed the plain way
+ * (every source row read first, then the written rows assigned): copies,
+ * in place and shifted by a few bytes (the snapshot), partial groups,
+ * masks that permute (cycles of every length, pairs), repeat or skip
+ * (255) rows, rows of 1..700 bytes (across the runtime's 512-byte chunk).
+ * All of the first 2 KiB of every partition is compared, so a byte
+ * written outside the view fails too. */
+static uint64_t rnd(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+START_TEST(shuffle_random_against_reference)
+{
+	enum { SPAN = 2048 };
+	unsigned char *sb = kdsl_rt_mem(rt, KDSL_MEM_SBUF, NULL), *want = malloc((size_t)128 * SPAN);
+	unsigned char *snap = malloc((size_t)128 * 700);
+	size_t ps = kdsl_rt_partition_stride(rt, KDSL_MEM_SBUF);
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+
+	ck_assert_ptr_nonnull(want);
+	ck_assert_ptr_nonnull(snap);
+	for (int trial = 0; trial < 3000; trial++) {
+		int64_t np = 1 + (int64_t)(rnd(&x) % 128), n = 1 + (int64_t)(rnd(&x) % 700), mask[32];
+		int64_t active = (np + 31) / 32 * 32, p0 = active >= 96 ? 0 : (int64_t)(rnd(&x) % (128 / active)) * active;
+		int kind = (int)(rnd(&x) % 3);   /* 0 copy, 1 in place, 2 shifted */
+		size_t soff = (size_t)(rnd(&x) % 64), doff = kind == 0 ? 704 + (size_t)(rnd(&x) % 600)
+		                                         : kind == 1 ? soff : soff + 1 + (size_t)(rnd(&x) % 40);
+		int style = (int)(rnd(&x) % 4);
+		kdsl_tile s, d;
+
+		/* style 0: a random permutation; 1: pairs swapped; 2: anything; 3: rotation */
+		for (int i = 0; i < 32; i++)
+			mask[i] = style == 2 ? (int64_t)(rnd(&x) % 32) : style == 3 ? (i + 1 + trial % 31) % 32 : i;
+		if (style == 0)
+			for (int i = 31; i > 0; i--) {
+				int j = (int)(rnd(&x) % (uint64_t)(i + 1));
+				int64_t t = mask[i];
+				mask[i] = mask[j];
+				mask[j] = t;
+			}
+		if (style == 1)
+			for (int i = 0; i + 1 < 32; i += 2)
+				if (rnd(&x) & 1) {
+					mask[i] = i + 1;
+					mask[i + 1] = i;
+				}
+		/* entries the last group cannot feed read row 0 of it instead */
+		for (int i = 0; i < 32 && i < np; i++)
+			if ((np - 1 - i) / 32 * 32 + mask[i] >= np)
+				mask[i] = 0;
+		for (int i = 0; i < 32; i++)
+			if (rnd(&x) % 8 == 0)
+				mask[i] = 255;
+		for (int p = 0; p < 128; p++)
+			for (int j = 0; j < SPAN; j++)
+				sb[(size_t)p * ps + (size_t)j] = (unsigned char)rnd(&x);
+		for (int p = 0; p < 128; p++)
+			memcpy(want + (size_t)p * SPAN, sb + (size_t)p * ps, SPAN);
+		for (int64_t r = 0; r < np; r++)
+			memcpy(snap + (size_t)r * (size_t)n, want + (size_t)(p0 + r) * SPAN + soff, (size_t)n);
+		for (int64_t r = 0; r < np; r++)
+			if (mask[r % 32] != 255)
+				memcpy(want + (size_t)(p0 + r) * SPAN + doff, snap + (size_t)(r / 32 * 32 + mask[r % 32]) * (size_t)n,
+				       (size_t)n);
+		s = sub(tile(KDSL_MEM_SBUF, soff, 128, n, KDSL_U8), p0, np, 0, n);
+		d = sub(tile(KDSL_MEM_SBUF, doff, 128, n, KDSL_U8), p0, np, 0, n);
+		ck_assert_msg(kdsl_neuron_nc_stream_shuffle(rt, &site, d, ct(s), mask, 32) == KDSL_OK, "trial %d: %s",
+		              trial, kdsl_rt_last_error(rt));
+		for (int p = 0; p < 128; p++)
+			ck_assert_msg(!memcmp(sb + (size_t)p * ps, want + (size_t)p * SPAN, SPAN),
+			              "trial %d (np %lld, n %lld, kind %d, style %d): partition %d differs", trial,
+			              (long long)np, (long long)n, kind, style, p);
+	}
+	free(want);
+	free(snap);
 }
 END_TEST
 
@@ -403,6 +486,7 @@ int main(void)
 	tcase_add_test(tc, shuffle_in_place_cycles);
 	tcase_add_test(tc, shuffle_psum_to_sbuf_quadrants);
 	tcase_add_test(tc, shuffle_rules_at_run_time);
+	tcase_add_test(tc, shuffle_random_against_reference);
 	tcase_add_test(tc, tile_checks);
 	tcase_add_test(tc, predicated_blend);
 	tcase_add_test(tc, predicated_scalar_cast_and_rules);
