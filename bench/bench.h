@@ -25,7 +25,7 @@ bench_time bench_run(bench_fn fn, void *ctx);
 /* Times n (at most BENCH_MAXFN) routines on one ctx the same way, their
  * repetitions interleaved, so the ratios between them compare the same
  * stretches of time. */
-#define BENCH_MAXFN 4
+#define BENCH_MAXFN 5
 void bench_runs(const bench_fn *fns, int n, void *ctx, bench_time *out);
 
 /* One table row.  bytes == 0: an ns/op row (permutations, kernels).
@@ -33,7 +33,10 @@ void bench_runs(const bench_fn *fns, int n, void *ctx, bench_time *out);
 typedef struct {
 	const char *op, *variant;
 	size_t bytes;
-	bench_time kdsl, memcpy_, rows, scalar, vecext;   /* rows: memcpy of the tile's rows where they lie */
+	/* rows: memcpy of the tile's rows where they lie; hand: the same op
+	 * written by hand (permutations: GCC vector extensions; shuffle and
+	 * predicated copy: plain C over packed buffers) */
+	bench_time kdsl, memcpy_, rows, scalar, hand;
 	double numpy_ns;
 } bench_row;
 

@@ -286,9 +286,9 @@ static void bench_loops(kdsl_rt *rt)
 		fns[1] = loop_hand;
 		bench_runs(fns, 2, &c, t);
 		r.kdsl = t[0];
-		r.vecext = t[1];
+		r.hand = t[1];
 		r.kdsl.med_ns /= LOOPS;
-		r.vecext.med_ns /= LOOPS;
+		r.hand.med_ns /= LOOPS;
 		bench_print_row(&r);
 		/* the same kernel against the hand-written 16-byte halves */
 		snprintf(name, sizeof name, "%s, hand by 16-byte halves", c.p->name);
@@ -296,9 +296,9 @@ static void bench_loops(kdsl_rt *rt)
 		fns[1] = loop_hand16;
 		bench_runs(fns, 2, &c, t);
 		r.kdsl = t[0];
-		r.vecext = t[1];
+		r.hand = t[1];
 		r.kdsl.med_ns /= LOOPS;
-		r.vecext.med_ns /= LOOPS;
+		r.hand.med_ns /= LOOPS;
 		bench_print_row(&r);
 	}
 }
@@ -342,7 +342,7 @@ void bench_perms(int quick)
 		fns[2] = run_scalar;
 		bench_runs(fns, 3, &c, t);
 		r.kdsl = t[0];
-		r.vecext = t[1];
+		r.hand = t[1];
 		r.scalar = t[2];
 		snprintf(key, sizeof key, "perm/%s", c.p->name);
 		for (j = 0; key[j]; j++)

@@ -1,6 +1,7 @@
 /* bench_rt.c: the runtime's hot ops (data_move, nc_stream_shuffle,
  * tensor_copy_predicated) at tile sizes from L1 to beyond L2, each
- * against memcpy of the same bytes, a straightforward scalar C loop and
+ * against memcpy of the same bytes, a straightforward scalar C loop, the
+ * op written by hand over packed buffers (shuffle, predicated copy) and
  * numpy (timed by bench/numpy_ops.py with the same keys). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -149,17 +150,26 @@ typedef struct {
 	size_t pbytes;                 /* sbuf partition stride */
 	int64_t n;                     /* f32 elements per partition */
 	int inplace;
+	size_t doff;                   /* dst tile's byte offset in each partition */
 	int64_t mask[32];
 } shuf_ctx;
 
-#define DST_OFF ((size_t)96 << 10)   /* dst tile 96 KiB into each partition */
+/* Tiles lie where kdslc's automatic allocation puts them: packed in each
+ * partition, 64-byte aligned, in the order they are declared.  (Tiles a
+ * multiple of 64 KiB apart in every partition share L2 sets row for row
+ * and run up to a third slower; a kernel gets that placement only by
+ * asking for it with alloc(base_addr=...).) */
+static size_t align64(size_t x)
+{
+	return (x + 63) & ~(size_t)63;
+}
 
 static void shuf_kdsl(void *p)
 {
 	shuf_ctx *c = p;
 	kdsl_ctile s = kdsl_ctile_of(c->sbuf, c->pbytes, (size_t)c->n * 4, PART, 0, PART, 0, c->n,
 	                             KDSL_MEM_SBUF, KDSL_F32);
-	kdsl_tile d = kdsl_tile_of(c->sbuf + (c->inplace ? 0 : DST_OFF), c->pbytes, (size_t)c->n * 4, PART, 0,
+	kdsl_tile d = kdsl_tile_of(c->sbuf + c->doff, c->pbytes, (size_t)c->n * 4, PART, 0,
 	                           PART, 0, c->n, KDSL_MEM_SBUF, KDSL_F32);
 	must(c->rt, kdsl_neuron_nc_stream_shuffle(c->rt, &site, d, s, c->mask, 32));
 	bench_sink(c->sbuf);
@@ -172,14 +182,14 @@ static void shuf_memcpy(void *p)
 	bench_sink(c->b);
 }
 
-/* memcpy of the same 128 rows where the tiles lie in sbuf: partitions are
- * 192 KiB apart, a multiple of 4 KiB, so every row maps to the same L1
- * sets; this is what the emulated layout allows a row copy. */
+/* memcpy of the same 128 rows where the tiles lie in sbuf, one partition
+ * stride apart: what the emulated layout allows a row copy.  (In place,
+ * to the tile the copying shuffle writes.) */
 static void shuf_rows(void *p)
 {
 	shuf_ctx *c = p;
-	unsigned char *d = c->sbuf + DST_OFF;
 	size_t rb = (size_t)c->n * 4;
+	unsigned char *d = c->sbuf + align64(rb);
 	int i;
 	for (i = 0; i < PART; i++)
 		memcpy(d + (size_t)i * c->pbytes, c->sbuf + (size_t)i * c->pbytes, rb);
@@ -199,6 +209,20 @@ static void shuf_scalar(void *p)
 {
 	shuf_ctx *c = p;
 	shuf_scalar_loop((float *)(void *)c->b, (const float *)(const void *)c->a, c->n, c->mask);
+	bench_sink(c->b);
+}
+
+/* The same shuffle written by hand, with no emulated layout at all: a
+ * memcpy per row between two packed buffers.  It shows what a shuffle of
+ * whole rows costs against one memcpy of the whole tile. */
+static void shuf_hand(void *p)
+{
+	shuf_ctx *c = p;
+	size_t rb = (size_t)c->n * 4;
+	int i;
+	for (i = 0; i < PART; i++)
+		if (c->mask[i % 32] != 255)
+			memcpy(c->b + (size_t)i * rb, c->a + (size_t)(i / 32 * 32 + c->mask[i % 32]) * rb, rb);
 	bench_sink(c->b);
 }
 
@@ -222,17 +246,19 @@ static void bench_shuffles(kdsl_rt *rt, int quick)
 			memset(&r, 0, sizeof r);
 			c.n = (int64_t)(sizes[si] / 4 / PART);
 			c.inplace = inplace;
+			c.doff = inplace ? 0 : align64((size_t)c.n * 4);
 			r.op = "nc_stream_shuffle";
 			r.variant = inplace ? "128 partitions, in place" : "128 partitions";
 			r.bytes = sizes[si];
 			{
-				static const bench_fn fns[] = {shuf_kdsl, shuf_memcpy, shuf_rows, shuf_scalar};
-				bench_time t[4];
-				bench_runs(fns, 4, &c, t);
+				static const bench_fn fns[] = {shuf_kdsl, shuf_memcpy, shuf_rows, shuf_scalar, shuf_hand};
+				bench_time t[5];
+				bench_runs(fns, 5, &c, t);
 				r.kdsl = t[0];
 				r.memcpy_ = t[1];
 				r.rows = t[2];
 				r.scalar = t[3];
+				r.hand = t[4];
 			}
 			snprintf(key, sizeof key, "nc_stream_shuffle/%s/%zu", inplace ? "inplace" : "copy", sizes[si]);
 			r.numpy_ns = bench_numpy(key);
@@ -250,21 +276,18 @@ typedef struct {
 	size_t pbytes;
 	int64_t n;
 	kdsl_dtype dt, pdt;
+	size_t soff, doff;   /* src and dst offsets in each partition; predicate at 0 */
 } pred_ctx;
-
-/* Tiles in each partition: src at 0, dst at 64 KiB, predicate at 128 KiB. */
-#define PRED_DST ((size_t)64 << 10)
-#define PRED_P ((size_t)128 << 10)
 
 static void pred_kdsl(void *p)
 {
 	pred_ctx *c = p;
 	size_t ds = kdsl_dtype_size(c->dt), ps = kdsl_dtype_size(c->pdt);
-	kdsl_ctile s = kdsl_ctile_of(c->sbuf, c->pbytes, (size_t)c->n * ds, PART, 0, PART, 0, c->n,
+	kdsl_ctile s = kdsl_ctile_of(c->sbuf + c->soff, c->pbytes, (size_t)c->n * ds, PART, 0, PART, 0, c->n,
 	                             KDSL_MEM_SBUF, c->dt);
-	kdsl_tile d = kdsl_tile_of(c->sbuf + PRED_DST, c->pbytes, (size_t)c->n * ds, PART, 0, PART, 0, c->n,
+	kdsl_tile d = kdsl_tile_of(c->sbuf + c->doff, c->pbytes, (size_t)c->n * ds, PART, 0, PART, 0, c->n,
 	                           KDSL_MEM_SBUF, c->dt);
-	kdsl_ctile q = kdsl_ctile_of(c->sbuf + PRED_P, c->pbytes, (size_t)c->n * ps, PART, 0, PART, 0, c->n,
+	kdsl_ctile q = kdsl_ctile_of(c->sbuf, c->pbytes, (size_t)c->n * ps, PART, 0, PART, 0, c->n,
 	                             KDSL_MEM_SBUF, c->pdt);
 	must(c->rt, kdsl_neuron_tensor_copy_predicated(c->rt, &site, s, 0, d, q, 1, 0, 0));
 	bench_sink(c->sbuf);
@@ -284,7 +307,7 @@ static void pred_rows(void *p)
 	size_t rb = (size_t)c->n * kdsl_dtype_size(c->dt);
 	int i;
 	for (i = 0; i < PART; i++)
-		memcpy(c->sbuf + PRED_DST + (size_t)i * c->pbytes, c->sbuf + (size_t)i * c->pbytes, rb);
+		memcpy(c->sbuf + c->doff + (size_t)i * c->pbytes, c->sbuf + c->soff + (size_t)i * c->pbytes, rb);
 	bench_sink(c->sbuf);
 }
 
@@ -316,6 +339,71 @@ static void pred_scalar(void *p)
 		pred_scalar_16_8(d, s, q, n);
 	else
 		pred_scalar_16_32(d, s, q, n);
+	bench_sink(c->b);
+}
+
+/* The branchless blend a person would write for speed, vectorised by gcc
+ * at -O3, over packed buffers: what the op costs without the emulated
+ * layout or any checks.  gcc vectorises only this mask form (`d[j] =
+ * q[j] ? s[j] : d[j]` stays scalar).  On x86 it is built as a person
+ * would with -march for this machine: AVX-512 or AVX2 when the CPU has
+ * them, else SSE2, as the runtime dispatches. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define HAND __attribute__((noinline, optimize("O3")))
+#else
+#define HAND __attribute__((noinline))
+#endif
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#define HAND_X86 1
+#else
+#define HAND_X86 0
+#endif
+#define PRED_HAND1(NAME, ATTR, D, P)                                              \
+	HAND ATTR static void NAME(D *restrict d, const D *restrict s, const P *restrict q, size_t n) \
+	{                                                                             \
+		size_t j;                                                                 \
+		for (j = 0; j < n; j++) {                                                 \
+			D m = (D) - (D)(q[j] != 0);                                           \
+			d[j] = (D)((s[j] & m) | (d[j] & (D)~m));                              \
+		}                                                                         \
+	}
+#if HAND_X86
+#define PRED_HAND(NAME, D, P)                                                     \
+	PRED_HAND1(NAME##_base, , D, P)                                               \
+	PRED_HAND1(NAME##_avx2, __attribute__((target("avx2"))), D, P)                \
+	PRED_HAND1(NAME##_avx512, __attribute__((target("avx512f,avx512bw"))), D, P)  \
+	static void NAME(D *d, const D *s, const P *q, size_t n)                      \
+	{                                                                             \
+		if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")) \
+			NAME##_avx512(d, s, q, n);                                            \
+		else if (__builtin_cpu_supports("avx2"))                                  \
+			NAME##_avx2(d, s, q, n);                                              \
+		else                                                                      \
+			NAME##_base(d, s, q, n);                                              \
+	}
+#else
+#define PRED_HAND(NAME, D, P) PRED_HAND1(NAME, , D, P)
+#endif
+PRED_HAND(pred_hand_32_8, uint32_t, uint8_t)
+PRED_HAND(pred_hand_32_32, uint32_t, uint32_t)
+PRED_HAND(pred_hand_16_8, uint16_t, uint8_t)
+PRED_HAND(pred_hand_16_32, uint16_t, uint32_t)
+
+static void pred_hand(void *p)
+{
+	pred_ctx *c = p;
+	size_t n = (size_t)c->n * PART;
+	void *d = c->b;
+	const void *s = c->a, *q = c->pr;
+
+	if (c->dt == KDSL_F32 && c->pdt == KDSL_U8)
+		pred_hand_32_8(d, s, q, n);
+	else if (c->dt == KDSL_F32)
+		pred_hand_32_32(d, s, q, n);
+	else if (c->pdt == KDSL_U8)
+		pred_hand_16_8(d, s, q, n);
+	else
+		pred_hand_16_32(d, s, q, n);
 	bench_sink(c->b);
 }
 
@@ -358,8 +446,9 @@ static void bench_predicated(kdsl_rt *rt, int quick)
 		for (pti = 0; pti < 2; pti++)
 			for (dens = 0; dens < 2; dens++)
 				for (si = 0; si < 4 - (quick ? 2 : 0); si++) {
-					static const bench_fn fns[] = {pred_kdsl, pred_memcpy, pred_rows, pred_scalar};
-					bench_time t[4];
+					static const bench_fn fns[] = {pred_kdsl, pred_memcpy, pred_rows, pred_scalar,
+					                               pred_hand};
+					bench_time t[5];
 					bench_row r;
 					char key[96], var[64];
 					size_t ds;
@@ -368,18 +457,22 @@ static void bench_predicated(kdsl_rt *rt, int quick)
 					c.pdt = pti ? KDSL_U32 : KDSL_U8;
 					ds = kdsl_dtype_size(c.dt);
 					c.n = (int64_t)(psizes[si] / ds / PART);
-					fill_pred(c.sbuf + PRED_P, kdsl_dtype_size(c.pdt), (size_t)c.n, c.pbytes, PART, dens);
+					/* as examples/neuron_copy_predicated.k declares them */
+					c.soff = align64((size_t)c.n * kdsl_dtype_size(c.pdt));
+					c.doff = c.soff + align64((size_t)c.n * ds);
+					fill_pred(c.sbuf, kdsl_dtype_size(c.pdt), (size_t)c.n, c.pbytes, PART, dens);
 					fill_pred(c.pr, kdsl_dtype_size(c.pdt), (size_t)c.n * PART, 0, 1, dens);
 					snprintf(var, sizeof var, "%s data, %s pred, %s", dti ? "f16" : "f32",
 					         pti ? "u32" : "u8", dens ? "random" : "50%");
 					r.op = "tensor_copy_predicated";
 					r.variant = var;
 					r.bytes = psizes[si];
-					bench_runs(fns, 4, &c, t);
+					bench_runs(fns, 5, &c, t);
 					r.kdsl = t[0];
 					r.memcpy_ = t[1];
 					r.rows = t[2];
 					r.scalar = t[3];
+					r.hand = t[4];
 					snprintf(key, sizeof key, "tensor_copy_predicated/%s/%s/%s/%zu", dti ? "f16" : "f32",
 					         pti ? "u32" : "u8", dens ? "random" : "half", psizes[si]);
 					r.numpy_ns = bench_numpy(key);

@@ -1,7 +1,7 @@
 /* kdsl_bench.c: the benchmark program (bench/run.sh runs it).
  * usage: kdsl-bench [--numpy FILE] [--quick] [--perms]
  * Prints one markdown table: each hot op of the runtime, then the aipu
- * permutations, with memcpy, scalar-loop, vector-extension and numpy
+ * permutations, with memcpy, scalar-loop, by-hand and numpy
  * baselines measured in the same run. */
 #include <stdio.h>
 #include <string.h>
@@ -34,7 +34,7 @@ int main(int argc, char **argv)
 	}
 	printf("Times are medians of %d repetitions; spread = (max - min) / median of kdsl's.\n"
 	       "Ratios are speed-ups of kdsl over the baseline (baseline time / kdsl time);\n"
-	       "the vector-ext column is kdsl time / hand-written time.\n\n", BENCH_REPS);
+	       "the by-hand column is kdsl time / time of the op written by hand.\n\n", BENCH_REPS);
 	bench_print_header();
 	if (!perms_only)
 		bench_rt_ops(ascend, neuron, quick);
