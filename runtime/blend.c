@@ -23,6 +23,16 @@
 #define KDSL_HAVE_AVX2 0
 #endif
 
+/* The row loop around each kernel's body: d, s and pr are row r, j the
+ * element. */
+#define ROWS_OPEN                                                                                \
+	for (int64_t r_ = 0; r_ < rows; r_++) {                                                      \
+		unsigned char *d = (unsigned char *)dv + (size_t)r_ * dps;                               \
+		const unsigned char *s = (const unsigned char *)sv + (size_t)r_ * sps;                   \
+		const unsigned char *pr = (const unsigned char *)pv + (size_t)r_ * pps;                  \
+		int64_t j = 0;
+#define ROWS_CLOSE }
+
 /* Scalar form: the predicate becomes an all-ones or all-zeros W-bit mask
  * without a branch ((q | -q) has its top bit set exactly when q != 0). */
 #define SCALAR_TAIL(W, P)                                                                        \
@@ -40,17 +50,16 @@
 
 /* One kernel: V-byte vectors of W-bit lanes, L = 8 * V / W lanes. */
 #define BLEND(NAME, ATTR, V, W, P)                                                               \
-	ATTR static void NAME(void *dv, const void *sv, const void *pv, int64_t n, uint64_t flip)    \
+	ATTR static void NAME(void *dv, size_t dps, const void *sv, size_t sps, const void *pv,      \
+	                      size_t pps, int64_t rows, int64_t n, uint64_t flip)                        \
 	{                                                                                            \
 		typedef uint##W##_t dvec __attribute__((vector_size(V)));                                \
 		typedef int##W##_t mvec __attribute__((vector_size(V)));                                 \
 		typedef uint##P##_t pvec __attribute__((vector_size(V * P / W)));                        \
 		typedef int##P##_t cvec __attribute__((vector_size(V * P / W)));                         \
-		unsigned char *d = dv;                                                                   \
-		const unsigned char *s = sv, *pr = pv;                                                   \
 		const int64_t L = 8 * V / W;                                                             \
 		dvec fl = (dvec){0} + (uint##W##_t)flip;                                                 \
-		int64_t j = 0;                                                                           \
+		ROWS_OPEN                                                                                \
 		for (; j + L <= n; j += L) {                                                             \
 			pvec q;                                                                              \
 			dvec x, y, m;                                                                        \
@@ -62,6 +71,7 @@
 			memcpy(d + j * (W / 8), &y, sizeof y);                                               \
 		}                                                                                        \
 		SCALAR_TAIL(W, P)                                                                        \
+		ROWS_CLOSE                                                                               \
 	}
 
 /* Predicates wider than the elements: a vector of L predicates spans
@@ -84,11 +94,8 @@
 	typedef uint##W##_t dvec __attribute__((vector_size(V)));                                    \
 	typedef uint##P##_t pvec __attribute__((vector_size(V)));                                    \
 	typedef int##P##_t cvec __attribute__((vector_size(V)));                                     \
-	unsigned char *d = dv;                                                                       \
-	const unsigned char *s = sv, *pr = pv;                                                       \
 	const int64_t L = 8 * V / W;                                                                 \
-	dvec fl = (dvec){0} + (uint##W##_t)flip;                                                     \
-	int64_t j = 0;
+	dvec fl = (dvec){0} + (uint##W##_t)flip;
 
 #define BLEND_BODY(W)                                                                            \
 	{                                                                                            \
@@ -101,10 +108,12 @@
 
 /* P = 2W: two pieces, one narrowing. N: lanes of a V-byte W-bit vector. */
 #define BLEND_2(NAME, ATTR, V, W, P, N)                                                          \
-	ATTR static void NAME(void *dv, const void *sv, const void *pv, int64_t n, uint64_t flip)    \
+	ATTR static void NAME(void *dv, size_t dps, const void *sv, size_t sps, const void *pv,      \
+	                      size_t pps, int64_t rows, int64_t n, uint64_t flip)                        \
 	{                                                                                            \
 		NARROW_HEAD(V, W, P)                                                                     \
 		typedef int##W##_t hvec __attribute__((vector_size(V)));                                 \
+		ROWS_OPEN                                                                                \
 		for (; j + L <= n; j += L) {                                                             \
 			cvec c0, c1;                                                                         \
 			pvec q0, q1;                                                                         \
@@ -117,15 +126,18 @@
 			BLEND_BODY(W)                                                                        \
 		}                                                                                        \
 		SCALAR_TAIL(W, P)                                                                        \
+		ROWS_CLOSE                                                                               \
 	}
 
 /* P = 4W: four pieces, two narrowings (32 to 16 bits, then 16 to 8). */
 #define BLEND_4(NAME, ATTR, V, N16, N8)                                                          \
-	ATTR static void NAME(void *dv, const void *sv, const void *pv, int64_t n, uint64_t flip)    \
+	ATTR static void NAME(void *dv, size_t dps, const void *sv, size_t sps, const void *pv,      \
+	                      size_t pps, int64_t rows, int64_t n, uint64_t flip)                        \
 	{                                                                                            \
 		NARROW_HEAD(V, 8, 32)                                                                    \
 		typedef int16_t h16 __attribute__((vector_size(V)));                                     \
 		typedef int8_t h8 __attribute__((vector_size(V)));                                       \
+		ROWS_OPEN                                                                                \
 		for (; j + L <= n; j += L) {                                                             \
 			pvec q[4];                                                                           \
 			cvec c[4];                                                                           \
@@ -140,6 +152,7 @@
 			BLEND_BODY(8)                                                                        \
 		}                                                                                        \
 		SCALAR_TAIL(8, 32)                                                                       \
+		ROWS_CLOSE                                                                               \
 	}
 
 /* Per element width: the predicate widths, each kernel in the form that

@@ -701,8 +701,9 @@ int kdsl_neuron_nc_stream_shuffle(kdsl_rt *rt, const kdsl_site *site, kdsl_tile 
 }
 
 /* ---- tensor_copy_predicated (seed 002) ----
- * Row by row through the blend kernel of blend.c that kdsl_rt_create
- * chose for this machine. */
+ * Through the blend kernel of blend.c that kdsl_rt_create chose for this
+ * machine: the whole tile in one call (its row loop inside), except when
+ * src is converted, a row at a time. */
 
 int kdsl_neuron_tensor_copy_predicated(kdsl_rt *rt, const kdsl_site *site, kdsl_ctile src,
                                        double src_scalar, kdsl_tile dst, kdsl_ctile predicate,
@@ -765,14 +766,14 @@ int kdsl_neuron_tensor_copy_predicated(kdsl_rt *rt, const kdsl_site *site, kdsl_
 		}
 	}
 	blend = kdsl_blend_select(rt->isa, d.size, pv.size);
-	for (p = 0; p < d.np; p++) {
-		unsigned char *o = wrow(&d, p);
-		const unsigned char *q = row(&pv, p), *x = tmp;
-		if (tile && s.dt == d.dt)
-			x = row(&s, p);
-		else if (tile)
+	if (!tile || s.dt == d.dt) {   /* one call: src's rows, or the scalar's row each time */
+		blend(wrow(&d, 0), d.pstride, tile ? s.p : tmp, tile ? s.pstride : 0, pv.p, pv.pstride, d.np, d.n,
+		      flip);
+	} else {
+		for (p = 0; p < d.np; p++) {
 			convert_row(d.dt, tmp, s.dt, row(&s, p), d.n);
-		blend(o, x, q, d.n, flip);
+			blend(wrow(&d, p), 0, tmp, 0, row(&pv, p), 0, 1, d.n, flip);
+		}
 	}
 	free(tmp);
 	free(bs);

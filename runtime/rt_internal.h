@@ -23,9 +23,13 @@
 /* The vector kernels a runtime uses, chosen once by kdsl_rt_create. */
 typedef enum { KDSL_ISA_BASE, KDSL_ISA_AVX2, KDSL_ISA_AVX512 } kdsl_isa;
 
-/* One row of tensor_copy_predicated (blend.c): n elements; flip is all
- * ones to copy where the predicate is zero (reverse_pred). */
-typedef void (*kdsl_blend_fn)(void *d, const void *s, const void *pr, int64_t n, uint64_t flip);
+/* tensor_copy_predicated's kernel (blend.c): `rows` rows of n elements,
+ * row r of each operand its stride (bytes) times r after row 0 (a stride
+ * of 0 reuses one row); flip is all ones to copy where the predicate is
+ * zero (reverse_pred).  The row loop is inside so that a tile of short
+ * rows does not pay an indirect call per row. */
+typedef void (*kdsl_blend_fn)(void *d, size_t dps, const void *s, size_t sps, const void *pr, size_t pps,
+                              int64_t rows, int64_t n, uint64_t flip);
 
 struct kdsl_rt {
 	kdsl_rt_head head;    /* first: kdsl_rt_ready reads it through a cast */
