@@ -1,8 +1,10 @@
 /* bench_perm.c: the aipu permutation ops as kdslc emits them (the kernels
  * of bench/perms.k, generated at build time) against the same shuffle
- * written by hand with GCC vector extensions, and a scalar C loop.  Each
- * call loads two i32x8 vectors, permutes and stores, so both sides do the
- * same memory traffic; times are ns per call. */
+ * written by hand with GCC vector extensions, a scalar C loop and numpy.
+ * Each call loads two i32x8 vectors, permutes and stores, so both sides do
+ * the same memory traffic; times are ns per call.  The loop rows time the
+ * op itself, ns per op: n dependent applications in one call (numpy: the
+ * same n steps in a Python loop, bench/numpy_ops.py's perm_loops). */
 #include <stdio.h>
 #include <string.h>
 
@@ -196,7 +198,7 @@ HAND_LOOP16(hh_vsel, SH(b0, a0, 0, 1, 6, 7), SH(b1, a1, 0, 1, 2, 7))
 HAND_LOOP16(hh_vsldl, SH(a0, a1, 3, 4, 5, 6), SH(a1, b0, 3, 4, 5, 6))
 
 typedef struct {
-	const char *name;
+	const char *name, *key;   /* key: bench/numpy_ops.py's timing of the same loop */
 	int (*k1)(kdsl_rt *, const int32_t *, int32_t *, int32_t);
 	int (*k2)(kdsl_rt *, const int32_t *, const int32_t *, int32_t *, int32_t);
 	void (*hand)(const int32_t *, const int32_t *, int32_t *, int);
@@ -204,13 +206,13 @@ typedef struct {
 } loop_perm;
 
 static const loop_perm loops[] = {
-	{"vrevs, in a loop", l_vrevs, NULL, hl_vrevs, hh_vrevs},
-	{"vshfl 2, in a loop", l_vshfl, NULL, hl_vshfl, hh_vshfl},
-	{"vreplic 3, in a loop", l_vreplic, NULL, hl_vreplic, hh_vreplic},
-	{"vzip low, in a loop", NULL, l_vzip, hl_vzip, hh_vzip},
-	{"vconcat even, in a loop", NULL, l_vconcat, hl_vconcat, hh_vconcat},
-	{"vsel const, in a loop", NULL, l_vsel, hl_vsel, hh_vsel},
-	{"vsldl 3, in a loop", NULL, l_vsldl, hl_vsldl, hh_vsldl},
+	{"vrevs, in a loop", "perm_loop/vrevs", l_vrevs, NULL, hl_vrevs, hh_vrevs},
+	{"vshfl 2, in a loop", "perm_loop/vshfl_2", l_vshfl, NULL, hl_vshfl, hh_vshfl},
+	{"vreplic 3, in a loop", "perm_loop/vreplic_3", l_vreplic, NULL, hl_vreplic, hh_vreplic},
+	{"vzip low, in a loop", "perm_loop/vzip_low", NULL, l_vzip, hl_vzip, hh_vzip},
+	{"vconcat even, in a loop", "perm_loop/vconcat_even", NULL, l_vconcat, hl_vconcat, hh_vconcat},
+	{"vsel const, in a loop", "perm_loop/vsel_const", NULL, l_vsel, hl_vsel, hh_vsel},
+	{"vsldl 3, in a loop", "perm_loop/vsldl_3", NULL, l_vsldl, hl_vsldl, hh_vsldl},
 };
 
 typedef struct {
@@ -282,6 +284,7 @@ static void bench_loops(kdsl_rt *rt)
 		memset(&r, 0, sizeof r);
 		r.op = "aipu permutation (ns per op)";
 		r.variant = c.p->name;
+		r.numpy_ns = bench_numpy(c.p->key);
 		fns[0] = loop_kernel;
 		fns[1] = loop_hand;
 		bench_runs(fns, 2, &c, t);

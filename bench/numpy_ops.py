@@ -128,6 +128,31 @@ def perms():
         out(f"perm/{name}", timeit(call))
 
 
+def perm_loops():
+    """The ops of bench/perms.k's l_* kernels, each applied LOOPS times to
+    its previous result, as a simulator steps through a kernel's loop:
+    ns per op."""
+    loops = 1000
+    x8 = np.arange(10, 18, dtype=np.int32)
+    y = np.arange(100, 108, dtype=np.int32)
+    sel = np.array([1, 1, 0, 0, 1, 1, 1, 0], dtype=bool)
+    ops = {
+        "vrevs": lambda v: v[::-1].copy(),
+        "vshfl_2": lambda v: np.roll(v, -2),
+        "vreplic_3": lambda v: np.full(8, v[3]),
+        "vzip_low": lambda v: np.stack((v, y), axis=1).reshape(-1)[:8],
+        "vconcat_even": lambda v: np.concatenate((v, y))[0::2],
+        "vsel_const": lambda v: np.where(sel, y, v),
+        "vsldl_3": lambda v: np.concatenate((v, y))[3:11],
+    }
+    for name, fn in ops.items():
+        def run(fn=fn):
+            v = x8
+            for _ in range(loops):
+                v = fn(v)
+        out(f"perm_loop/{name}", timeit(run) / loops)
+
+
 def main():
     quick = "--quick" in sys.argv
     feats = getattr(np.core._multiarray_umath, "__cpu_features__", {})
@@ -138,6 +163,7 @@ def main():
     shuffles(sizes)
     predicated(PSIZES[:2] if quick else PSIZES)
     perms()
+    perm_loops()
 
 
 if __name__ == "__main__":
