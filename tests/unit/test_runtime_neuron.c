@@ -144,7 +144,8 @@ START_TEST(shuffle_rules_at_run_time)
 END_TEST
 
 /* Random shuffles against the op's definition, computed the plain way
- * (every source row read first, then the written rows assigned): copies,
+ * (every source row read first, then the written rows assigned), 1,500
+ * of them: copies,
  * in place and shifted by a few bytes (the snapshot), partial groups,
  * masks that permute (cycles of every length, pairs), repeat or skip
  * (255) rows, rows of 1..700 bytes (across the runtime's 512-byte chunk).
@@ -168,7 +169,7 @@ START_TEST(shuffle_random_against_reference)
 
 	ck_assert_ptr_nonnull(want);
 	ck_assert_ptr_nonnull(snap);
-	for (int trial = 0; trial < 3000; trial++) {
+	for (int trial = 0; trial < 1500; trial++) {
 		int64_t np = 1 + (int64_t)(rnd(&x) % 128), n = 1 + (int64_t)(rnd(&x) % 700), mask[32];
 		int64_t active = (np + 31) / 32 * 32, p0 = active >= 96 ? 0 : (int64_t)(rnd(&x) % (128 / active)) * active;
 		int kind = (int)(rnd(&x) % 3);   /* 0 copy, 1 in place, 2 shifted */
@@ -197,14 +198,19 @@ START_TEST(shuffle_random_against_reference)
 		for (int i = 0; i < 32 && i < np; i++)
 			if ((np - 1 - i) / 32 * 32 + mask[i] >= np)
 				mask[i] = 0;
-		for (int i = 0; i < 32; i++)
-			if (rnd(&x) % 8 == 0)
-				mask[i] = 255;
+		/* a third of the masks skip rows (255): the rest keep the
+		 * permutations whole, for the in-place cycle rotation */
+		if (rnd(&x) % 3 == 0)
+			for (int i = 0; i < 32; i++)
+				if (rnd(&x) % 8 == 0)
+					mask[i] = 255;
 		for (int p = 0; p < 128; p++)
-			for (int j = 0; j < SPAN; j++)
-				sb[(size_t)p * ps + (size_t)j] = (unsigned char)rnd(&x);
+			for (int j = 0; j < SPAN; j += 8) {
+				uint64_t v = rnd(&x);
+				memcpy(want + (size_t)p * SPAN + (size_t)j, &v, 8);
+			}
 		for (int p = 0; p < 128; p++)
-			memcpy(want + (size_t)p * SPAN, sb + (size_t)p * ps, SPAN);
+			memcpy(sb + (size_t)p * ps, want + (size_t)p * SPAN, SPAN);
 		for (int64_t r = 0; r < np; r++)
 			memcpy(snap + (size_t)r * (size_t)n, want + (size_t)(p0 + r) * SPAN + soff, (size_t)n);
 		for (int64_t r = 0; r < np; r++)
@@ -400,6 +406,92 @@ START_TEST(predicated_blend)
 }
 END_TEST
 
+/* Random predicated copies against the op's definition: views of 1..128
+ * partitions and 1..300 elements at random offsets, every element width
+ * with every predicate width, either polarity, each operand in sbuf or
+ * psum (their partition strides differ; src and predicate not both in
+ * psum), src and dst apart or shifted over each other (the snapshot).
+ * The predicate's bytes are random, so a lane is set by any of its bits.
+ * The first 8 KiB of every partition of both memories is compared.  Run
+ * under each KDSL_ISA by meson. */
+START_TEST(predicated_random_against_reference)
+{
+	enum { SPAN = 8192 };
+	static const kdsl_dtype dts[] = {KDSL_U8, KDSL_F16, KDSL_F32, KDSL_I64};
+	static const kdsl_dtype pts[] = {KDSL_U8, KDSL_U16, KDSL_U32};
+	static const kdsl_mem mems[2] = {KDSL_MEM_SBUF, KDSL_MEM_PSUM};
+	unsigned char *base[2], *want[2], *old[2];
+	size_t ps[2];
+	uint64_t x = 0x2545f4914f6cdd1dull;
+
+	for (int m = 0; m < 2; m++) {
+		base[m] = kdsl_rt_mem(rt, mems[m], NULL);
+		ps[m] = kdsl_rt_partition_stride(rt, mems[m]);
+		want[m] = malloc((size_t)128 * SPAN);
+		old[m] = malloc((size_t)128 * SPAN);
+		ck_assert_ptr_nonnull(want[m]);
+		ck_assert_ptr_nonnull(old[m]);
+	}
+	for (int trial = 0; trial < 200; trial++) {
+		kdsl_dtype dt = dts[rnd(&x) % 4], pt = pts[rnd(&x) % 3];
+		size_t sz = kdsl_dtype_size(dt), psz = kdsl_dtype_size(pt);
+		int64_t np = 1 + (int64_t)(rnd(&x) % 128), n = 1 + (int64_t)(rnd(&x) % 300);
+		int64_t p0 = (int64_t)(rnd(&x) % (uint64_t)(129 - np));
+		int rev = (int)(rnd(&x) & 1), mq = (int)(rnd(&x) % 3 == 0), ms = !mq && rnd(&x) % 3 == 0;
+		int md = (int)(rnd(&x) % 3 == 0), shifted = rnd(&x) % 4 == 0;
+		/* in each partition: predicate in 0..1279, src from 1280, dst from
+		 * 4096 or a few elements after src */
+		size_t poff = (size_t)(rnd(&x) % 8) * psz, soff = 1280 + (size_t)(rnd(&x) % 8) * sz;
+		size_t doff = 4096 + (size_t)(rnd(&x) % 8) * sz;
+		kdsl_tile s, d, q;
+
+		if (shifted) {
+			md = ms;
+			doff = soff + sz * (1 + (size_t)(rnd(&x) % 5));
+		}
+		/* each byte 0 with probability 3/4 (a u32 lane is set 68% of the time) */
+		for (int m = 0; m < 2; m++) {
+			for (int p = 0; p < 128; p++)
+				for (int j = 0; j < SPAN; j += 8) {
+					uint64_t v = rnd(&x), b = rnd(&x);
+					for (int k = 0; k < 8; k++)
+						old[m][(size_t)p * SPAN + (size_t)(j + k)] =
+						    (unsigned char)(((b >> (2 * k)) & 3) == 3 ? (v >> (8 * k)) | 1 : 0);
+				}
+			for (int p = 0; p < 128; p++)
+				memcpy(base[m] + (size_t)p * ps[m], old[m] + (size_t)p * SPAN, SPAN);
+			memcpy(want[m], old[m], (size_t)128 * SPAN);
+		}
+		for (int64_t r = p0; r < p0 + np; r++)
+			for (int64_t j = 0; j < n; j++) {
+				const unsigned char *pb = old[mq] + (size_t)r * SPAN + poff + (size_t)j * psz;
+				int on = 0;
+				for (size_t k = 0; k < psz; k++)
+					on |= pb[k] != 0;
+				if (on != rev)
+					memcpy(want[md] + (size_t)r * SPAN + doff + (size_t)j * sz,
+					       old[ms] + (size_t)r * SPAN + soff + (size_t)j * sz, sz);
+			}
+		q = sub(tile(mems[mq], poff, 128, n, pt), p0, np, 0, n);
+		s = sub(tile(mems[ms], soff, 128, n, dt), p0, np, 0, n);
+		d = sub(tile(mems[md], doff, 128, n, dt), p0, np, 0, n);
+		ck_assert_msg(kdsl_neuron_tensor_copy_predicated(rt, &site, ct(s), 0, d, ct(q), 1, 0, rev) == KDSL_OK,
+		              "trial %d: %s", trial, kdsl_rt_last_error(rt));
+		for (int m = 0; m < 2; m++)
+			for (int p = 0; p < 128; p++)
+				ck_assert_msg(!memcmp(base[m] + (size_t)p * ps[m], want[m] + (size_t)p * SPAN, SPAN),
+				              "trial %d (%s data, %s predicate, p0 %lld, np %lld, n %lld, rev %d, shifted %d, "
+				              "mems q%d s%d d%d): %s partition %d differs", trial, kdsl_dtype_name(dt),
+				              kdsl_dtype_name(pt), (long long)p0, (long long)np, (long long)n, rev, shifted, mq, ms,
+				              md, m ? "psum" : "sbuf", p);
+	}
+	for (int m = 0; m < 2; m++) {
+		free(want[m]);
+		free(old[m]);
+	}
+}
+END_TEST
+
 START_TEST(predicated_scalar_cast_and_rules)
 {
 	kdsl_tile d = tile(KDSL_MEM_SBUF, 0, 2, 70, KDSL_F32), h = tile(KDSL_MEM_SBUF, 1024, 2, 70, KDSL_F16);
@@ -482,6 +574,8 @@ int main(void)
 	Suite *s = suite_create("runtime-neuron");
 	TCase *tc = tcase_create("neuron");
 	tcase_add_checked_fixture(tc, setup, teardown);
+	/* the random tests run thousands of ops: room for the sanitizer build */
+	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, shuffle_in_place_reads_first);
 	tcase_add_test(tc, shuffle_in_place_cycles);
 	tcase_add_test(tc, shuffle_psum_to_sbuf_quadrants);
@@ -489,6 +583,7 @@ int main(void)
 	tcase_add_test(tc, shuffle_random_against_reference);
 	tcase_add_test(tc, tile_checks);
 	tcase_add_test(tc, predicated_blend);
+	tcase_add_test(tc, predicated_random_against_reference);
 	tcase_add_test(tc, predicated_scalar_cast_and_rules);
 	tcase_add_test(tc, matmul_accumulates);
 	tcase_add_test(tc, elementwise_overlap);
