@@ -1,15 +1,17 @@
-/* blend.c: the row kernel of tensor_copy_predicated, d[j] = p[j] ? s[j] :
- * d[j] (or the reverse), for every element width W (1, 2, 4, 8 bytes) and
- * predicate width P (1, 2, 4 bytes), written with GNU vector extensions so
- * no compiler has to discover the vectorisation itself.  The predicate
- * lanes are compared with zero and widened or narrowed to W-bit masks
- * (__builtin_convertvector sign-extends the all-ones lanes), then the row
- * is (s & m) | (d & ~m), V bytes at a time; the last n % lanes elements
- * go through the scalar form of the same formula.  Each kernel exists
- * twice: 16-byte vectors (SSE2, the x86-64 floor, and whatever any other
- * target makes of them) and, on x86 with GCC or clang, 32-byte vectors in
- * a target("avx2") clone.  kdsl_rt_create picks one set per runtime
- * (kdsl_isa_detect), so there is no global state. */
+/* blend.c: the kernel of tensor_copy_predicated, d[j] = p[j] ? s[j] :
+ * d[j] (or the reverse) over the rows of a tile, for every element width
+ * W (1, 2, 4, 8 bytes) and predicate width P (1, 2, 4 bytes), written
+ * with GNU vector extensions so no compiler has to discover the
+ * vectorisation itself.  The predicate lanes are compared with zero and
+ * widened or narrowed to W-bit masks (__builtin_convertvector
+ * sign-extends the all-ones lanes), then each row is (s & m) | (d & ~m),
+ * V bytes at a time; the last n % lanes elements of a row go through the
+ * scalar form of the same formula.  Each kernel exists three times:
+ * 16-byte vectors (SSE2, the x86-64 floor, and whatever any other target
+ * makes of them) and, on x86 with GCC or clang, 32-byte vectors in a
+ * target("avx2") clone and 64-byte ones in a target("avx512f,avx512bw")
+ * clone.  kdsl_rt_create picks one set per runtime (kdsl_isa_detect), so
+ * there is no global state. */
 #include <stdlib.h>
 #include <string.h>
 
