@@ -157,7 +157,7 @@ typedef struct {
 /* Tiles lie where kdslc's automatic allocation puts them: packed in each
  * partition, 64-byte aligned, in the order they are declared.  (Tiles a
  * multiple of 64 KiB apart in every partition share L2 sets row for row
- * and run up to a third slower; a kernel gets that placement only by
+ * and ran a third to 40% slower in a test; a kernel gets that placement by
  * asking for it with alloc(base_addr=...).) */
 static size_t align64(size_t x)
 {
