@@ -311,9 +311,27 @@ static void pred_rows(void *p)
 	bench_sink(c->sbuf);
 }
 
+/* The loops below over the packed baseline buffers, one per dtype pair
+ * the benchmark times, in the order of pred_pair. */
+typedef void (*pred_loop)(void *d, const void *s, const void *q, size_t n);
+
+static int pred_pair(const pred_ctx *c)
+{
+	return (c->dt == KDSL_F32 ? 0 : 2) + (c->pdt == KDSL_U8 ? 0 : 1);
+}
+
+static void pred_run(const pred_ctx *c, const pred_loop *loops)
+{
+	loops[pred_pair(c)](c->b, c->a, c->pr, (size_t)c->n * PART);
+	bench_sink(c->b);
+}
+
 #define PRED_SCALAR(NAME, D, P)                                                   \
-	SCALAR static void NAME(D *d, const D *s, const P *q, size_t n)               \
+	SCALAR static void NAME(void *dv, const void *sv, const void *qv, size_t n)   \
 	{                                                                             \
+		D *d = dv;                                                                \
+		const D *s = sv;                                                          \
+		const P *q = qv;                                                          \
 		size_t j;                                                                 \
 		for (j = 0; j < n; j++)                                                   \
 			if (q[j])                                                             \
@@ -326,20 +344,9 @@ PRED_SCALAR(pred_scalar_16_32, uint16_t, uint32_t)
 
 static void pred_scalar(void *p)
 {
-	pred_ctx *c = p;
-	size_t n = (size_t)c->n * PART;
-	void *d = c->b;
-	const void *s = c->a, *q = c->pr;
-
-	if (c->dt == KDSL_F32 && c->pdt == KDSL_U8)
-		pred_scalar_32_8(d, s, q, n);
-	else if (c->dt == KDSL_F32)
-		pred_scalar_32_32(d, s, q, n);
-	else if (c->pdt == KDSL_U8)
-		pred_scalar_16_8(d, s, q, n);
-	else
-		pred_scalar_16_32(d, s, q, n);
-	bench_sink(c->b);
+	static const pred_loop loops[4] = {pred_scalar_32_8, pred_scalar_32_32, pred_scalar_16_8,
+	                                   pred_scalar_16_32};
+	pred_run(p, loops);
 }
 
 /* The branchless blend a person would write for speed, vectorised by gcc
@@ -359,8 +366,11 @@ static void pred_scalar(void *p)
 #define HAND_X86 0
 #endif
 #define PRED_HAND1(NAME, ATTR, D, P)                                              \
-	HAND ATTR static void NAME(D *restrict d, const D *restrict s, const P *restrict q, size_t n) \
+	HAND ATTR static void NAME(void *dv, const void *sv, const void *qv, size_t n) \
 	{                                                                             \
+		D *restrict d = dv;                                                       \
+		const D *restrict s = sv;                                                 \
+		const P *restrict q = qv;                                                 \
 		size_t j;                                                                 \
 		for (j = 0; j < n; j++) {                                                 \
 			D m = (D) - (D)(q[j] != 0);                                           \
@@ -372,7 +382,7 @@ static void pred_scalar(void *p)
 	PRED_HAND1(NAME##_base, , D, P)                                               \
 	PRED_HAND1(NAME##_avx2, __attribute__((target("avx2"))), D, P)                \
 	PRED_HAND1(NAME##_avx512, __attribute__((target("avx512f,avx512bw"))), D, P)  \
-	static void NAME(D *d, const D *s, const P *q, size_t n)                      \
+	static void NAME(void *d, const void *s, const void *q, size_t n)             \
 	{                                                                             \
 		if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")) \
 			NAME##_avx512(d, s, q, n);                                            \
@@ -391,20 +401,8 @@ PRED_HAND(pred_hand_16_32, uint16_t, uint32_t)
 
 static void pred_hand(void *p)
 {
-	pred_ctx *c = p;
-	size_t n = (size_t)c->n * PART;
-	void *d = c->b;
-	const void *s = c->a, *q = c->pr;
-
-	if (c->dt == KDSL_F32 && c->pdt == KDSL_U8)
-		pred_hand_32_8(d, s, q, n);
-	else if (c->dt == KDSL_F32)
-		pred_hand_32_32(d, s, q, n);
-	else if (c->pdt == KDSL_U8)
-		pred_hand_16_8(d, s, q, n);
-	else
-		pred_hand_16_32(d, s, q, n);
-	bench_sink(c->b);
+	static const pred_loop loops[4] = {pred_hand_32_8, pred_hand_32_32, pred_hand_16_8, pred_hand_16_32};
+	pred_run(p, loops);
 }
 
 /* Predicate values: every other element set, or a random half. */
