@@ -147,6 +147,7 @@ static void bench_moves(kdsl_rt *rt, int quick)
 typedef struct {
 	kdsl_rt *rt;
 	unsigned char *sbuf, *a, *b;   /* a, b: packed baseline buffers */
+	unsigned char *tmp;            /* one row, for the in-place swaps by hand */
 	size_t pbytes;                 /* sbuf partition stride */
 	int64_t n;                     /* f32 elements per partition */
 	int inplace;
@@ -214,12 +215,26 @@ static void shuf_scalar(void *p)
 
 /* The same shuffle written by hand, with no emulated layout at all: a
  * memcpy per row between two packed buffers.  It shows what a shuffle of
- * whole rows costs against one memcpy of the whole tile. */
+ * whole rows costs against one memcpy of the whole tile.  In place, the
+ * way a person swaps the rows of the benchmark's mask (each group of 32
+ * reversed: pairs) in one packed buffer: three copies through a row. */
 static void shuf_hand(void *p)
 {
 	shuf_ctx *c = p;
 	size_t rb = (size_t)c->n * 4;
 	int i;
+	if (c->inplace) {
+		for (i = 0; i < PART; i++) {
+			int j = i / 32 * 32 + (int)c->mask[i % 32];
+			if (j > i) {
+				memcpy(c->tmp, c->a + (size_t)i * rb, rb);
+				memcpy(c->a + (size_t)i * rb, c->a + (size_t)j * rb, rb);
+				memcpy(c->a + (size_t)j * rb, c->tmp, rb);
+			}
+		}
+		bench_sink(c->a);
+		return;
+	}
 	for (i = 0; i < PART; i++)
 		if (c->mask[i % 32] != 255)
 			memcpy(c->b + (size_t)i * rb, c->a + (size_t)(i / 32 * 32 + c->mask[i % 32]) * rb, rb);
@@ -239,6 +254,7 @@ static void bench_shuffles(kdsl_rt *rt, int quick)
 		c.mask[i] = 31 - i;   /* reverse each group of 32 partitions */
 	c.a = bench_buf(sizes[NSIZES - 1], 2);
 	c.b = bench_buf(sizes[NSIZES - 1], 3);
+	c.tmp = bench_buf(sizes[NSIZES - 1] / PART, 4);
 	for (inplace = 0; inplace < 2; inplace++)
 		for (si = 0; si < NSIZES - (quick ? 2 : 0); si++) {
 			bench_row r;
@@ -266,6 +282,7 @@ static void bench_shuffles(kdsl_rt *rt, int quick)
 		}
 	free(c.a);
 	free(c.b);
+	free(c.tmp);
 }
 
 /* ---- tensor_copy_predicated ---- */

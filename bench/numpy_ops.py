@@ -129,9 +129,9 @@ def perms():
 
 
 def perm_loops():
-    """The ops of bench/perms.k's l_* kernels, each applied LOOPS times to
-    its previous result, as a simulator steps through a kernel's loop:
-    ns per op."""
+    """The ops of bench/perms.k's l_* kernels, each applied `loops` times
+    (kdsl-bench's LOOPS) to its previous result, as a simulator steps
+    through a kernel's loop: ns per op."""
     loops = 1000
     x8 = np.arange(10, 18, dtype=np.int32)
     y = np.arange(100, 108, dtype=np.int32)
