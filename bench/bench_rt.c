@@ -165,6 +165,20 @@ static size_t align64(size_t x)
 	return (x + 63) & ~(size_t)63;
 }
 
+/* A neuron row's five routines, timed together: kdsl, memcpy, memcpy of
+ * the same rows, scalar C and the op by hand, in that order. */
+static void time_row(bench_row *r, const bench_fn *fns, void *ctx)
+{
+	bench_time t[5];
+
+	bench_runs(fns, 5, ctx, t);
+	r->kdsl = t[0];
+	r->memcpy_ = t[1];
+	r->rows = t[2];
+	r->scalar = t[3];
+	r->hand = t[4];
+}
+
 static void shuf_kdsl(void *p)
 {
 	shuf_ctx *c = p;
@@ -243,6 +257,7 @@ static void shuf_hand(void *p)
 
 static void bench_shuffles(kdsl_rt *rt, int quick)
 {
+	static const bench_fn shuf_fns[] = {shuf_kdsl, shuf_memcpy, shuf_rows, shuf_scalar, shuf_hand};
 	shuf_ctx c;
 	size_t si, total;
 	int i, inplace;
@@ -266,16 +281,7 @@ static void bench_shuffles(kdsl_rt *rt, int quick)
 			r.op = "nc_stream_shuffle";
 			r.variant = inplace ? "128 partitions, in place" : "128 partitions";
 			r.bytes = sizes[si];
-			{
-				static const bench_fn fns[] = {shuf_kdsl, shuf_memcpy, shuf_rows, shuf_scalar, shuf_hand};
-				bench_time t[5];
-				bench_runs(fns, 5, &c, t);
-				r.kdsl = t[0];
-				r.memcpy_ = t[1];
-				r.rows = t[2];
-				r.scalar = t[3];
-				r.hand = t[4];
-			}
+			time_row(&r, shuf_fns, &c);
 			snprintf(key, sizeof key, "nc_stream_shuffle/%s/%zu", inplace ? "inplace" : "copy", sizes[si]);
 			r.numpy_ns = bench_numpy(key);
 			bench_print_row(&r);
@@ -463,7 +469,6 @@ static void bench_predicated(kdsl_rt *rt, int quick)
 				for (si = 0; si < 4 - (quick ? 2 : 0); si++) {
 					static const bench_fn fns[] = {pred_kdsl, pred_memcpy, pred_rows, pred_scalar,
 					                               pred_hand};
-					bench_time t[5];
 					bench_row r;
 					char key[96], var[64];
 					size_t ds;
@@ -482,12 +487,7 @@ static void bench_predicated(kdsl_rt *rt, int quick)
 					r.op = "tensor_copy_predicated";
 					r.variant = var;
 					r.bytes = psizes[si];
-					bench_runs(fns, 5, &c, t);
-					r.kdsl = t[0];
-					r.memcpy_ = t[1];
-					r.rows = t[2];
-					r.scalar = t[3];
-					r.hand = t[4];
+					time_row(&r, fns, &c);
 					snprintf(key, sizeof key, "tensor_copy_predicated/%s/%s/%s/%zu", dti ? "f16" : "f32",
 					         pti ? "u32" : "u8", dens ? "random" : "half", psizes[si]);
 					r.numpy_ns = bench_numpy(key);
