@@ -108,7 +108,6 @@ static void copy_blocks(unsigned char *d, const unsigned char *s, int64_t len)
 		memcpy(d + o, s + o, BLOCK);
 }
 
-
 int kdsl_ascend_data_move(kdsl_rt *rt, const kdsl_site *site,
                           kdsl_ref dst, int64_t dst_off,
                           kdsl_cref src, int64_t src_off,

@@ -255,7 +255,7 @@ kdsl_ascend_vec_dup_fast(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt, int6
 	if (rt && size && bits == 0 && mask >= 1 && mask <= 256 / size && repeat_times >= 1 &&
 	    repeat_times <= 255 && dst_rep_stride >= 0 && dst_rep_stride <= 255 &&
 	    dst_rep_stride * 32 == mask * size && dst.mem == KDSL_MEM_UB && dst.base &&
-	    dst_off >= 0 && (uintptr_t)dst.base % 32 == 0 && dst_off % 32 == 0 &&
+	    dst_off >= 0 && kdsl_ascend_aligned_(dst.base, dst.mem, dst_off) &&
 	    (uint64_t)dst_off <= dst.bytes && dst.bytes - (uint64_t)dst_off >= len) {
 		memset(dst.base + dst_off, 0, (size_t)len);
 		return KDSL_OK;

@@ -226,7 +226,7 @@ START_TEST(rt_memories)
 	ck_assert_ptr_null(kdsl_rt_mem(a, KDSL_MEM_GM, &bytes));
 	ck_assert_ptr_nonnull(kdsl_rt_mem(n, KDSL_MEM_SBUF, &bytes));
 	ck_assert_uint_eq(kdsl_rt_partition_bytes(n, KDSL_MEM_SBUF), 192 * 1024);
-	/* partitions are padded apart by a cache line, never closer than their size */
+	/* partitions are padded apart by 65 cache lines (4160 bytes), never closer than their size */
 	ck_assert_uint_eq(kdsl_rt_partition_stride(n, KDSL_MEM_SBUF), 192 * 1024 + 4160);
 	ck_assert_uint_eq(bytes, (size_t)128 * kdsl_rt_partition_stride(n, KDSL_MEM_SBUF));
 	ck_assert_ptr_nonnull(kdsl_rt_mem(n, KDSL_MEM_PSUM, &bytes));
