@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "emit.h"
-#include "emit_vec.h"
-#include "emit_tile.h"
+#include "emit_aipu.h"
+#include "emit_neuron.h"
 
 #define KDSLC_VERSION "0.1.0"
 
@@ -149,7 +149,7 @@ static void decl_type(Emit *e, int v)
 		kd_buf_puts(e->o, ctype(x->type));
 }
 
-/* val() for the target emitters (emit_tile.c, emit_vec.c). */
+/* val() for the target emitters (neuron/emit_neuron.c, aipu/emit_aipu.c). */
 static void val_cb(void *e, int v)
 {
 	val(e, v);

@@ -3,7 +3,7 @@
 #ifndef KD_EMIT_H
 #define KD_EMIT_H
 
-#include "../ir/ir.h"
+#include "ir.h"
 
 /* The kernels' C source, with #line directives back to the .k file. */
 void kd_emit_c(KdBuf *out, const KdModule *m);

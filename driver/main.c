@@ -6,14 +6,14 @@
 #include <string.h>
 
 #include "driver.h"
-#include "../frontend/parse.h"
-#include "../frontend/sema.h"
-#include "../ir/build.h"
-#include "../ir/irread.h"
-#include "../ir/pass.h"
-#include "../ir/tile.h"
-#include "../ir/walk.h"
-#include "../backend/emit.h"
+#include "parse.h"
+#include "sema.h"
+#include "lower.h"
+#include "irread.h"
+#include "pass.h"
+#include "tile.h"
+#include "walk.h"
+#include "emit.h"
 
 #define KDSLC_VERSION "0.1.0"
 
@@ -95,7 +95,7 @@ int kd_compile(const KdOptions *o, KdBuf *c_out, int harness)
 	 * the rule errors of a file that also has type errors. */
 	if (!target)
 		goto done;
-	m = kd_ir_build(a, &d, &src, file, target);
+	m = kd_lower(a, &d, &src, file, target);
 	if (kd_ir_verify(&d, m))
 		goto done;
 	/* Dead values go first, so no rule is checked on code that never runs

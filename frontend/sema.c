@@ -6,7 +6,7 @@
 
 #include "sema.h"
 #include "sema_aipu.h"
-#include "../ir/op.h"
+#include "op.h"
 
 typedef struct Scope {
 	struct Scope *up;

@@ -23,9 +23,9 @@ typedef enum {
 	OP_JMP, OP_BR, OP_RET,
 	/* the target ops, one file per target */
 #define KD_OP(name, ...) OP_##name,
-#include "ops_ascend.def"
-#include "ops_neuron.def"
-#include "ops_aipu.def"
+#include "ascend/ops_ascend.def"
+#include "neuron/ops_neuron.def"
+#include "aipu/ops_aipu.def"
 #undef KD_OP
 	KD_NOP
 } KdOp;

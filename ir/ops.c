@@ -46,9 +46,9 @@ const KdOpDesc kd_ops[KD_NOP] = {
 	[OP_RET] = TERM("ret"),
 
 #define KD_OP(name, ...) [OP_##name] = __VA_ARGS__,
-#include "ops_ascend.def"
-#include "ops_neuron.def"
-#include "ops_aipu.def"
+#include "ascend/ops_ascend.def"
+#include "neuron/ops_neuron.def"
+#include "aipu/ops_aipu.def"
 #undef KD_OP
 };
 

@@ -1,4 +1,4 @@
-/* hazard.c: the aliasing hazard of direct allocation (beyond NKI).  With
+/* hazard_neuron.c: the aliasing hazard of direct allocation (beyond NKI).  With
  * mod_alloc, blocks i and j share a physical tile when they agree modulo
  * num_bank_tiles; reading block i after block j was written there reads
  * j's data.  The kernel is walked in execution order (walk.h) keeping, per

@@ -1,4 +1,4 @@
-/* deadmove.c: dead-move elimination (pass dead-moves).  An on-chip buffer
+/* dead_moves.c: dead-move elimination (pass dead-moves).  An on-chip buffer
  * that no op ever reads holds nothing observable: the ops whose only
  * effect is writing such buffers go.  Kernel parameters (gm, hbm) are
  * outputs and never dead.

@@ -1,47 +1,12 @@
-/* build_neuron.c: lowering of neuron tensors.  A buffer gets its tile
+/* lower_neuron.c: lowering of neuron tensors.  A buffer gets its tile
  * geometry (KdTileInfo), and a tensor operand, a name or an index/slice of
  * one, becomes a `tile` view (tile.h): logical block, first partition,
  * element offset inside each partition, and the static extents sema
  * computed. */
-#include "tile.h"
-#include "../frontend/sema_neuron.h"
+#include "lower_neuron.h"
+#include "sema_neuron.h"
 
-int64_t kd_tile_phys(const KdTileInfo *t, int64_t lin)
-{
-	int64_t phys = 0, below = 1;
-	for (int d = t->nbdim - 1; d >= 0; d--) {
-		int64_t idx = lin % t->bdims[d];
-		lin /= t->bdims[d];
-		phys += idx % t->bmod[d] * below;
-		below *= t->bmod[d];
-	}
-	return phys;
-}
-
-/* Seed 003's table: logical tile index -> bank, start partition, byte address. */
-void kd_tile_print(KdBuf *o, const KdBuffer *b)
-{
-	const KdTileInfo *t = b->tile;
-	if (!t->nbdim || b->addr < 0)
-		return;
-	for (int64_t i = 0; i < t->nblocks; i++) {
-		int64_t idx[KD_MAXRANK], lin = i, ph = kd_tile_phys(t, i);
-		for (int d = t->nbdim - 1; d >= 0; d--) {
-			idx[d] = lin % t->bdims[d];
-			lin /= t->bdims[d];
-		}
-		kd_buf_puts(o, "    ; block (");
-		for (int d = 0; d < t->nbdim; d++)
-			kd_buf_printf(o, "%lld, ", (long long)idx[d]);
-		if (b->space == KD_SP_PSUM)
-			kd_buf_printf(o, "): bank %lld, start_partition 0, byte_addr 0\n",
-			              (long long)(b->addr / KD_PSUM_BANK_BYTES + ph));
-		else
-			kd_buf_printf(o, "): start_partition 0, byte_addr %lld\n", (long long)(b->addr + ph * t->stride));
-	}
-}
-
-void kd_build_tile_info(KdArena *a, KdBuffer *b, const KdType *ty)
+void kd_lower_tile_info(KdArena *a, KdBuffer *b, const KdType *ty)
 {
 	KdTileInfo *t = kd_alloc(a, sizeof *t);
 	const KdAllocSpec *sp = ty->alloc;
@@ -86,7 +51,7 @@ static int bin(KdArena *a, KdFunc *f, int blk, KdOp op, int x, int y, KdSpan at)
 	return kd_ins_result(a, f, i, VT_INT, KD_I64, -1, NULL);
 }
 
-int kd_build_tile_view(KdArena *a, KdFunc *f, int blk, int buf, KdNode *n,
+int kd_lower_tile_view(KdArena *a, KdFunc *f, int blk, int buf, KdNode *n,
                        int (*lower)(void *ctx, KdNode *x), void *ctx)
 {
 	const KdBuffer *b = &f->buf[buf];

@@ -1,4 +1,4 @@
-/* emit_vec.c: aipu vectors as C.  A vector is a struct holding an array
+/* emit_aipu.c: aipu vectors as C.  A vector is a struct holding an array
  * of its lanes (a mask: one unsigned char per lane), so values copy by
  * assignment through block parameters, and every op is a few loops with
  * constant bounds and constant index arithmetic that the C compiler
@@ -13,7 +13,7 @@
  * is not a power of two (x24) take the portable loops. */
 #include <string.h>
 
-#include "emit_vec.h"
+#include "emit_aipu.h"
 
 enum { MAXLANES = 128 };
 

@@ -1,4 +1,4 @@
-/* emptyloop.c: empty-loop removal (pass empty-loops).  A loop that does
+/* empty_loops.c: empty-loop removal (pass empty-loops).  A loop that does
  * nothing observable (only pure ops, no value used after it) is skipped:
  * its preheader jumps straight to the exit.  Then every block no path
  * from the entry reaches goes, and a block that jumps to a block only it

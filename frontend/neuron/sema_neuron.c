@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "sema_neuron.h"
-#include "../ir/tile.h"
+#include "tile.h"
 
 /* ---- affine forms over symbols, for slice extents ---- */
 

@@ -47,7 +47,7 @@ static int declare(KdIrRead *r, const char *name, KdSpan at, KdIrNode *ty, int p
 
 /* Neuron tile info: what the type and allocation call said is in the
  * attributes (print.c's tile_attrs), the rest follows from the dims as in
- * kd_build_tile_info. */
+ * kd_lower_tile_info. */
 static void tile_info(KdIrRead *r, KdBuffer *b, KdIrNode *attrs)
 {
 	KdTileInfo *t = kd_alloc(r->a, sizeof *t);

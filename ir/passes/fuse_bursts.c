@@ -1,4 +1,4 @@
-/* fuse.c: burst fusion for ascend data_move (pass fuse-bursts).
+/* fuse_bursts.c: burst fusion for ascend data_move (pass fuse-bursts).
  *
  * A data_move is a sequence of nburst bursts of `burst` 32-byte blocks,
  * burst k at src + k*(burst+src_stride)*32 and dst + k*(burst+dst_stride)*32.

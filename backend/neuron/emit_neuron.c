@@ -1,12 +1,12 @@
-/* emit_tile.c: neuron operands in the generated C.  A tile view becomes a
+/* emit_neuron.c: neuron operands in the generated C.  A tile view becomes a
  * kdsl_tile (kdsl_ctile when only read) built by an inline helper of
  * kdsl_rt.h: the physical tile's base (block already mapped by the modulo
  * rule), the partition stride, the tile's bytes per partition and
  * partitions, and the viewed partitions and elements.  The runtime checks
  * all of it again; block indices that are only known at run time are
  * checked here first, since the block decides the base address. */
-#include "emit_tile.h"
-#include "../ir/tile.h"
+#include "emit_neuron.h"
+#include "tile.h"
 
 static const char *const rt_dt[KD_NDTYPE] = {
 	"0", "KDSL_I8", "KDSL_I16", "KDSL_I32", "KDSL_I64", "KDSL_U8", "KDSL_U16", "KDSL_U32",

@@ -48,19 +48,11 @@ void kd_tile_print(KdBuf *o, const KdBuffer *b);
 int64_t kd_tile_phys(const KdTileInfo *t, int64_t lin);
 
 /* ---- hooks called from the shared passes ---- */
-struct KdNode;
-struct KdType;
-/* build.c: fills b->tile for a neuron buffer of type ty. */
-void kd_build_tile_info(KdArena *a, KdBuffer *b, const struct KdType *ty);
-/* build.c: lowers a neuron tensor operand (a name or an index/slice of
- * one) to a tile view; lower() lowers a scalar expression. */
-int kd_build_tile_view(KdArena *a, KdFunc *f, int blk, int buf, struct KdNode *n,
-                       int (*lower)(void *ctx, struct KdNode *x), void *ctx);
 /* place.c: placement of a neuron kernel's sbuf/psum buffers (alloc_neuron.c). */
 void kd_place_neuron(KdDiag *d, KdFunc *f);
-/* The tile-view operand i of ins (rules_neuron.c, hazard.c, stats.c). */
+/* The tile-view operand i of ins (rules_neuron.c, hazard_neuron.c, stats.c). */
 const KdIns *kd_tile_ins(const KdFunc *f, const KdIns *ins, int i);
-/* Hazard analysis of direct-allocated blocked tensors (hazard.c). */
+/* Hazard analysis of direct-allocated blocked tensors (hazard_neuron.c). */
 void kd_hazard_check(KdDiag *d, const KdModule *m);
 
 #endif

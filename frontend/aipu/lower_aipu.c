@@ -1,11 +1,11 @@
-/* build_aipu.c: the aipu ops as pure SSA instructions.  Sema has checked
+/* lower_aipu.c: the aipu ops as pure SSA instructions.  Sema has checked
  * every type rule, so lowering only normalises operands: a broadcast
  * scalar becomes a vsplat, a mask string or list a constant mask (vmask),
  * part names and immediates integer constants. */
-#include "build_aipu.h"
-#include "../frontend/sema_aipu.h"
+#include "lower_aipu.h"
+#include "sema_aipu.h"
 
-static int ins(KdVecBuild *vb, KdOp op, int nargs, const int *args, const KdSpan *spans,
+static int ins(KdVecLower *vb, KdOp op, int nargs, const int *args, const KdSpan *spans,
                KdSpan at, KdValType t, KdDtype dt, int lanes)
 {
 	int i = kd_ins_add(vb->a, vb->f, vb->cur, op, nargs, args, spans, at);
@@ -20,7 +20,7 @@ static int is_vecish(const KdType *t)
 }
 
 /* Operand x as a value of vector type t (a scalar is broadcast). */
-static int as_vec(KdVecBuild *vb, KdNode *x, const KdType *t)
+static int as_vec(KdVecLower *vb, KdNode *x, const KdType *t)
 {
 	int v = vb->expr(vb->ctx, x);
 	if (is_vecish(x->ty))
@@ -29,7 +29,7 @@ static int as_vec(KdVecBuild *vb, KdNode *x, const KdType *t)
 	           t->dt, t->lanes);
 }
 
-static int mask_lit(KdVecBuild *vb, const unsigned char *bits, int lanes, KdSpan at)
+static int mask_lit(KdVecLower *vb, const unsigned char *bits, int lanes, KdSpan at)
 {
 	int *args = kd_alloc(vb->a, sizeof *args * (size_t)lanes);
 	for (int i = 0; i < lanes; i++)
@@ -38,7 +38,7 @@ static int mask_lit(KdVecBuild *vb, const unsigned char *bits, int lanes, KdSpan
 }
 
 /* A mask operand of `lanes` lanes; NULL (no mask) gives -1. */
-static int mask(KdVecBuild *vb, KdNode *x, int lanes)
+static int mask(KdVecLower *vb, KdNode *x, int lanes)
 {
 	if (!x)
 		return -1;
@@ -54,7 +54,7 @@ static int mask(KdVecBuild *vb, KdNode *x, int lanes)
 }
 
 /* vload/vstore leave out a mask with every lane set. */
-static int mem_mask(KdVecBuild *vb, KdNode *x, int lanes)
+static int mem_mask(KdVecLower *vb, KdNode *x, int lanes)
 {
 	if (!x)
 		return -1;
@@ -74,7 +74,7 @@ static int mem_mask(KdVecBuild *vb, KdNode *x, int lanes)
 	return mask(vb, x, lanes);
 }
 
-static int all_true(KdVecBuild *vb, int lanes, KdSpan at)
+static int all_true(KdVecLower *vb, int lanes, KdSpan at)
 {
 	unsigned char *bits = kd_alloc(vb->a, (size_t)lanes + 1);
 	for (int i = 0; i < lanes; i++)
@@ -82,7 +82,7 @@ static int all_true(KdVecBuild *vb, int lanes, KdSpan at)
 	return mask_lit(vb, bits, lanes, at);
 }
 
-static int view(KdVecBuild *vb, KdNode *x)
+static int view(KdVecLower *vb, KdNode *x)
 {
 	int buf = x->a->sym->slot - 1;
 	int off = vb->expr(vb->ctx, x->list.v[0]);
@@ -90,7 +90,7 @@ static int view(KdVecBuild *vb, KdNode *x)
 	return kd_ins_result(vb->a, vb->f, i, VT_REF, vb->f->buf[buf].dt, buf, NULL);
 }
 
-static int iconst(KdVecBuild *vb, int64_t c)
+static int iconst(KdVecLower *vb, int64_t c)
 {
 	return kd_val_const(vb->a, vb->f, c);
 }
@@ -100,7 +100,7 @@ static KdValType vt(const KdType *t)
 	return t->kind == TY_MASK ? VT_MASK : VT_VEC;
 }
 
-int kd_build_aipu_tuple(KdVecBuild *vb, KdNode *n, int *out, int max)
+int kd_lower_aipu_tuple(KdVecLower *vb, KdNode *n, int *out, int max)
 {
 	KdNode *x = n->bound[0];
 	const KdType *t = x->ty;
@@ -113,7 +113,7 @@ int kd_build_aipu_tuple(KdVecBuild *vb, KdNode *n, int *out, int max)
 	return k;
 }
 
-int kd_build_aipu_call(KdVecBuild *vb, KdNode *n)
+int kd_lower_aipu_call(KdVecLower *vb, KdNode *n)
 {
 	const KdOpDesc *d = n->opdesc;
 	KdOp op = (KdOp)(d - kd_ops);
@@ -216,7 +216,7 @@ int kd_build_aipu_call(KdVecBuild *vb, KdNode *n)
 	           rt->lanes);
 }
 
-int kd_build_vec_binary(KdVecBuild *vb, KdNode *n)
+int kd_lower_vec_binary(KdVecLower *vb, KdNode *n)
 {
 	const KdType *t = is_vecish(n->a->ty) ? n->a->ty : n->b->ty;
 	int args[2] = {as_vec(vb, n->a, t), as_vec(vb, n->b, t)};

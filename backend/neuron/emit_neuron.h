@@ -1,10 +1,10 @@
-/* emit_tile.h: the neuron operands of the C backend: tiles (kdsl_tile),
+/* emit_neuron.h: the neuron operands of the C backend: tiles (kdsl_tile),
  * lists and tile-or-number arguments.  emit.c calls these through small
  * hooks; val() writes a scalar value as C. */
 #ifndef KD_EMIT_TILE_H
 #define KD_EMIT_TILE_H
 
-#include "../ir/ir.h"
+#include "ir.h"
 
 typedef void (*KdEmitVal)(void *ctx, int v);
 

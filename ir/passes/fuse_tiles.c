@@ -13,7 +13,7 @@
  *  - for a tensor_copy within one buffer, or with a directly allocated
  *    side (the second copy could read what the first wrote);
  *  - with views that are not all constants (loop or run-time indices).
- * Loops of such ops are fused by fuse_tile_loops.c. */
+ * Loops of such ops are fused by fuse_tiles_loops.c. */
 #include "pass.h"
 #include "tile.h"
 

@@ -1,4 +1,4 @@
-/* fuse_tile_loops.c: neuron loop fusion (part of pass fuse-tiles).  A
+/* fuse_tiles_loops.c: neuron loop fusion (part of pass fuse-tiles).  A
  * loop with constant bounds whose body (a chain of blocks) holds one
  * load, store or tensor_copy and pure ops, with tile views affine in the
  * induction variable, becomes one op at the end of the preheader, which

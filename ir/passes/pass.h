@@ -44,7 +44,7 @@ int kd_pass_dead_moves(KdModule *m);
 int kd_pass_empty_loops(KdModule *m);
 int kd_pass_forward(KdModule *m);
 
-/* fuse-tiles' loop half (fuse_tile_loops.c): fuses the loops of f whose
+/* fuse-tiles' loop half (fuse_tiles_loops.c): fuses the loops of f whose
  * trips copy adjacent tile ranges; returns how many. */
 int kd_fuse_tile_loops(KdModule *m, KdFunc *f);
 

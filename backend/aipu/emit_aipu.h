@@ -1,4 +1,4 @@
-/* emit_vec.h: C for the aipu vector values and ops (emit_vec.c), called
+/* emit_aipu.h: C for the aipu vector values and ops (emit_aipu.c), called
  * from emit.c.  Internal to backend/. */
 #ifndef KD_EMIT_VEC_H
 #define KD_EMIT_VEC_H

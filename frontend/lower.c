@@ -1,14 +1,15 @@
-/* build.c: lowers the checked AST to SSA.  Control flow is structured, so
+/* lower.c: lowers the checked AST to SSA.  Control flow is structured, so
  * SSA form comes directly: an environment maps each scalar symbol to its
  * current value, loop headers and if-joins take block parameters for the
  * vars assigned inside them, and nothing needs a later renaming pass. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "build.h"
-#include "build_aipu.h"
+#include "lower.h"
+#include "lower_neuron.h"
+#include "lower_aipu.h"
 #include "tile.h"
-#include "../frontend/sema.h"
+#include "sema.h"
 
 typedef struct {
 	KdArena *a;
@@ -106,7 +107,7 @@ static int view(Build *b, KdNode *n)
 	KdSym *y = base->sym;
 	int buf = y->slot - 1, off;
 	if (b->m->target == KD_TARGET_NEURON)
-		return kd_build_tile_view(b->a, b->f, b->cur, buf, n, lower_cb, b);
+		return kd_lower_tile_view(b->a, b->f, b->cur, buf, n, lower_cb, b);
 	if (n->kind == N_INDEX)
 		off = expr(b, n->list.v[0]);
 	else
@@ -158,10 +159,10 @@ static int expr_cb(void *b, KdNode *n)
 	return expr(b, n);
 }
 
-/* The aipu lowering (build_aipu.c) emits into the current block. */
-static KdVecBuild vec_build(Build *b)
+/* The aipu lowering (lower_aipu.c) emits into the current block. */
+static KdVecLower vec_build(Build *b)
 {
-	KdVecBuild vb = {b->a, b->f, b->cur, expr_cb, b};
+	KdVecLower vb = {b->a, b->f, b->cur, expr_cb, b};
 	return vb;
 }
 
@@ -177,8 +178,8 @@ static int expr(Build *b, KdNode *n)
 	}
 	case N_BINARY: {
 		if (n->ty->kind == TY_VEC || n->ty->kind == TY_MASK) {
-			KdVecBuild vb = vec_build(b);
-			return kd_build_vec_binary(&vb, n);
+			KdVecLower vb = vec_build(b);
+			return kd_lower_vec_binary(&vb, n);
 		}
 		int l = expr(b, n->a), r = expr(b, n->b);
 		KdValType t = vtype(n->ty);
@@ -205,8 +206,8 @@ static int expr(Build *b, KdNode *n)
 	}
 	case N_CALL:
 		if (((const KdOpDesc *)n->opdesc)->target == KD_TARGET_AIPU) {
-			KdVecBuild vb = vec_build(b);
-			return kd_build_aipu_call(&vb, n);
+			KdVecLower vb = vec_build(b);
+			return kd_lower_aipu_call(&vb, n);
 		}
 		return call(b, n);
 	default:
@@ -422,7 +423,7 @@ static void stmt(Build *b, KdNode *n)
 			                .addr = -1, .param = -1, .span = n->name_span};
 			memcpy(buf.dims, t->dims, sizeof buf.dims[0] * (size_t)t->rank);
 			if (b->m->target == KD_TARGET_NEURON)
-				kd_build_tile_info(b->a, &buf, t);
+				kd_lower_tile_info(b->a, &buf, t);
 			y->slot = kd_buf_new(b->a, b->f, buf) + 1;
 			break;
 		}
@@ -457,9 +458,9 @@ static void stmt(Build *b, KdNode *n)
 		expr(b, n->a);
 		break;
 	case N_LETTUPLE: {
-		KdVecBuild vb = vec_build(b);
+		KdVecLower vb = vec_build(b);
 		int parts[4];
-		int k = kd_build_aipu_tuple(&vb, n->a, parts, 4);
+		int k = kd_lower_aipu_tuple(&vb, n->a, parts, 4);
 		for (int i = 0; i < k && i < n->list.n; i++) {
 			KdNode *x = n->list.v[i];
 			int sl = slot_of(b, x->sym);
@@ -493,7 +494,7 @@ static KdFunc *kernel(Build *b, KdNode *k, KdTarget t)
 			                .addr = 0, .param = i, .span = p->name_span};
 			memcpy(buf.dims, ty->dims, sizeof buf.dims[0] * (size_t)ty->rank);
 			if (t == KD_TARGET_NEURON)
-				kd_build_tile_info(b->a, &buf, ty);
+				kd_lower_tile_info(b->a, &buf, ty);
 			fp->is_tensor = 1;
 			fp->buf = kd_buf_new(b->a, f, buf);
 			p->sym->slot = fp->buf + 1;
@@ -510,7 +511,7 @@ static KdFunc *kernel(Build *b, KdNode *k, KdTarget t)
 	return f;
 }
 
-KdModule *kd_ir_build(KdArena *a, KdDiag *d, const KdSource *src, KdNode *file, KdTarget t)
+KdModule *kd_lower(KdArena *a, KdDiag *d, const KdSource *src, KdNode *file, KdTarget t)
 {
 	KdModule *m = kd_alloc(a, sizeof *m);
 	m->target = t;

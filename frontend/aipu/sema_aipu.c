@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "sema_aipu.h"
-#include "../ir/op.h"
+#include "op.h"
 
 #define AIPU_DTYPES (KD_DTBIT(KD_I8) | KD_DTBIT(KD_I16) | KD_DTBIT(KD_I32) | KD_DTBIT(KD_U8) | \
                      KD_DTBIT(KD_U16) | KD_DTBIT(KD_U32) | KD_DTBIT(KD_F16) | KD_DTBIT(KD_F32))

@@ -1,0 +1,38 @@
+/* tile.c: a blocked neuron buffer's logical-to-physical tile map, shared
+ * by the printer, the placement, the hazard analysis and the emitter. */
+#include "tile.h"
+
+int64_t kd_tile_phys(const KdTileInfo *t, int64_t lin)
+{
+	int64_t phys = 0, below = 1;
+	for (int d = t->nbdim - 1; d >= 0; d--) {
+		int64_t idx = lin % t->bdims[d];
+		lin /= t->bdims[d];
+		phys += idx % t->bmod[d] * below;
+		below *= t->bmod[d];
+	}
+	return phys;
+}
+
+/* Seed 003's table: logical tile index -> bank, start partition, byte address. */
+void kd_tile_print(KdBuf *o, const KdBuffer *b)
+{
+	const KdTileInfo *t = b->tile;
+	if (!t->nbdim || b->addr < 0)
+		return;
+	for (int64_t i = 0; i < t->nblocks; i++) {
+		int64_t idx[KD_MAXRANK], lin = i, ph = kd_tile_phys(t, i);
+		for (int d = t->nbdim - 1; d >= 0; d--) {
+			idx[d] = lin % t->bdims[d];
+			lin /= t->bdims[d];
+		}
+		kd_buf_puts(o, "    ; block (");
+		for (int d = 0; d < t->nbdim; d++)
+			kd_buf_printf(o, "%lld, ", (long long)idx[d]);
+		if (b->space == KD_SP_PSUM)
+			kd_buf_printf(o, "): bank %lld, start_partition 0, byte_addr 0\n",
+			              (long long)(b->addr / KD_PSUM_BANK_BYTES + ph));
+		else
+			kd_buf_printf(o, "): start_partition 0, byte_addr %lld\n", (long long)(b->addr + ph * t->stride));
+	}
+}
