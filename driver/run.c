@@ -1,6 +1,7 @@
 /* run.c: `kdslc run FILE.k [harness options]`.  Compiles the kernels and a
  * harness main() to C, builds them with the system C compiler against the
- * runtime library, and runs the program with the harness options. */
+ * harness and runtime libraries, and runs the program with the harness
+ * options. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,21 +11,35 @@
 
 #include "driver.h"
 
-/* Where the runtime is: the build tree when kdslc runs from it, else the
- * installed prefix; KDSL_RT_INCLUDE and KDSL_RT_LIBDIR override both. */
-static void runtime_dirs(const char **inc, const char **lib)
+/* The folders of the headers (inc) and libraries (lib) of the runtime
+ * and the harness: n of each, 1 when both share one. */
+typedef struct {
+	const char *inc[2], *lib[2];
+	int ninc, nlib;
+} RtDirs;
+
+/* The build tree when kdslc's holds both libraries (each in its own
+ * folder), else the installed prefix (both in one); KDSL_RT_INCLUDE and
+ * KDSL_RT_LIBDIR override either with one folder that holds both. */
+static RtDirs runtime_dirs(void)
 {
 	struct stat st;
-	*inc = KD_RT_INCDIR;
-	*lib = KD_RT_LIBDIR;
-	if (stat(KD_RT_BUILDDIR "/libkdsl-runtime.so", &st) == 0) {
-		*inc = KD_RT_SRCDIR;
-		*lib = KD_RT_BUILDDIR;
+	RtDirs d = {.inc = {KD_RT_INCDIR}, .lib = {KD_RT_LIBDIR}, .ninc = 1, .nlib = 1};
+	if (stat(KD_RT_BUILDDIR "/libkdsl-runtime.so", &st) == 0 &&
+	    stat(KD_RT_HARNESS_BUILDDIR "/libkdsl-harness.so", &st) == 0)
+		d = (RtDirs){.inc = {KD_RT_SRCDIR, KD_RT_HARNESS_SRCDIR},
+		             .lib = {KD_RT_BUILDDIR, KD_RT_HARNESS_BUILDDIR},
+		             .ninc = 2,
+		             .nlib = 2};
+	if (getenv("KDSL_RT_INCLUDE")) {
+		d.inc[0] = getenv("KDSL_RT_INCLUDE");
+		d.ninc = 1;
 	}
-	if (getenv("KDSL_RT_INCLUDE"))
-		*inc = getenv("KDSL_RT_INCLUDE");
-	if (getenv("KDSL_RT_LIBDIR"))
-		*lib = getenv("KDSL_RT_LIBDIR");
+	if (getenv("KDSL_RT_LIBDIR")) {
+		d.lib[0] = getenv("KDSL_RT_LIBDIR");
+		d.nlib = 1;
+	}
+	return d;
 }
 
 static int spawn(char *const *argv)
@@ -95,24 +110,29 @@ int kd_run(int argc, char **argv)
 	}
 	kd_buf_free(&c);
 
-	const char *inc, *lib;
-	runtime_dirs(&inc, &lib);
+	RtDirs d = runtime_dirs();
 	const char *cc = getenv("CC") && *getenv("CC") ? getenv("CC") : "cc";
-	char incflag[4200], libflag[4200], rpath[4200];
-	snprintf(incflag, sizeof incflag, "-I%s", inc);
-	snprintf(libflag, sizeof libflag, "-L%s", lib);
-	snprintf(rpath, sizeof rpath, "-Wl,-rpath,%s", lib);
-	char *ccargv[16];
+	char incflag[2][4200], libflag[2][4200], rpath[2][4200];
+	char *ccargv[24];
 	int n = 0;
 	ccargv[n++] = (char *)cc;
 	ccargv[n++] = "-std=c11";
 	ccargv[n++] = "-O2";
-	ccargv[n++] = incflag;
+	for (int i = 0; i < d.ninc; i++) {
+		snprintf(incflag[i], sizeof incflag[i], "-I%s", d.inc[i]);
+		ccargv[n++] = incflag[i];
+	}
 	ccargv[n++] = src;
 	ccargv[n++] = "-o";
 	ccargv[n++] = exe;
-	ccargv[n++] = libflag;
-	ccargv[n++] = rpath;
+	for (int i = 0; i < d.nlib; i++) {
+		snprintf(libflag[i], sizeof libflag[i], "-L%s", d.lib[i]);
+		snprintf(rpath[i], sizeof rpath[i], "-Wl,-rpath,%s", d.lib[i]);
+		ccargv[n++] = libflag[i];
+		ccargv[n++] = rpath[i];
+	}
+	/* the harness before the runtime it calls, as a static link needs */
+	ccargv[n++] = "-lkdsl-harness";
 	ccargv[n++] = "-lkdsl-runtime";
 	ccargv[n++] = "-lm";
 	/* A sanitized runtime needs a sanitized program. */

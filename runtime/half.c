@@ -1,6 +1,7 @@
-/* half.c: the exported half-precision conversions and the dtype table.
- * The conversions themselves live inline in rt_half.h so the ops' element
- * loops can inline them. */
+/* half.c: the exported half-precision conversions and dtype helpers.
+ * The conversions themselves live inline in rt_half.h and rt_internal.h
+ * so the ops' element loops can inline them; these are their exported
+ * copies, for generated code and the harness. */
 #include "rt_internal.h"
 
 float kdsl_f16_to_f32(kdsl_f16 h)
@@ -31,6 +32,21 @@ float kdsl_bf16_to_f32(kdsl_bf16 h)
 kdsl_bf16 kdsl_f32_to_bf16(float f)
 {
 	return kdsl_h_f32_to_bf16(f);
+}
+
+kdsl_bf16 kdsl_f64_to_bf16(double d)
+{
+	return kdsl_h_f64_to_bf16(d);
+}
+
+void kdsl_dtype_store(kdsl_dtype dt, void *p, double x)
+{
+	kdsl_store_value(dt, p, x);
+}
+
+void kdsl_dtype_store_bits(kdsl_dtype dt, void *p, uint64_t bits)
+{
+	kdsl_store_bits(dt, p, bits);
 }
 
 size_t kdsl_dtype_size(kdsl_dtype dt)

@@ -2,7 +2,12 @@
  * emulated on-chip memories of a target and implements the data-movement
  * ops with every hardware rule re-checked at run time, so a kernel whose
  * addresses depend on runtime values returns an error instead of
- * corrupting memory.  Public symbols use kdsl_ / KDSL_. */
+ * corrupting memory.  Public symbols use kdsl_ / KDSL_.
+ *
+ * The library exports exactly the functions declared here, each marked
+ * KDSL_API (it is built with hidden visibility by default), so what an
+ * embedder links against is this header and nothing else; `kdslc run`'s
+ * driver is a separate library (kdsl_harness.h). */
 #ifndef KDSL_RT_H
 #define KDSL_RT_H
 
@@ -12,6 +17,13 @@
 
 #ifdef __cplusplus
 extern "C" {
+#endif
+
+/* On a function the library exports: everything unmarked stays inside it. */
+#if defined(__GNUC__)
+#define KDSL_API __attribute__((visibility("default")))
+#else
+#define KDSL_API
 #endif
 
 typedef uint16_t kdsl_f16;   /* IEEE binary16 bit pattern */
@@ -73,34 +85,36 @@ typedef struct {
  * On-chip memory starts as a deterministic garbage pattern, never zero,
  * and keeps its contents between kernel calls, as on the device.
  * Returns NULL when out of memory or for an unknown target. */
-kdsl_rt *kdsl_rt_create(kdsl_target target);
-void kdsl_rt_destroy(kdsl_rt *rt);
-kdsl_target kdsl_rt_target(const kdsl_rt *rt);
+KDSL_API kdsl_rt *kdsl_rt_create(kdsl_target target);
+KDSL_API void kdsl_rt_destroy(kdsl_rt *rt);
+KDSL_API kdsl_target kdsl_rt_target(const kdsl_rt *rt);
+/* "neuron", "ascend", "aipu"; "unknown" for any other value. */
+KDSL_API const char *kdsl_target_name(kdsl_target target);
 /* The last error as "file.k:LINE:COL: op: message", or "" when none. */
-const char *kdsl_rt_last_error(const kdsl_rt *rt);
-void kdsl_rt_clear_error(kdsl_rt *rt);
+KDSL_API const char *kdsl_rt_last_error(const kdsl_rt *rt);
+KDSL_API void kdsl_rt_clear_error(kdsl_rt *rt);
 /* Base and size in bytes of an on-chip memory; NULL if the target lacks it.
  * Partitioned memories are laid out partition after partition, each
  * kdsl_rt_partition_stride bytes after the previous one (a little more
  * than its size: the pad keeps partitions apart in the host's caches and
  * holds nothing a kernel can address). */
-unsigned char *kdsl_rt_mem(kdsl_rt *rt, kdsl_mem mem, size_t *bytes);
+KDSL_API unsigned char *kdsl_rt_mem(kdsl_rt *rt, kdsl_mem mem, size_t *bytes);
 /* Size in bytes of one partition (the whole memory when not partitioned). */
-size_t kdsl_rt_partition_bytes(const kdsl_rt *rt, kdsl_mem mem);
+KDSL_API size_t kdsl_rt_partition_bytes(const kdsl_rt *rt, kdsl_mem mem);
 /* Host bytes from partition p to partition p + 1 (>= its size). */
-size_t kdsl_rt_partition_stride(const kdsl_rt *rt, kdsl_mem mem);
+KDSL_API size_t kdsl_rt_partition_stride(const kdsl_rt *rt, kdsl_mem mem);
 
 /* Records an error at a site and returns code.  Generated code and the
  * ops call it; the message is formatted like a compiler diagnostic. */
-int kdsl_rt_fail(kdsl_rt *rt, const kdsl_site *site, int code, const char *fmt, ...)
+KDSL_API int kdsl_rt_fail(kdsl_rt *rt, const kdsl_site *site, int code, const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 4, 5)))
 #endif
 	;
 /* First call of every generated kernel: the runtime must be of its target
  * and every tensor parameter non-NULL (checked by the caller, reported here). */
-int kdsl_rt_enter(kdsl_rt *rt, kdsl_target target, const char *kernel);
-int kdsl_rt_null_param(kdsl_rt *rt, const char *kernel, const char *param);
+KDSL_API int kdsl_rt_enter(kdsl_rt *rt, kdsl_target target, const char *kernel);
+KDSL_API int kdsl_rt_null_param(kdsl_rt *rt, const char *kernel, const char *param);
 
 /* The first member of every kdsl_rt: what a kernel's entry touches
  * inline, so a call of a short kernel does not pay a call into the library. */
@@ -122,24 +136,33 @@ static inline int kdsl_rt_try_enter(kdsl_rt *rt, kdsl_target target)
 }
 
 /* ---- half precision: IEEE round-to-nearest-even in both directions ---- */
-float kdsl_f16_to_f32(kdsl_f16 h);
-double kdsl_f16_to_f64(kdsl_f16 h);
-kdsl_f16 kdsl_f32_to_f16(float f);
-kdsl_f16 kdsl_f64_to_f16(double d);
-float kdsl_bf16_to_f32(kdsl_bf16 h);
-kdsl_bf16 kdsl_f32_to_bf16(float f);
-size_t kdsl_dtype_size(kdsl_dtype dt);
-const char *kdsl_dtype_name(kdsl_dtype dt);   /* "f16" */
+KDSL_API float kdsl_f16_to_f32(kdsl_f16 h);
+KDSL_API double kdsl_f16_to_f64(kdsl_f16 h);
+KDSL_API kdsl_f16 kdsl_f32_to_f16(float f);
+KDSL_API kdsl_f16 kdsl_f64_to_f16(double d);
+KDSL_API float kdsl_bf16_to_f32(kdsl_bf16 h);
+KDSL_API kdsl_bf16 kdsl_f32_to_bf16(float f);
+KDSL_API kdsl_bf16 kdsl_f64_to_bf16(double d);
+KDSL_API size_t kdsl_dtype_size(kdsl_dtype dt);
+KDSL_API const char *kdsl_dtype_name(kdsl_dtype dt);   /* "f16" */
+/* Stores x into the element of dtype dt at p, converted as the ops
+ * convert a scalar (memset, iota, vec_dup): integers truncate toward zero
+ * and wrap modulo 2^bits (NaN and infinities give 0), f16/bf16 round to
+ * nearest even, f32 as C converts, bool is x != 0. */
+KDSL_API void kdsl_dtype_store(kdsl_dtype dt, void *p, double x);
+/* Stores the low kdsl_dtype_size(dt) bytes of bits at p in host order:
+ * an integer element exactly, where a double would round past 2^53. */
+KDSL_API void kdsl_dtype_store_bits(kdsl_dtype dt, void *p, uint64_t bits);
 
 /* ---- ascend (seed 001) ----
  * Offsets are in bytes from the operand's base.  Every rule of the page is
  * re-checked: sid 0..15, nburst 1..4095, burst 1..65535, strides 0..65535,
  * 32-byte alignment in ub/l1, every byte inside its tensor. */
-int kdsl_ascend_data_move(kdsl_rt *rt, const kdsl_site *site,
-                          kdsl_ref dst, int64_t dst_off,
-                          kdsl_cref src, int64_t src_off,
-                          int64_t sid, int64_t nburst, int64_t burst,
-                          int64_t src_stride, int64_t dst_stride);
+KDSL_API int kdsl_ascend_data_move(kdsl_rt *rt, const kdsl_site *site,
+                                   kdsl_ref dst, int64_t dst_off,
+                                   kdsl_cref src, int64_t src_off,
+                                   int64_t sid, int64_t nburst, int64_t burst,
+                                   int64_t src_stride, int64_t dst_stride);
 
 /* Seed 001's Table 2, the scope pairs data_move supports (gm->l1, l1->gm,
  * gm->ub, ub->gm, ub->ub), as bit src * 8 + dst; the library and the
@@ -236,9 +259,9 @@ kdsl_ascend_data_move_fast(kdsl_rt *rt, const kdsl_site *site, kdsl_ref dst, int
 
 /* Repeat r writes `mask` elements starting r*dst_rep_stride*32 bytes after
  * dst_off.  mask 1..256/size(dt), repeat_times 0..255, strides 0..255. */
-int kdsl_ascend_vec_dup(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
-                        int64_t mask, kdsl_ref dst, int64_t dst_off,
-                        double scalar, int64_t repeat_times, int64_t dst_rep_stride);
+KDSL_API int kdsl_ascend_vec_dup(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
+                                 int64_t mask, kdsl_ref dst, int64_t dst_off,
+                                 double scalar, int64_t repeat_times, int64_t dst_rep_stride);
 /* What generated code calls for vec_dup: the usual zero fill inline.
  * Repeats that follow each other (dst_rep_stride * 32 == mask * size),
  * +0.0 (every byte 0 in every dtype), and every rule met: one memset.
@@ -262,12 +285,12 @@ kdsl_ascend_vec_dup_fast(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt, int6
 	}
 	return kdsl_ascend_vec_dup(rt, site, dt, mask, dst, dst_off, scalar, repeat_times, dst_rep_stride);
 }
-int kdsl_ascend_vec_add(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
-                        int64_t mask, kdsl_ref dst, int64_t dst_off,
-                        kdsl_cref src0, int64_t src0_off,
-                        kdsl_cref src1, int64_t src1_off,
-                        int64_t repeat_times, int64_t dst_rep_stride,
-                        int64_t src0_rep_stride, int64_t src1_rep_stride);
+KDSL_API int kdsl_ascend_vec_add(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
+                                 int64_t mask, kdsl_ref dst, int64_t dst_off,
+                                 kdsl_cref src0, int64_t src0_off,
+                                 kdsl_cref src1, int64_t src1_off,
+                                 int64_t repeat_times, int64_t dst_rep_stride,
+                                 int64_t src0_rep_stride, int64_t src1_rep_stride);
 
 /* ---- neuron (seeds 000, 002, 003) ----
  * A tile operand: the storage of one physical tile (partition 0, byte 0),
@@ -296,28 +319,28 @@ typedef struct {
 enum { KDSL_ALU_ADD, KDSL_ALU_SUBTRACT, KDSL_ALU_MULTIPLY, KDSL_ALU_MAX, KDSL_ALU_MIN };
 enum { KDSL_ACT_COPY, KDSL_ACT_EXP, KDSL_ACT_RELU };
 
-int kdsl_neuron_load(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile src);
-int kdsl_neuron_store(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile src);
-int kdsl_neuron_tensor_copy(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile src);
-int kdsl_neuron_memset(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, double value);
-int kdsl_neuron_iota(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, double base, double step);
-int kdsl_neuron_tensor_tensor(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile a,
-                              kdsl_ctile b, int64_t op);
-int kdsl_neuron_tensor_scalar(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile a,
-                              int64_t op, double scalar);
-int kdsl_neuron_activation(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile src,
-                           int64_t func);
+KDSL_API int kdsl_neuron_load(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile src);
+KDSL_API int kdsl_neuron_store(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile src);
+KDSL_API int kdsl_neuron_tensor_copy(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile src);
+KDSL_API int kdsl_neuron_memset(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, double value);
+KDSL_API int kdsl_neuron_iota(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, double base, double step);
+KDSL_API int kdsl_neuron_tensor_tensor(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile a,
+                                       kdsl_ctile b, int64_t op);
+KDSL_API int kdsl_neuron_tensor_scalar(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile a,
+                                       int64_t op, double scalar);
+KDSL_API int kdsl_neuron_activation(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile src,
+                                    int64_t func);
 /* dst[M, N] (=|+=) stationary[K, M]^T @ moving[K, N] in f32; dst f32. */
-int kdsl_neuron_nc_matmul(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile stationary,
-                          kdsl_ctile moving, int64_t accumulate);
+KDSL_API int kdsl_neuron_nc_matmul(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile stationary,
+                                   kdsl_ctile moving, int64_t accumulate);
 /* Seed 000.  mask: nmask (32) entries, each 0..31 or 255. */
-int kdsl_neuron_nc_stream_shuffle(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile src,
-                                  const int64_t *mask, int64_t nmask);
+KDSL_API int kdsl_neuron_nc_stream_shuffle(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile src,
+                                           const int64_t *mask, int64_t nmask);
 /* Seed 002.  src.base == NULL: the scalar src_scalar is copied.  dtype 0:
  * none (src and dst share a dtype). */
-int kdsl_neuron_tensor_copy_predicated(kdsl_rt *rt, const kdsl_site *site, kdsl_ctile src,
-                                       double src_scalar, kdsl_tile dst, kdsl_ctile predicate,
-                                       int64_t mask, int64_t dtype, int64_t reverse_pred);
+KDSL_API int kdsl_neuron_tensor_copy_predicated(kdsl_rt *rt, const kdsl_site *site, kdsl_ctile src,
+                                                double src_scalar, kdsl_tile dst, kdsl_ctile predicate,
+                                                int64_t mask, int64_t dtype, int64_t reverse_pred);
 
 static inline kdsl_tile kdsl_tile_of(void *base, size_t pstride, size_t pbytes, int64_t nparts,
                                      int64_t p0, int64_t np, int64_t off, int64_t n,

@@ -1,6 +1,7 @@
 /* rt_internal.h: what the runtime's files share and the library does not
- * export: the kdsl_rt struct, value conversions used by both the ops and
- * the harness, and the digit generator behind numpy-style printing. */
+ * export (it is built hidden: only kdsl_rt.h's KDSL_API functions leave
+ * it): the kdsl_rt struct, the vector kernels' selection, and the copy
+ * and value-store helpers the ops inline in their element loops. */
 #ifndef KDSL_RT_INTERNAL_H
 #define KDSL_RT_INTERNAL_H
 
@@ -10,12 +11,6 @@
 
 #include "kdsl_rt.h"
 #include "rt_half.h"
-
-#if defined(__GNUC__)
-#define KDSL_INTERNAL __attribute__((visibility("hidden")))
-#else
-#define KDSL_INTERNAL
-#endif
 
 /* Indexed by kdsl_mem; index 0 is unused so the enum values index directly. */
 #define KDSL_NMEM 7
@@ -42,11 +37,10 @@ struct kdsl_rt {
 	char err[1024];
 };
 
-KDSL_INTERNAL const char *kdsl_mem_name(kdsl_mem mem);
-KDSL_INTERNAL kdsl_isa kdsl_isa_detect(void);
+const char *kdsl_mem_name(kdsl_mem mem);
+kdsl_isa kdsl_isa_detect(void);
 /* The blend for element and predicate widths in bytes. */
-KDSL_INTERNAL kdsl_blend_fn kdsl_blend_select(kdsl_isa isa, size_t wbytes, size_t pbytes);
-KDSL_INTERNAL const char *kdsl_target_name(kdsl_target target);
+kdsl_blend_fn kdsl_blend_select(kdsl_isa isa, size_t wbytes, size_t pbytes);
 
 /* a / b, with a % b in *rem.  A 64-bit divide costs 40-90 cycles on
  * common x86 cores, a 32-bit one far less, and the runtime's offsets and
@@ -97,41 +91,6 @@ static inline void kdsl_splat(unsigned char *d, const unsigned char *one, size_t
 	for (done = size; done < len; done *= 2)
 		memcpy(d + done, d, done < len - done ? done : len - done);
 }
-
-/* Shortest digits that identify m*2^e among the values of its format,
- * numpy's Dragon4 (unique mode).  frac_cutoff >= 0 stops after that many
- * digits past the decimal point (positional printing); total_cutoff >= 0
- * stops after that many significant digits; min_* >= 0 forces at least
- * that many fraction / significant digits.  Writes the digits (no point)
- * to buf and returns their count; *exp10 is the power of ten of the first
- * digit. unequal: the gap below the value is half the gap above it. */
-KDSL_INTERNAL int kdsl_dragon4(uint64_t m, int e, int unequal,
-                               int frac_cutoff, int total_cutoff,
-                               int frac_min, int total_min,
-                               char *buf, int bufsize, int *exp10);
-
-/* ---- harness fills (fill.c) ---- */
-
-typedef enum {
-	KDSL_FILL_IOTA = 1, KDSL_FILL_ZEROS, KDSL_FILL_ONES, KDSL_FILL_RANDOM,
-	KDSL_FILL_FILE, KDSL_FILL_NUMBER
-} kdsl_fill_kind;
-
-typedef struct {
-	kdsl_fill_kind kind;
-	uint64_t seed;          /* RANDOM */
-	const char *path;       /* FILE */
-	double number;          /* NUMBER */
-	int is_int;             /* NUMBER written as an integer */
-	int64_t ival;           /* NUMBER when is_int */
-} kdsl_fill;
-
-/* Parses iota|zeros|ones|random[:seed]|FILE.npy|NUMBER; 0 ok, -1 bad. */
-KDSL_INTERNAL int kdsl_fill_parse(const char *spec, kdsl_fill *out);
-/* Fills count elements (every kind but FILE). */
-KDSL_INTERNAL void kdsl_fill_tensor(const kdsl_fill *f, kdsl_dtype dt, size_t count, void *data);
-/* A scalar parameter's value; -1 when the kind makes no sense for one. */
-KDSL_INTERNAL int kdsl_fill_scalar(const kdsl_fill *f, int64_t *out);
 
 /* A double wrapped to an n-bit integer the way the ops define it:
  * truncation toward zero, then modulo 2^64 (NaN and infinities give 0),

@@ -21,6 +21,8 @@ cflags = '-std=c11 -Wall -Wextra -pedantic -Werror -I' + config.rt_inc
 config.substitutions.append(('%kdslc', config.kdslc))
 config.substitutions.append(('%rtinc', config.rt_inc))
 config.substitutions.append(('%rtlib', config.rt_lib))
+config.substitutions.append(('%harnessinc', config.harness_inc))
+config.substitutions.append(('%harnesslib', config.harness_lib))
 config.substitutions.append(('%cflags', cflags))
 config.substitutions.append(('%ldflags', '-L%s -Wl,-rpath,%s -lkdsl-runtime -lm %s'
                              % (config.rt_lib, config.rt_lib, config.sanitize)))

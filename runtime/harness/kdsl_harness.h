@@ -35,17 +35,17 @@ typedef struct {
  *       [--out DIR] [--kernel NAME] [--quiet]
  * Returns the process exit status: 0 ok, 1 a kernel failed, 2 bad usage
  * or I/O. */
-int kdsl_harness_main(int argc, char **argv, const kdsl_kernel_info *kernels, int nkernel);
+KDSL_API int kdsl_harness_main(int argc, char **argv, const kdsl_kernel_info *kernels, int nkernel);
 
 /* Pieces of the harness, public for tests and embedders. */
 /* numpy's str() of an array: "[0. 2. 4.]", wrapped at 75 columns, with
  * "..." summarising arrays of more than 1000 elements. Returns malloc'd text. */
-char *kdsl_format_array(kdsl_dtype dt, int rank, const int64_t *dims, const void *data);
-int kdsl_npy_write(const char *path, kdsl_dtype dt, int rank, const int64_t *dims, const void *data);
+KDSL_API char *kdsl_format_array(kdsl_dtype dt, int rank, const int64_t *dims, const void *data);
+KDSL_API int kdsl_npy_write(const char *path, kdsl_dtype dt, int rank, const int64_t *dims, const void *data);
 /* Reads an .npy whose dtype and shape must match exactly; 0 ok, else -1 with
  * a message in err (errlen bytes). */
-int kdsl_npy_read(const char *path, kdsl_dtype dt, int rank, const int64_t *dims, void *data,
-                  char *err, size_t errlen);
+KDSL_API int kdsl_npy_read(const char *path, kdsl_dtype dt, int rank, const int64_t *dims, void *data,
+                           char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

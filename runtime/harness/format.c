@@ -7,11 +7,12 @@
  * prints as numpy prints float16.  bf16, which numpy lacks, prints as a
  * float of its own precision. */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "rt_internal.h"
+#include "harness_internal.h"
 
 #define LINEWIDTH 75
 #define THRESHOLD 1000
@@ -335,8 +336,8 @@ static double ratio_in_dtype(kdsl_dtype dt, double a, double b)
 	if (dt == KDSL_F32)
 		return (double)((float)a / (float)b);
 	if (dt == KDSL_F16)
-		return kdsl_h_f16_to_f64(kdsl_h_f64_to_f16(a / b));
-	return kdsl_h_bf16_to_f32(kdsl_h_f64_to_bf16(a / b));
+		return kdsl_f16_to_f64(kdsl_f64_to_f16(a / b));
+	return kdsl_bf16_to_f32(kdsl_f64_to_bf16(a / b));
 }
 
 static void fit_float(fmt *F)

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rt_internal.h"
+#include "harness_internal.h"
 
 static uint64_t splitmix64(uint64_t *s)
 {
@@ -81,28 +81,28 @@ void kdsl_fill_tensor(const kdsl_fill *f, kdsl_dtype dt, size_t count, void *dat
 	case KDSL_FILL_IOTA:
 		for (i = 0; i < count; i++, p += size)
 			if (is_float(dt) || dt == KDSL_BOOL)
-				kdsl_store_value(dt, p, (double)i);
+				kdsl_dtype_store(dt, p, (double)i);
 			else
-				kdsl_store_bits(dt, p, (uint64_t)i);
+				kdsl_dtype_store_bits(dt, p, (uint64_t)i);
 		break;
 	case KDSL_FILL_ONES:
 	case KDSL_FILL_NUMBER:
 		for (i = 0; i < count; i++, p += size)
 			if (f->kind == KDSL_FILL_NUMBER && f->is_int && !is_float(dt) && dt != KDSL_BOOL)
-				kdsl_store_bits(dt, p, (uint64_t)f->ival);
+				kdsl_dtype_store_bits(dt, p, (uint64_t)f->ival);
 			else
-				kdsl_store_value(dt, p, f->kind == KDSL_FILL_ONES ? 1.0 : f->number);
+				kdsl_dtype_store(dt, p, f->kind == KDSL_FILL_ONES ? 1.0 : f->number);
 		break;
 	case KDSL_FILL_RANDOM:
 		for (i = 0; i < count; i++, p += size) {
 			uint64_t r = splitmix64(&s);
 
 			if (is_float(dt))
-				kdsl_store_value(dt, p, -10.0 + 20.0 * ((double)(r >> 11) * 0x1p-53));
+				kdsl_dtype_store(dt, p, -10.0 + 20.0 * ((double)(r >> 11) * 0x1p-53));
 			else if (dt == KDSL_BOOL)
-				kdsl_store_value(dt, p, (double)(r & 1));
+				kdsl_dtype_store(dt, p, (double)(r & 1));
 			else
-				kdsl_store_bits(dt, p, r % 100);
+				kdsl_dtype_store_bits(dt, p, r % 100);
 		}
 		break;
 	case KDSL_FILL_FILE:

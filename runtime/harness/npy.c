@@ -9,8 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kdsl_harness.h"
-#include "rt_internal.h"
+#include "harness_internal.h"
 
 #define NPY_ALIGN 64
 #define GROWTH_DIGITS 21   /* numpy's GROWTH_AXIS_MAX_DIGITS */

@@ -7,7 +7,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "rt_internal.h"
+#include "harness_internal.h"
 
 /* 640 bits: the largest product is about 10^46 * 2^152 times a 27-bit
  * significand, times 10 while generating digits. */
