@@ -4,16 +4,30 @@ examples must give exit status 0 or 1 (never a signal, 2, or a sanitizer
 report), and a mutant that compiles must give C that gcc accepts.
 Seeds named *.kir are textual IR (kdslc --emit=ir): their mutants are
 written as m.kir, so kdslc reads them as IR, and get IR tokens as well.
-usage: fuzz.py KDSLC RTINC WORKDIR COUNT SEED EXAMPLES..."""
+A run where fewer than --min-compiled mutants compile fails: a kdslc (or
+a mutator) that rejects everything would otherwise pass, having checked
+nothing past the first error.  The run is deterministic for a given
+SEED, kdslc and seed files, so the floor only moves when they change.
+usage: fuzz.py --min-compiled N KDSLC RTINC WORKDIR COUNT SEED EXAMPLES..."""
+import argparse
 import os
 import random
 import re
 import subprocess
 import sys
 
-kdslc, rtinc, work, count, seed = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
-seeds = [(open(p, 'rb').read(), '.kir' if p.endswith('.kir') else '.k') for p in sys.argv[6:]]
-rng = random.Random(seed)
+ap = argparse.ArgumentParser(usage=__doc__.rsplit('usage: ', 1)[1])
+ap.add_argument('--min-compiled', type=int, required=True, metavar='N')
+ap.add_argument('kdslc')
+ap.add_argument('rtinc')
+ap.add_argument('work')
+ap.add_argument('count', type=int)
+ap.add_argument('seed', type=int)
+ap.add_argument('examples', nargs='+')
+opt = ap.parse_args()
+kdslc, rtinc, work, count = opt.kdslc, opt.rtinc, opt.work, opt.count
+seeds = [(open(p, 'rb').read(), '.kir' if p.endswith('.kir') else '.k') for p in opt.examples]
+rng = random.Random(opt.seed)
 tokens = [b'(', b')', b'[', b']', b'{', b'}', b';', b',', b'..', b'=', b'0', b'-1', b'65536',
           b'i', b'ub', b'gm', b'l1', b'f16', b'data_move', b'for', b'if', b'let', b'var',
           b'"', b'/*', b'*/', b'//', b'\x00', b'\xff', b'1e999', b'0x', b'_', b'99999999999999999999']
@@ -96,5 +110,9 @@ for n in range(count):
             keep = os.path.join(work, 'badc-%d%s' % (n, ext))
             os.rename(path, keep)
             print('FAIL: generated C does not compile for %s\n%s' % (keep, c.stderr.decode()[-2000:]))
-print('fuzz: %d mutants, %d compiled, %d failures' % (count, compiled, bad))
+if compiled < opt.min_compiled:
+    bad += 1
+    print('FAIL: only %d of %d mutants compiled, fewer than --min-compiled %d'
+          % (compiled, count, opt.min_compiled))
+print('fuzz: %d mutants, %d compiled (at least %d), %d failures' % (count, compiled, opt.min_compiled, bad))
 sys.exit(1 if bad else 0)
