@@ -560,7 +560,7 @@ static void shuffle_plan(shuf_plan *pl, const int64_t *mask, int rows, int inpla
 }
 
 /* Two rows exchanged 32 bytes at a time through vector registers (GNU
- * vectors, as in blend.c; byte arrays would go through the stack): the
+ * vectors, as in neuron_blend.c; byte arrays would go through the stack): the
  * usual 2-cycle (pairs of partitions swapped) reads and writes each byte
  * once. */
 static void swap_rows(unsigned char *a, unsigned char *b, size_t len)
@@ -701,7 +701,7 @@ int kdsl_neuron_nc_stream_shuffle(kdsl_rt *rt, const kdsl_site *site, kdsl_tile 
 }
 
 /* ---- tensor_copy_predicated (seed 002) ----
- * Through the blend kernel of blend.c that kdsl_rt_create chose for this
+ * Through the blend kernel of neuron_blend.c that kdsl_rt_create chose for this
  * machine: the whole tile in one call (its row loop inside), except when
  * src is converted, a row at a time. */
 

@@ -18,7 +18,7 @@
 /* The vector kernels a runtime uses, chosen once by kdsl_rt_create. */
 typedef enum { KDSL_ISA_BASE, KDSL_ISA_AVX2, KDSL_ISA_AVX512 } kdsl_isa;
 
-/* tensor_copy_predicated's kernel (blend.c): `rows` rows of n elements,
+/* tensor_copy_predicated's kernel (neuron_blend.c): `rows` rows of n elements,
  * row r of each operand its stride (bytes) times r after row 0 (a stride
  * of 0 reuses one row); flip is all ones to copy where the predicate is
  * zero (reverse_pred).  The row loop is inside so that a tile of short

@@ -1,4 +1,4 @@
-/* blend.c: the kernel of tensor_copy_predicated, d[j] = p[j] ? s[j] :
+/* neuron_blend.c: the kernel of tensor_copy_predicated, d[j] = p[j] ? s[j] :
  * d[j] (or the reverse) over the rows of a tile, for every element width
  * W (1, 2, 4, 8 bytes) and predicate width P (1, 2, 4 bytes), written
  * with GNU vector extensions so no compiler has to discover the
