@@ -10,8 +10,6 @@
 #include "emit_aipu.h"
 #include "emit_neuron.h"
 
-#define KDSLC_VERSION "0.1.0"
-
 /* The wrapping helpers the generated C may call; only the used ones are
  * written out, since clang warns about unused static functions. */
 enum { H_ADD, H_SUB, H_MUL, H_NEG, H_DIV, H_REM, H_SHL, H_F2I, H_I64, H_N };
