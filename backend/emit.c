@@ -10,8 +10,6 @@
 #include "emit_aipu.h"
 #include "emit_neuron.h"
 
-#define KDSLC_VERSION "0.1.0"
-
 /* The wrapping helpers the generated C may call; only the used ones are
  * written out, since clang warns about unused static functions. */
 enum { H_ADD, H_SUB, H_MUL, H_NEG, H_DIV, H_REM, H_SHL, H_F2I, H_I64, H_N };
@@ -31,6 +29,16 @@ static const char *const helper_def[H_N] = {
 	"static inline int64_t kd_i64(int64_t a) { return a; }\n",
 };
 
+static const char *rt_target(KdTarget t)
+{
+	return kd_target_rt_enums[t];
+}
+
+static const char *rt_dtype(KdDtype dt)
+{
+	return kd_dtypes[dt].rt_enum;
+}
+
 typedef struct {
 	KdBuf *o;
 	unsigned used;     /* helpers called, bit per H_* */
@@ -41,21 +49,6 @@ typedef struct {
 	int last_line;
 	char *reach, *target;
 } Emit;
-
-static const char *rt_target(KdTarget t)
-{
-	static const char *const names[] = {"0", "KDSL_TARGET_NEURON", "KDSL_TARGET_ASCEND",
-	                                    "KDSL_TARGET_AIPU"};
-	return names[t];
-}
-
-static const char *rt_dtype(KdDtype dt)
-{
-	static const char *const names[KD_NDTYPE] = {
-		"0", "KDSL_I8", "KDSL_I16", "KDSL_I32", "KDSL_I64", "KDSL_U8", "KDSL_U16", "KDSL_U32",
-		"KDSL_U64", "KDSL_F16", "KDSL_BF16", "KDSL_F32", "KDSL_BOOL"};
-	return names[dt];
-}
 
 /* A C string literal of s. */
 static void cstr(KdBuf *o, const char *s)

@@ -15,8 +15,6 @@
 #include "walk.h"
 #include "emit.h"
 
-#define KDSLC_VERSION "0.1.0"
-
 static const char usage[] =
 	"usage: kdslc FILE.k [-o OUT.c] [--header OUT.h] [--emit=tokens|ast|ir|c]\n"
 	"                    [-O0|-O1] [-Werror] [-Werror=GROUP] [-Wno-GROUP] [--stats]\n"

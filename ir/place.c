@@ -20,7 +20,7 @@ int kd_ir_place(KdDiag *d, KdModule *m)
 			const KdSpaceInfo *sp = &kd_spaces[b->space];
 			if (b->param >= 0 || sp->external)
 				continue;
-			int64_t al = sp->align ? sp->align : 64;
+			int64_t al = sp->align ? sp->align : KDSL_HOST_MEM_ALIGN;
 			int64_t at = (next[b->space] + al - 1) / al * al;
 			b->addr = at;
 			next[b->space] = at + b->bytes;

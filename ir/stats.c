@@ -29,7 +29,7 @@ static int64_t ival(const KdWalk *w, const KdFunc *f, int v, int64_t dflt)
 static void view_bytes(Stats *s, const KdWalk *w, const KdFunc *f, const KdIns *ins)
 {
 	if (ins->op == OP_DATA_MOVE) {
-		int64_t n = ival(w, f, ins->args[3], 1) * ival(w, f, ins->args[4], 1) * 32;
+		int64_t n = ival(w, f, ins->args[3], 1) * ival(w, f, ins->args[4], 1) * KDSL_ASCEND_BLOCK;
 		s->bytes[f->buf[f->val[ins->args[0]].buf].space] += n;
 		s->bytes[f->buf[f->val[ins->args[1]].buf].space] += n;
 	} else if (ins->op == OP_VEC_DUP || ins->op == OP_VEC_ADD) {

@@ -9,7 +9,7 @@
 
 #include "rt_internal.h"
 
-#define BLOCK 32   /* bytes: the unit of bursts, strides and alignment */
+#define BLOCK KDSL_ASCEND_BLOCK   /* bytes: the unit of bursts and strides */
 
 /* The first k in 0..n-1 whose access [off + k*step, +len) leaves a
  * tensor of `bytes`, or -1 when all are inside.  off >= 0, step >= 0,
@@ -76,16 +76,17 @@ static int check_operand(kdsl_rt *rt, const kdsl_site *site, const char *what,
 	m = (uintptr_t)rt->mem[mem];
 	if (rt->mem[mem] && b >= m && b - m < rt->mem_bytes[mem])
 		at = (uint64_t)(b - m);
-	if ((at + (uint64_t)off) % BLOCK == 0)
+	if ((at + (uint64_t)off) % KDSL_ASCEND_ALIGN == 0)
 		return KDSL_OK;
-	if (at % BLOCK == 0)
+	if (at % KDSL_ASCEND_ALIGN == 0)
 		return kdsl_rt_fail(rt, site, KDSL_ERR_ALIGN,
-		                    "%s address in %s must be 32-byte aligned, got byte offset %" PRId64,
-		                    what, kdsl_mem_name(mem), off);
+		                    "%s address in %s must be %d-byte aligned, got byte offset %" PRId64,
+		                    what, kdsl_mem_name(mem), KDSL_ASCEND_ALIGN, off);
 	return kdsl_rt_fail(rt, site, KDSL_ERR_ALIGN,
-	                    "%s address in %s must be 32-byte aligned, got %s address %" PRIu64
+	                    "%s address in %s must be %d-byte aligned, got %s address %" PRIu64
 	                    " (tensor at %" PRIu64 ", byte offset %" PRId64 ")",
-	                    what, kdsl_mem_name(mem), kdsl_mem_name(mem), at + (uint64_t)off, at, off);
+	                    what, kdsl_mem_name(mem), KDSL_ASCEND_ALIGN, kdsl_mem_name(mem), at + (uint64_t)off,
+	                    at, off);
 }
 
 /* The byte spans of nburst bursts of len bytes at d and s share a byte
@@ -119,15 +120,15 @@ int kdsl_ascend_data_move(kdsl_rt *rt, const kdsl_site *site,
 
 	if (!rt)
 		return KDSL_ERR_ARG;
-	if ((rc = check_range(rt, site, "sid", sid, 0, 15)) ||
-	    (rc = check_range(rt, site, "nburst", nburst, 1, 4095)) ||
-	    (rc = check_range(rt, site, "burst", burst, 1, 65535)) ||
-	    (rc = check_range(rt, site, "src_stride", src_stride, 0, 65535)) ||
-	    (rc = check_range(rt, site, "dst_stride", dst_stride, 0, 65535)))
+	if ((rc = check_range(rt, site, "sid", sid, 0, KDSL_ASCEND_SID_MAX)) ||
+	    (rc = check_range(rt, site, "nburst", nburst, 1, KDSL_ASCEND_NBURST_MAX)) ||
+	    (rc = check_range(rt, site, "burst", burst, 1, KDSL_ASCEND_BURST_MAX)) ||
+	    (rc = check_range(rt, site, "src_stride", src_stride, 0, KDSL_ASCEND_STRIDE_MAX)) ||
+	    (rc = check_range(rt, site, "dst_stride", dst_stride, 0, KDSL_ASCEND_STRIDE_MAX)))
 		return rc;
 	if (!kdsl_ascend_move_allowed(src.mem, dst.mem))
 		return kdsl_rt_fail(rt, site, KDSL_ERR_ARG,
-		                    "cannot move from %s to %s (allowed: gm->l1, l1->gm, gm->ub, ub->gm, ub->ub)",
+		                    "cannot move from %s to %s (allowed: " KDSL_ASCEND_MOVE_PAIRS_TEXT ")",
 		                    kdsl_mem_name(src.mem), kdsl_mem_name(dst.mem));
 	if ((rc = check_operand(rt, site, "dst", dst.base, dst.mem, dst_off)) ||
 	    (rc = check_operand(rt, site, "src", src.base, src.mem, src_off)))
@@ -173,12 +174,12 @@ int kdsl_ascend_data_move(kdsl_rt *rt, const kdsl_site *site,
 
 /* One repeat's operand, copied out so a repeat reads all its inputs before
  * it writes (in-place and overlapping operands then behave as on the
- * device, repeat by repeat). 256 bytes is the most a repeat covers. */
+ * device, repeat by repeat). */
 typedef union {
-	unsigned char b[256];
-	uint16_t u16[128];
-	uint32_t u32[64];
-	float f32[64];
+	unsigned char b[KDSL_ASCEND_REPEAT_BYTES];
+	uint16_t u16[KDSL_ASCEND_REPEAT_BYTES / 2];
+	uint32_t u32[KDSL_ASCEND_REPEAT_BYTES / 4];
+	float f32[KDSL_ASCEND_REPEAT_BYTES / 4];
 } vreg;
 
 static int vec_dtype_ok(kdsl_dtype dt, int with_unsigned)
@@ -213,11 +214,11 @@ static int check_vec_common(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt, i
 		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "dtype must be one of %s, got %s",
 		                    with_unsigned ? "i16, u16, i32, u32, f16, f32" : "i16, i32, f16, f32",
 		                    kdsl_dtype_name(dt));
-	if (mask < 1 || mask > 256 / size)
+	if (mask < 1 || mask > KDSL_ASCEND_REPEAT_BYTES / size)
 		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE,
 		                    "mask must be in 1..%" PRId64 " for %s, got %" PRId64,
-		                    256 / size, kdsl_dtype_name(dt), mask);
-	return check_range(rt, site, "repeat_times", repeat_times, 0, 255);
+		                    KDSL_ASCEND_REPEAT_BYTES / size, kdsl_dtype_name(dt), mask);
+	return check_range(rt, site, "repeat_times", repeat_times, 0, KDSL_ASCEND_REPEAT_MAX);
 }
 
 int kdsl_ascend_vec_dup(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
@@ -233,7 +234,7 @@ int kdsl_ascend_vec_dup(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
 	if (!rt)
 		return KDSL_ERR_ARG;
 	if ((rc = check_vec_common(rt, site, dt, 1, mask, repeat_times)) ||
-	    (rc = check_range(rt, site, "dst_rep_stride", dst_rep_stride, 0, 255)) ||
+	    (rc = check_range(rt, site, "dst_rep_stride", dst_rep_stride, 0, KDSL_ASCEND_REP_STRIDE_MAX)) ||
 	    (rc = check_vec_operand(rt, site, "dst", dst.base, dst.mem, dst_off)))
 		return rc;
 	size = kdsl_dtype_size(dt);
@@ -307,9 +308,9 @@ int kdsl_ascend_vec_add(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
 	if (!rt)
 		return KDSL_ERR_ARG;
 	if ((rc = check_vec_common(rt, site, dt, 0, mask, repeat_times)) ||
-	    (rc = check_range(rt, site, "dst_rep_stride", dst_rep_stride, 0, 255)) ||
-	    (rc = check_range(rt, site, "src0_rep_stride", src0_rep_stride, 0, 255)) ||
-	    (rc = check_range(rt, site, "src1_rep_stride", src1_rep_stride, 0, 255)) ||
+	    (rc = check_range(rt, site, "dst_rep_stride", dst_rep_stride, 0, KDSL_ASCEND_REP_STRIDE_MAX)) ||
+	    (rc = check_range(rt, site, "src0_rep_stride", src0_rep_stride, 0, KDSL_ASCEND_REP_STRIDE_MAX)) ||
+	    (rc = check_range(rt, site, "src1_rep_stride", src1_rep_stride, 0, KDSL_ASCEND_REP_STRIDE_MAX)) ||
 	    (rc = check_vec_operand(rt, site, "dst", dst.base, dst.mem, dst_off)) ||
 	    (rc = check_vec_operand(rt, site, "src0", src0.base, src0.mem, src0_off)) ||
 	    (rc = check_vec_operand(rt, site, "src1", src1.base, src1.mem, src1_off)))

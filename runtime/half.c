@@ -52,14 +52,9 @@ void kdsl_dtype_store_bits(kdsl_dtype dt, void *p, uint64_t bits)
 size_t kdsl_dtype_size(kdsl_dtype dt)
 {
 	switch (dt) {
-	case KDSL_I8: case KDSL_U8: case KDSL_BOOL:
-		return 1;
-	case KDSL_I16: case KDSL_U16: case KDSL_F16: case KDSL_BF16:
-		return 2;
-	case KDSL_I32: case KDSL_U32: case KDSL_F32:
-		return 4;
-	case KDSL_I64: case KDSL_U64:
-		return 8;
+#define SIZE_CASE(d, name, vendor, ctype, bytes, ...) case d: return bytes;
+	KDSL_DTYPE_LIST(SIZE_CASE)
+#undef SIZE_CASE
 	}
 	return 0;
 }
@@ -67,18 +62,9 @@ size_t kdsl_dtype_size(kdsl_dtype dt)
 const char *kdsl_dtype_name(kdsl_dtype dt)
 {
 	switch (dt) {
-	case KDSL_I8: return "i8";
-	case KDSL_I16: return "i16";
-	case KDSL_I32: return "i32";
-	case KDSL_I64: return "i64";
-	case KDSL_U8: return "u8";
-	case KDSL_U16: return "u16";
-	case KDSL_U32: return "u32";
-	case KDSL_U64: return "u64";
-	case KDSL_F16: return "f16";
-	case KDSL_BF16: return "bf16";
-	case KDSL_F32: return "f32";
-	case KDSL_BOOL: return "bool";
+#define NAME_CASE(d, name, ...) case d: return name;
+	KDSL_DTYPE_LIST(NAME_CASE)
+#undef NAME_CASE
 	}
 	return "?";
 }

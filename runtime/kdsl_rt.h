@@ -15,6 +15,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "kdsl_hw.h"   /* kdsl_target, kdsl_mem, kdsl_dtype and the rules */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -28,25 +30,6 @@ extern "C" {
 
 typedef uint16_t kdsl_f16;   /* IEEE binary16 bit pattern */
 typedef uint16_t kdsl_bf16;  /* bfloat16 bit pattern */
-
-typedef enum {
-	KDSL_TARGET_NEURON = 1,
-	KDSL_TARGET_ASCEND = 2,
-	KDSL_TARGET_AIPU = 3
-} kdsl_target;
-
-/* Same order as the compiler's KdSpace. */
-typedef enum {
-	KDSL_MEM_GM = 1, KDSL_MEM_UB, KDSL_MEM_L1,
-	KDSL_MEM_HBM, KDSL_MEM_SBUF, KDSL_MEM_PSUM
-} kdsl_mem;
-
-/* Same order as the compiler's KdDtype. */
-typedef enum {
-	KDSL_I8 = 1, KDSL_I16, KDSL_I32, KDSL_I64,
-	KDSL_U8, KDSL_U16, KDSL_U32, KDSL_U64,
-	KDSL_F16, KDSL_BF16, KDSL_F32, KDSL_BOOL
-} kdsl_dtype;
 
 enum {
 	KDSL_OK = 0,
@@ -80,8 +63,8 @@ typedef struct {
 	kdsl_mem mem;
 } kdsl_cref;
 
-/* Creates a runtime with the target's memories: ascend ub 256 KiB and
- * l1 1 MiB; neuron sbuf 128 x 192 KiB and psum 128 x 16 KiB; aipu none.
+/* Creates a runtime with the target's on-chip memories as KDSL_MEM_LIST
+ * (kdsl_hw.h) sizes them: ascend ub and l1, neuron sbuf and psum, aipu none.
  * On-chip memory starts as a deterministic garbage pattern, never zero,
  * and keeps its contents between kernel calls, as on the device.
  * Returns NULL when out of memory or for an unknown target. */
@@ -156,25 +139,13 @@ KDSL_API void kdsl_dtype_store_bits(kdsl_dtype dt, void *p, uint64_t bits);
 
 /* ---- ascend (seed 001) ----
  * Offsets are in bytes from the operand's base.  Every rule of the page is
- * re-checked: sid 0..15, nburst 1..4095, burst 1..65535, strides 0..65535,
- * 32-byte alignment in ub/l1, every byte inside its tensor. */
+ * re-checked (the ranges, scope pairs and alignment of kdsl_hw.h) and every
+ * byte must lie inside its tensor. */
 KDSL_API int kdsl_ascend_data_move(kdsl_rt *rt, const kdsl_site *site,
                                    kdsl_ref dst, int64_t dst_off,
                                    kdsl_cref src, int64_t src_off,
                                    int64_t sid, int64_t nburst, int64_t burst,
                                    int64_t src_stride, int64_t dst_stride);
-
-/* Seed 001's Table 2, the scope pairs data_move supports (gm->l1, l1->gm,
- * gm->ub, ub->gm, ub->ub), as bit src * 8 + dst; the library and the
- * inline path below both ask it. */
-#define KDSL_ASCEND_MOVE_PAIRS                                                     \
-	((uint64_t)1 << (KDSL_MEM_GM * 8 + KDSL_MEM_L1) | (uint64_t)1 << (KDSL_MEM_L1 * 8 + KDSL_MEM_GM) | \
-	 (uint64_t)1 << (KDSL_MEM_GM * 8 + KDSL_MEM_UB) | (uint64_t)1 << (KDSL_MEM_UB * 8 + KDSL_MEM_GM) | \
-	 (uint64_t)1 << (KDSL_MEM_UB * 8 + KDSL_MEM_UB))
-static inline int kdsl_ascend_move_allowed(kdsl_mem src, kdsl_mem dst)
-{
-	return (unsigned)src < 8 && (unsigned)dst < 8 && (KDSL_ASCEND_MOVE_PAIRS >> (src * 8 + dst) & 1);
-}
 
 /* 1 when the ub/l1 operand at base + off meets the 32-byte rule, judged
  * the cheap way: base and off both multiples of 32.  The runtime's
@@ -182,7 +153,8 @@ static inline int kdsl_ascend_move_allowed(kdsl_mem src, kdsl_mem dst)
  * kdsl_ascend_data_move would reject (it may refuse what it accepts). */
 static inline int kdsl_ascend_aligned_(const void *base, kdsl_mem mem, int64_t off)
 {
-	return (mem != KDSL_MEM_UB && mem != KDSL_MEM_L1) || ((uintptr_t)base % 32 == 0 && off % 32 == 0);
+	return (mem != KDSL_MEM_UB && mem != KDSL_MEM_L1) ||
+	       ((uintptr_t)base % KDSL_ASCEND_ALIGN == 0 && off % KDSL_ASCEND_ALIGN == 0);
 }
 
 /* With constant offsets gcc can warn (-Wrestrict) about a memcpy below
@@ -216,16 +188,18 @@ kdsl_ascend_data_move_fast(kdsl_rt *rt, const kdsl_site *site, kdsl_ref dst, int
 {
 	/* unsigned: arguments outside their ranges wrap harmlessly before
 	 * the checks below turn them away */
-	uint64_t len = (uint64_t)burst * 32, sstep = len + (uint64_t)src_stride * 32;
-	uint64_t dstep = len + (uint64_t)dst_stride * 32;
+	uint64_t len = (uint64_t)burst * KDSL_ASCEND_BLOCK;
+	uint64_t sstep = len + (uint64_t)src_stride * KDSL_ASCEND_BLOCK;
+	uint64_t dstep = len + (uint64_t)dst_stride * KDSL_ASCEND_BLOCK;
 	uint64_t sspan = ((uint64_t)nburst - 1) * sstep + len, dspan = ((uint64_t)nburst - 1) * dstep + len;
 	unsigned char *d;
 	const unsigned char *s;
 	uint64_t o;
 	int64_t k;
 
-	if (rt && sid >= 0 && sid <= 15 && nburst >= 1 && nburst <= 4095 && burst >= 1 && burst <= 65535 &&
-	    src_stride >= 0 && src_stride <= 65535 && dst_stride >= 0 && dst_stride <= 65535 &&
+	if (rt && sid >= 0 && sid <= KDSL_ASCEND_SID_MAX && nburst >= 1 && nburst <= KDSL_ASCEND_NBURST_MAX &&
+	    burst >= 1 && burst <= KDSL_ASCEND_BURST_MAX && src_stride >= 0 &&
+	    src_stride <= KDSL_ASCEND_STRIDE_MAX && dst_stride >= 0 && dst_stride <= KDSL_ASCEND_STRIDE_MAX &&
 	    kdsl_ascend_move_allowed(src.mem, dst.mem) &&
 	    dst.base && src.base && dst_off >= 0 && src_off >= 0 &&
 	    (uint64_t)dst_off <= dst.bytes && dst.bytes - (uint64_t)dst_off >= dspan &&
@@ -258,7 +232,8 @@ kdsl_ascend_data_move_fast(kdsl_rt *rt, const kdsl_site *site, kdsl_ref dst, int
 #endif
 
 /* Repeat r writes `mask` elements starting r*dst_rep_stride*32 bytes after
- * dst_off.  mask 1..256/size(dt), repeat_times 0..255, strides 0..255. */
+ * dst_off.  mask 1..256/size(dt), repeat_times 0..255, strides 0..255
+ * (KDSL_ASCEND_REPEAT_BYTES and the limits after it). */
 KDSL_API int kdsl_ascend_vec_dup(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
                                  int64_t mask, kdsl_ref dst, int64_t dst_off,
                                  double scalar, int64_t repeat_times, int64_t dst_rep_stride);
@@ -275,9 +250,10 @@ kdsl_ascend_vec_dup_fast(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt, int6
 	uint64_t bits, len = (uint64_t)mask * (uint64_t)size * (uint64_t)repeat_times;
 
 	memcpy(&bits, &scalar, sizeof bits);
-	if (rt && size && bits == 0 && mask >= 1 && mask <= 256 / size && repeat_times >= 1 &&
-	    repeat_times <= 255 && dst_rep_stride >= 0 && dst_rep_stride <= 255 &&
-	    dst_rep_stride * 32 == mask * size && dst.mem == KDSL_MEM_UB && dst.base &&
+	if (rt && size && bits == 0 && mask >= 1 && mask <= KDSL_ASCEND_REPEAT_BYTES / size &&
+	    repeat_times >= 1 && repeat_times <= KDSL_ASCEND_REPEAT_MAX && dst_rep_stride >= 0 &&
+	    dst_rep_stride <= KDSL_ASCEND_REP_STRIDE_MAX && dst_rep_stride * KDSL_ASCEND_BLOCK == mask * size &&
+	    dst.mem == KDSL_MEM_UB && dst.base &&
 	    dst_off >= 0 && kdsl_ascend_aligned_(dst.base, dst.mem, dst_off) &&
 	    (uint64_t)dst_off <= dst.bytes && dst.bytes - (uint64_t)dst_off >= len) {
 		memset(dst.base + dst_off, 0, (size_t)len);
@@ -314,10 +290,8 @@ typedef struct {
 	kdsl_dtype dt;
 } kdsl_ctile;
 
-/* tensor_tensor / tensor_scalar ops and activation functions, in the
- * order of the op table's strings. */
-enum { KDSL_ALU_ADD, KDSL_ALU_SUBTRACT, KDSL_ALU_MULTIPLY, KDSL_ALU_MAX, KDSL_ALU_MIN };
-enum { KDSL_ACT_COPY, KDSL_ACT_EXP, KDSL_ACT_RELU };
+/* tensor_tensor / tensor_scalar take an op code KDSL_ALU_*, activation
+ * a func code KDSL_ACT_* (kdsl_hw.h). */
 
 KDSL_API int kdsl_neuron_load(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile src);
 KDSL_API int kdsl_neuron_store(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile src);
@@ -333,7 +307,8 @@ KDSL_API int kdsl_neuron_activation(kdsl_rt *rt, const kdsl_site *site, kdsl_til
 /* dst[M, N] (=|+=) stationary[K, M]^T @ moving[K, N] in f32; dst f32. */
 KDSL_API int kdsl_neuron_nc_matmul(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile stationary,
                                    kdsl_ctile moving, int64_t accumulate);
-/* Seed 000.  mask: nmask (32) entries, each 0..31 or 255. */
+/* Seed 000.  mask: nmask (KDSL_NEURON_QUADRANT) entries, each a partition
+ * of the quadrant or KDSL_NEURON_SHUFFLE_KEEP. */
 KDSL_API int kdsl_neuron_nc_stream_shuffle(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile src,
                                            const int64_t *mask, int64_t nmask);
 /* Seed 002.  src.base == NULL: the scalar src_scalar is copied.  dtype 0:

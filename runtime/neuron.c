@@ -1,6 +1,6 @@
 /* neuron.c: the neuron ops (AWS NKI; seeds 000, 002, 003) on the emulated
- * sbuf (128 partitions x 192 KiB) and psum (128 x 16 KiB, 8 banks of 2 KiB
- * per partition).  Partition p of a memory starts p * partition-bytes into
+ * sbuf and psum (partitions and sizes as kdsl_hw.h gives them).  Partition
+ * p of a memory starts p * partition-bytes into
  * it, so a tile is a base, a partition stride and a run of elements in
  * each partition.  Every op checks every operand and rule before it writes
  * anything.  Data movement works on whole partition rows (memcpy); only
@@ -23,7 +23,7 @@ typedef struct {
 
 static int dtype_ok(kdsl_dtype dt)
 {
-	return dt >= KDSL_I8 && dt <= KDSL_BOOL;
+	return (int)dt > 0 && (int)dt < KDSL_NDTYPE;
 }
 
 /* The tile's fields against each other and, on chip, against the memory. */
@@ -380,7 +380,7 @@ static int elementwise(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_c
 
 	if (!rt)
 		return KDSL_ERR_ARG;
-	if ((rc = check_enum(rt, site, act ? "func" : "op", op, act ? 3 : 5)) ||
+	if ((rc = check_enum(rt, site, act ? "func" : "op", op, act ? KDSL_NACT : KDSL_NALU)) ||
 	    (rc = CHECK_TILE(rt, site, "dst", dst, &d)) || (rc = CHECK_TILE(rt, site, act ? "src" : "a", a, &s)) ||
 	    (rc = in_mem(rt, site, "dst", &d, 1, 1, 0)) || (rc = in_mem(rt, site, act ? "src" : "a", &s, 1, 1, 0)) ||
 	    (rc = same_shape(rt, site, act ? "src" : "a", &s, "dst", &d)))
@@ -430,6 +430,9 @@ int kdsl_neuron_activation(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kd
 
 /* ---- nc_matmul ---- */
 
+/* the message below gives K and M one limit */
+_Static_assert(KDSL_NEURON_MATMUL_MAX_K == KDSL_NEURON_MATMUL_MAX_M, "nc_matmul's K and M limits differ");
+
 int kdsl_neuron_nc_matmul(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile stationary,
                           kdsl_ctile moving, int64_t accumulate)
 {
@@ -452,9 +455,10 @@ int kdsl_neuron_nc_matmul(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kds
 	if (mv.np != K)
 		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "moving must have the same partitions K as stationary, "
 		                    "got %" PRId64 " and %" PRId64, mv.np, K);
-	if (K > 128 || M > 128 || N > 512)
-		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "K and M must be at most 128 and N at most 512, got "
-		                    "K=%" PRId64 " M=%" PRId64 " N=%" PRId64, K, M, N);
+	if (K > KDSL_NEURON_MATMUL_MAX_K || M > KDSL_NEURON_MATMUL_MAX_M || N > KDSL_NEURON_MATMUL_MAX_N)
+		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "K and M must be at most %d and N at most %d, got "
+		                    "K=%" PRId64 " M=%" PRId64 " N=%" PRId64, KDSL_NEURON_MATMUL_MAX_M,
+		                    KDSL_NEURON_MATMUL_MAX_N, K, M, N);
 	if (d.np != M || d.n != N)
 		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "dst must be [%" PRId64 ", %" PRId64 "], got [%" PRId64
 		                    ", %" PRId64 "]", M, N, d.np, d.n);
@@ -499,10 +503,7 @@ int kdsl_neuron_nc_matmul(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kds
 
 /* ---- nc_stream_shuffle (seed 000) ---- */
 
-static int start_ok(int64_t active, int64_t s)
-{
-	return active >= 96 ? s == 0 : active == 64 ? (s == 0 || s == 64) : (s >= 0 && s <= 96 && s % 32 == 0);
-}
+enum { QUAD = KDSL_NEURON_QUADRANT, KEEP = KDSL_NEURON_SHUFFLE_KEEP };
 
 /* dst row g + j (g a multiple of 32) reads src row g + mask[j].  The mask
  * is the same for every group of 32 rows, so a call works out once which
@@ -519,21 +520,21 @@ static int start_ok(int64_t active, int64_t s)
 
 typedef struct {
 	int n;                     /* rows written: to[k] reads from[k] */
-	signed char to[32], from[32];
-	char need[32];             /* rows read */
+	signed char to[QUAD], from[QUAD];
+	char need[QUAD];           /* rows read */
 	int perm;                  /* in place: the written rows permute themselves */
 	int ncyc;                  /* ... as cycles clen[c] long, one after another in cyc */
-	signed char cyc[32], clen[32];
+	signed char cyc[QUAD], clen[QUAD];
 } shuf_plan;
 
 static void shuffle_plan(shuf_plan *pl, const int64_t *mask, int rows, int inplace)
 {
-	char seen[32] = {0}, done[32] = {0};
+	char seen[QUAD] = {0}, done[QUAD] = {0};
 	int j, k, c = 0;
 
 	memset(pl, 0, sizeof *pl);
 	for (j = 0; j < rows; j++)
-		if (mask[j] != 255 && !(inplace && mask[j] == j)) {
+		if (mask[j] != KEEP && !(inplace && mask[j] == j)) {
 			pl->to[pl->n] = (signed char)j;
 			pl->from[pl->n++] = (signed char)mask[j];
 			pl->need[mask[j]] = 1;
@@ -542,7 +543,7 @@ static void shuffle_plan(shuf_plan *pl, const int64_t *mask, int rows, int inpla
 		return;
 	for (k = 0; k < pl->n; k++) {
 		int f = pl->from[k];
-		if (f >= rows || mask[f] == 255 || mask[f] == f || seen[f])
+		if (f >= rows || mask[f] == KEEP || mask[f] == f || seen[f])
 			return;
 		seen[f] = 1;
 	}
@@ -608,7 +609,7 @@ static void rotate_cycle(unsigned char *g, size_t ps, const signed char *cyc, in
 
 static void shuffle_group_in_place(unsigned char *g, size_t ps, const shuf_plan *pl, size_t rb)
 {
-	unsigned char tmp[32][SHUF_CHUNK];
+	unsigned char tmp[QUAD][SHUF_CHUNK];
 	size_t c, n;
 	int k;
 
@@ -620,7 +621,7 @@ static void shuffle_group_in_place(unsigned char *g, size_t ps, const shuf_plan 
 	}
 	for (c = 0; c < rb; c += n) {
 		n = rb - c < SHUF_CHUNK ? rb - c : SHUF_CHUNK;
-		for (k = 0; k < 32; k++)
+		for (k = 0; k < QUAD; k++)
 			if (pl->need[k])
 				kdsl_copy_row(tmp[k], g + (size_t)k * ps + c, n);
 		for (k = 0; k < pl->n; k++)
@@ -636,11 +637,11 @@ static void shuffle_rows(unsigned char *d, size_t dps, const unsigned char *s, s
 	shuf_plan full, last;
 	int64_t g;
 
-	shuffle_plan(&full, mask, 32, inplace);
-	if (np % 32)
-		shuffle_plan(&last, mask, (int)(np % 32), inplace);
-	for (g = 0; g < np; g += 32, d += 32 * dps, s += 32 * sps) {
-		const shuf_plan *pl = np - g < 32 ? &last : &full;
+	shuffle_plan(&full, mask, QUAD, inplace);
+	if (np % QUAD)
+		shuffle_plan(&last, mask, (int)(np % QUAD), inplace);
+	for (g = 0; g < np; g += QUAD, d += QUAD * dps, s += QUAD * sps) {
+		const shuf_plan *pl = np - g < QUAD ? &last : &full;
 		if (inplace) {
 			shuffle_group_in_place(d, dps, pl, rb);
 			continue;
@@ -669,24 +670,25 @@ int kdsl_neuron_nc_stream_shuffle(kdsl_rt *rt, const kdsl_site *site, kdsl_tile 
 		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "dst must have the same number of elements per partition "
 		                    "as src, got %" PRId64 " and %" PRId64, d.n, s.n);
 	np = d.np > s.np ? d.np : s.np;
-	active = (np + 31) / 32 * 32;
-	if (!start_ok(active, src.p0) || !start_ok(active, dst.p0))
+	active = kdsl_neuron_shuffle_active(np);
+	if (!kdsl_neuron_shuffle_start_ok(active, src.p0) || !kdsl_neuron_shuffle_start_ok(active, dst.p0))
 		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "%s start partition must be %s when "
 		                    "num_active_partitions is %" PRId64 ", got %" PRId64,
-		                    start_ok(active, src.p0) ? "dst" : "src",
-		                    active >= 96 ? "0" : active == 64 ? "0 or 64" : "0, 32, 64 or 96", active,
-		                    start_ok(active, src.p0) ? dst.p0 : src.p0);
-	if (!mask || nmask != 32)
-		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "shuffle_mask must have 32 entries, got %" PRId64, nmask);
-	for (i = 0; i < 32; i++)
-		if ((mask[i] < 0 || mask[i] > 31) && mask[i] != 255)
-			return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "shuffle_mask[%" PRId64 "] must be in 0..31 or 255, "
-			                    "got %" PRId64, i, mask[i]);
+		                    kdsl_neuron_shuffle_start_ok(active, src.p0) ? "dst" : "src",
+		                    kdsl_neuron_shuffle_starts(active), active,
+		                    kdsl_neuron_shuffle_start_ok(active, src.p0) ? dst.p0 : src.p0);
+	if (!mask || nmask != QUAD)
+		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "shuffle_mask must have %d entries, got %" PRId64, QUAD,
+		                    nmask);
+	for (i = 0; i < QUAD; i++)
+		if ((mask[i] < 0 || mask[i] > QUAD - 1) && mask[i] != KEEP)
+			return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "shuffle_mask[%" PRId64 "] must be in 0..%d or %d, "
+			                    "got %" PRId64, i, QUAD - 1, KEEP, mask[i]);
 	/* Entry i is used by dst rows i, i + 32, ...; the last of them reads
 	 * the highest src partition. */
-	for (i = 0; i < 32 && i < d.np; i++) {
-		int64_t last = (d.np - 1 - i) / 32 * 32;
-		if (mask[i] != 255 && last + mask[i] >= s.np)
+	for (i = 0; i < QUAD && i < d.np; i++) {
+		int64_t last = (d.np - 1 - i) / QUAD * QUAD;
+		if (mask[i] != KEEP && last + mask[i] >= s.np)
 			return kdsl_rt_fail(rt, site, KDSL_ERR_BOUNDS, "shuffle_mask[%" PRId64 "] = %" PRId64 " reads "
 			                    "partition %" PRId64 " of src, which has %" PRId64, i, mask[i],
 			                    last + mask[i], s.np);
@@ -722,10 +724,10 @@ int kdsl_neuron_tensor_copy_predicated(kdsl_rt *rt, const kdsl_site *site, kdsl_
 	    (rc = in_mem(rt, site, "dst", &d, 1, 1, 0)) || (rc = in_mem(rt, site, "predicate", &pv, 1, 1, 0)) ||
 	    (rc = same_shape(rt, site, "predicate", &pv, "dst", &d)))
 		return rc;
-	if (pv.dt != KDSL_U8 && pv.dt != KDSL_U16 && pv.dt != KDSL_U32)
+	if (!kdsl_neuron_predicate_dtype_ok(pv.dt))
 		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "predicate must be u8, u16 or u32, got %s",
 		                    kdsl_dtype_name(pv.dt));
-	if (dtype && (dtype < KDSL_I8 || dtype > KDSL_BOOL || (kdsl_dtype)dtype != d.dt))
+	if (dtype && (dtype < 1 || dtype >= KDSL_NDTYPE || (kdsl_dtype)dtype != d.dt))
 		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "dst must have the dtype given by dtype, got %s",
 		                    kdsl_dtype_name(d.dt));
 	if (tile) {

@@ -14,22 +14,17 @@
 
 #include "rt_internal.h"
 
-#define KIB ((size_t)1024)
-
-/* Every memory starts 64-byte aligned, so a buffer the compiler places at
- * a 32-byte aligned offset is at a truly aligned host address. */
-#define MEM_ALIGN 64
+/* Every memory starts KDSL_HOST_MEM_ALIGN (64-byte) aligned, so a buffer
+ * the compiler places at a 32-byte aligned offset is at a truly aligned
+ * host address. */
 #define HUGE_PAGE ((size_t)2 << 20)
 
 const char *kdsl_mem_name(kdsl_mem mem)
 {
 	switch (mem) {
-	case KDSL_MEM_GM: return "gm";
-	case KDSL_MEM_UB: return "ub";
-	case KDSL_MEM_L1: return "l1";
-	case KDSL_MEM_HBM: return "hbm";
-	case KDSL_MEM_SBUF: return "sbuf";
-	case KDSL_MEM_PSUM: return "psum";
+#define NAME_CASE(m, name, ...) case m: return name;
+	KDSL_MEM_LIST(NAME_CASE)
+#undef NAME_CASE
 	}
 	return "?";
 }
@@ -37,12 +32,25 @@ const char *kdsl_mem_name(kdsl_mem mem)
 const char *kdsl_target_name(kdsl_target target)
 {
 	switch (target) {
-	case KDSL_TARGET_NEURON: return "neuron";
-	case KDSL_TARGET_ASCEND: return "ascend";
-	case KDSL_TARGET_AIPU: return "aipu";
+#define NAME_CASE(t, name) case t: return name;
+	KDSL_TARGET_LIST(NAME_CASE)
+#undef NAME_CASE
 	}
 	return "unknown";
 }
+
+/* The on-chip memories of each target, from kdsl_hw.h's list. */
+typedef struct {
+	unsigned targets, external, partitions;
+	size_t bytes;      /* per partition when partitioned */
+} mem_fact;
+
+static const mem_fact mem_facts[KDSL_NMEM] = {
+#define FACT_ROW(m, name, vendor, targets, external, align, parts, bytes) \
+	[m] = {targets, external, parts, bytes},
+	KDSL_MEM_LIST(FACT_ROW)
+#undef FACT_ROW
+};
 
 /* The device's memory holds whatever the previous program left, so a
  * kernel that reads a buffer before writing it must not see zeros by
@@ -92,7 +100,7 @@ static int add_mem(kdsl_rt *rt, kdsl_mem mem, size_t parts, size_t part_bytes)
 			(void)madvise(rt->mem[mem], whole, MADV_HUGEPAGE);
 #endif
 	} else {
-		rt->mem[mem] = aligned_alloc(MEM_ALIGN, n);
+		rt->mem[mem] = aligned_alloc(KDSL_HOST_MEM_ALIGN, n);
 	}
 	if (!rt->mem[mem])
 		return -1;
@@ -107,7 +115,7 @@ static int add_mem(kdsl_rt *rt, kdsl_mem mem, size_t parts, size_t part_bytes)
 kdsl_rt *kdsl_rt_create(kdsl_target target)
 {
 	kdsl_rt *rt;
-	int bad = 0;
+	int bad = 0, m;
 
 	if (target != KDSL_TARGET_NEURON && target != KDSL_TARGET_ASCEND &&
 	    target != KDSL_TARGET_AIPU)
@@ -117,12 +125,10 @@ kdsl_rt *kdsl_rt_create(kdsl_target target)
 		return NULL;
 	rt->head.target = target;
 	rt->isa = kdsl_isa_detect();
-	if (target == KDSL_TARGET_ASCEND) {
-		bad |= add_mem(rt, KDSL_MEM_UB, 1, 256 * KIB);
-		bad |= add_mem(rt, KDSL_MEM_L1, 1, 1024 * KIB);
-	} else if (target == KDSL_TARGET_NEURON) {
-		bad |= add_mem(rt, KDSL_MEM_SBUF, 128, 192 * KIB);
-		bad |= add_mem(rt, KDSL_MEM_PSUM, 128, 16 * KIB);
+	for (m = 1; m < KDSL_NMEM; m++) {
+		const mem_fact *mf = &mem_facts[m];
+		if ((mf->targets & KDSL_TARGET_BIT(target)) && !mf->external)
+			bad |= add_mem(rt, (kdsl_mem)m, mf->partitions ? mf->partitions : 1, mf->bytes);
 	}
 	if (bad) {
 		kdsl_rt_destroy(rt);

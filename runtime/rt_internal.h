@@ -12,8 +12,6 @@
 #include "kdsl_rt.h"
 #include "rt_half.h"
 
-/* Indexed by kdsl_mem; index 0 is unused so the enum values index directly. */
-#define KDSL_NMEM 7
 
 /* The vector kernels a runtime uses, chosen once by kdsl_rt_create. */
 typedef enum { KDSL_ISA_BASE, KDSL_ISA_AVX2, KDSL_ISA_AVX512 } kdsl_isa;
@@ -26,6 +24,8 @@ typedef enum { KDSL_ISA_BASE, KDSL_ISA_AVX2, KDSL_ISA_AVX512 } kdsl_isa;
 typedef void (*kdsl_blend_fn)(void *d, size_t dps, const void *s, size_t sps, const void *pr, size_t pps,
                               int64_t rows, int64_t n, uint64_t flip);
 
+/* The arrays below are indexed by kdsl_mem; index 0 is unused so the enum
+ * values index directly. */
 struct kdsl_rt {
 	kdsl_rt_head head;    /* first: kdsl_rt_ready reads it through a cast */
 	kdsl_isa isa;

@@ -1,5 +1,8 @@
 /* kd.h: what every compiler stage shares: arena, string buffer, source
- * spans, diagnostics and the dtype table.  Compiler symbols use kd_ / Kd. */
+ * spans, diagnostics and the dtype table.  Compiler symbols use kd_ / Kd.
+ * The hardware facts (dtypes, targets, memory spaces, limits) are the
+ * runtime's kdsl_hw.h: the enums here name its values, the tables are
+ * built from its lists. */
 #ifndef KD_H
 #define KD_H
 
@@ -7,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+
+#include "kdsl_hw.h"
 
 #if defined(__GNUC__)
 #define KD_PRINTF(f, a) __attribute__((format(printf, f, a)))
@@ -87,14 +92,14 @@ KD_PRINTF(2, 3) void kd_error_nopos(KdDiag *d, const char *fmt, ...);
 const char *kd_wgroup_name(int group);
 int kd_wgroup_lookup(const char *name);
 
-/* ---- scalar dtypes, shared by every stage ---- */
+/* ---- scalar dtypes, shared by every stage: kdsl_dtype's values ---- */
 typedef enum {
-	KD_DT_NONE,
-	KD_I8, KD_I16, KD_I32, KD_I64,
-	KD_U8, KD_U16, KD_U32, KD_U64,
-	KD_F16, KD_BF16, KD_F32,
-	KD_BOOL,
-	KD_NDTYPE
+	KD_DT_NONE = 0,
+	KD_I8 = KDSL_I8, KD_I16 = KDSL_I16, KD_I32 = KDSL_I32, KD_I64 = KDSL_I64,
+	KD_U8 = KDSL_U8, KD_U16 = KDSL_U16, KD_U32 = KDSL_U32, KD_U64 = KDSL_U64,
+	KD_F16 = KDSL_F16, KD_BF16 = KDSL_BF16, KD_F32 = KDSL_F32,
+	KD_BOOL = KDSL_BOOL,
+	KD_NDTYPE = KDSL_NDTYPE
 } KdDtype;
 
 #define KD_DTBIT(t) (1u << (t))
@@ -108,6 +113,7 @@ typedef struct {
 	const char *ctype;           /* C storage type in generated code */
 	uint8_t size;                /* bytes */
 	uint8_t is_float, is_signed;
+	const char *rt_enum;         /* "KDSL_F16" */
 } KdDtypeInfo;
 
 extern const KdDtypeInfo kd_dtypes[KD_NDTYPE];
@@ -115,18 +121,24 @@ KdDtype kd_dtype_lookup(const char *name, size_t len);   /* KD_DT_NONE if unknow
 /* "uint8, int8, float16" for diagnostics and docs. */
 const char *kd_dtype_list(KdArena *a, uint32_t mask);
 
-/* ---- targets ---- */
-typedef enum { KD_TARGET_NONE, KD_TARGET_NEURON, KD_TARGET_ASCEND, KD_TARGET_AIPU, KD_NTARGET } KdTarget;
+/* ---- targets: kdsl_target's values ---- */
+typedef enum {
+	KD_TARGET_NONE = 0,
+	KD_TARGET_NEURON = KDSL_TARGET_NEURON, KD_TARGET_ASCEND = KDSL_TARGET_ASCEND,
+	KD_TARGET_AIPU = KDSL_TARGET_AIPU,
+	KD_NTARGET = KDSL_NTARGET
+} KdTarget;
 extern const char *const kd_target_names[KD_NTARGET];
+extern const char *const kd_target_rt_enums[KD_NTARGET];   /* "KDSL_TARGET_ASCEND" */
 KdTarget kd_target_lookup(const char *name, size_t len);
 
-/* Memory spaces.  The table holds the facts the verifier and the runtime
- * agree on (LANGUAGE.md section 2). */
+/* Memory spaces: kdsl_mem's values.  The table holds the facts the
+ * verifier and the runtime agree on (KDSL_MEM_LIST). */
 typedef enum {
-	KD_SP_NONE,
-	KD_SP_GM, KD_SP_UB, KD_SP_L1,        /* ascend (gm is also aipu's) */
-	KD_SP_HBM, KD_SP_SBUF, KD_SP_PSUM,   /* neuron */
-	KD_NSPACE
+	KD_SP_NONE = 0,
+	KD_SP_GM = KDSL_MEM_GM, KD_SP_UB = KDSL_MEM_UB, KD_SP_L1 = KDSL_MEM_L1,   /* ascend (gm is also aipu's) */
+	KD_SP_HBM = KDSL_MEM_HBM, KD_SP_SBUF = KDSL_MEM_SBUF, KD_SP_PSUM = KDSL_MEM_PSUM,   /* neuron */
+	KD_NSPACE = KDSL_NMEM
 } KdSpace;
 
 typedef struct {

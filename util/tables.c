@@ -1,22 +1,24 @@
-/* tables.c: dtypes, targets and memory spaces: facts every stage reads. */
+/* tables.c: dtypes, targets and memory spaces: facts every stage reads,
+ * built from the runtime's lists in kdsl_hw.h. */
 #include <string.h>
 
 #include "kd.h"
 
+/* A row per value of each list: a list that lost or repeated a value
+ * would leave a hole or fail to compile (a repeated designator is an
+ * error under -Woverride-init, -Wextra). */
+#define COUNT(...) +1
+_Static_assert(0 KDSL_DTYPE_LIST(COUNT) == KD_NDTYPE - 1, "a dtype lacks its row in KDSL_DTYPE_LIST");
+_Static_assert(0 KDSL_MEM_LIST(COUNT) == KD_NSPACE - 1, "a space lacks its row in KDSL_MEM_LIST");
+_Static_assert(0 KDSL_TARGET_LIST(COUNT) == KD_NTARGET - 1, "a target lacks its row in KDSL_TARGET_LIST");
+#undef COUNT
+
 const KdDtypeInfo kd_dtypes[KD_NDTYPE] = {
-	[KD_DT_NONE] = {"?", "?", "void", 0, 0, 0},
-	[KD_I8] = {"i8", "int8", "int8_t", 1, 0, 1},
-	[KD_I16] = {"i16", "int16", "int16_t", 2, 0, 1},
-	[KD_I32] = {"i32", "int32", "int32_t", 4, 0, 1},
-	[KD_I64] = {"i64", "int64", "int64_t", 8, 0, 1},
-	[KD_U8] = {"u8", "uint8", "uint8_t", 1, 0, 0},
-	[KD_U16] = {"u16", "uint16", "uint16_t", 2, 0, 0},
-	[KD_U32] = {"u32", "uint32", "uint32_t", 4, 0, 0},
-	[KD_U64] = {"u64", "uint64", "uint64_t", 8, 0, 0},
-	[KD_F16] = {"f16", "float16", "kdsl_f16", 2, 1, 1},
-	[KD_BF16] = {"bf16", "bfloat16", "kdsl_bf16", 2, 1, 1},
-	[KD_F32] = {"f32", "float32", "float", 4, 1, 1},
-	[KD_BOOL] = {"bool", "bool", "uint8_t", 1, 0, 0},
+	[KD_DT_NONE] = {"?", "?", "void", 0, 0, 0, "0"},
+#define ROW(dt, name, vendor, ctype, bytes, is_float, is_signed) \
+	[dt] = {name, vendor, ctype, bytes, is_float, is_signed, #dt},
+	KDSL_DTYPE_LIST(ROW)
+#undef ROW
 };
 
 KdDtype kd_dtype_lookup(const char *name, size_t len)
@@ -38,7 +40,19 @@ const char *kd_dtype_list(KdArena *a, uint32_t mask)
 	return s;
 }
 
-const char *const kd_target_names[KD_NTARGET] = {"?", "neuron", "ascend", "aipu"};
+const char *const kd_target_names[KD_NTARGET] = {
+	[KD_TARGET_NONE] = "?",
+#define ROW(t, name) [t] = name,
+	KDSL_TARGET_LIST(ROW)
+#undef ROW
+};
+
+const char *const kd_target_rt_enums[KD_NTARGET] = {
+	[KD_TARGET_NONE] = "0",
+#define ROW(t, name) [t] = #t,
+	KDSL_TARGET_LIST(ROW)
+#undef ROW
+};
 
 KdTarget kd_target_lookup(const char *name, size_t len)
 {
@@ -48,16 +62,12 @@ KdTarget kd_target_lookup(const char *name, size_t len)
 	return KD_TARGET_NONE;
 }
 
-#define T(x) (1u << KD_TARGET_##x)
-#define KiB 1024ull
 const KdSpaceInfo kd_spaces[KD_NSPACE] = {
 	[KD_SP_NONE] = {"?", "?", "0", 0, 0, 0, 0, 0},
-	[KD_SP_GM] = {"gm", "OUT", "KDSL_MEM_GM", T(ASCEND) | T(AIPU), 1, 0, 0, 0},
-	[KD_SP_UB] = {"ub", "UB", "KDSL_MEM_UB", T(ASCEND), 0, 32, 0, 256 * KiB},
-	[KD_SP_L1] = {"l1", "L1", "KDSL_MEM_L1", T(ASCEND), 0, 32, 0, 1024 * KiB},
-	[KD_SP_HBM] = {"hbm", "HBM", "KDSL_MEM_HBM", T(NEURON), 1, 0, 0, 0},
-	[KD_SP_SBUF] = {"sbuf", "SBUF", "KDSL_MEM_SBUF", T(NEURON), 0, 0, 128, 192 * KiB},
-	[KD_SP_PSUM] = {"psum", "PSUM", "KDSL_MEM_PSUM", T(NEURON), 0, 0, 128, 16 * KiB},
+#define ROW(sp, name, vendor, targets, external, align, partitions, capacity) \
+	[sp] = {name, vendor, #sp, targets, external, align, partitions, capacity},
+	KDSL_MEM_LIST(ROW)
+#undef ROW
 };
 
 KdSpace kd_space_lookup(KdTarget t, const char *name, size_t len)

@@ -8,10 +8,6 @@
 #include "emit_neuron.h"
 #include "tile.h"
 
-static const char *const rt_dt[KD_NDTYPE] = {
-	"0", "KDSL_I8", "KDSL_I16", "KDSL_I32", "KDSL_I64", "KDSL_U8", "KDSL_U16", "KDSL_U32",
-	"KDSL_U64", "KDSL_F16", "KDSL_BF16", "KDSL_F32", "KDSL_BOOL"};
-
 static int blocked(const KdFunc *f, int v)
 {
 	const KdVal *x = &f->val[v];
@@ -84,7 +80,7 @@ static void tile(KdBuf *o, const KdFunc *f, int v, int writes, KdEmitVal val, vo
 	kd_buf_printf(o, ", %lld, ", (long long)f->val[t->args[TA_NPART]].c);
 	val(ctx, t->args[TA_FOFF]);
 	kd_buf_printf(o, ", %lld, %s, %s)", (long long)f->val[t->args[TA_NFREE]].c, kd_spaces[b->space].rt_enum,
-	              rt_dt[b->dt]);
+	              kd_dtypes[b->dt].rt_enum);
 }
 
 int kd_emit_neuron_arg(KdBuf *o, const KdFunc *f, const KdOpParam *p, int v, KdEmitVal val, void *ctx)

@@ -11,14 +11,17 @@
 #define AIPU_DTYPES (KD_DTBIT(KD_I8) | KD_DTBIT(KD_I16) | KD_DTBIT(KD_I32) | KD_DTBIT(KD_U8) | \
                      KD_DTBIT(KD_U16) | KD_DTBIT(KD_U32) | KD_DTBIT(KD_F16) | KD_DTBIT(KD_F32))
 
+/* the native vector's bits (256) */
+enum { VBITS = KDSL_AIPU_VECTOR_BITS };
+
 int kd_aipu_native(KdDtype dt)
 {
-	return kd_dtypes[dt].size ? 32 / kd_dtypes[dt].size : 0;
+	return kd_dtypes[dt].size ? KDSL_AIPU_VECTOR_BYTES / kd_dtypes[dt].size : 0;
 }
 
 static int mask_native(const KdType *t)
 {
-	return t->maskbits ? 256 / t->maskbits : t->lanes;
+	return t->maskbits ? VBITS / t->maskbits : t->lanes;
 }
 
 int kd_aipu_part(const char *s)
@@ -120,9 +123,9 @@ KdType *kd_sema_vec_type(KdArena *a, KdDiag *d, KdNode *ty, KdType *err)
 			kd_error(d, ty->span, "mask types govern 8, 16 or 32-bit elements, got bool%d", b);
 			return err;
 		}
-		if (!width_ok(ty->lanes, 256 / b, W_MULTI | W_FLEX)) {
+		if (!width_ok(ty->lanes, VBITS / b, W_MULTI | W_FLEX)) {
 			kd_error(d, ty->span, "bool%dx%d: lanes must be %s (%d)", b, ty->lanes,
-			         width_words(W_MULTI | W_FLEX), 256 / b);
+			         width_words(W_MULTI | W_FLEX), VBITS / b);
 			return err;
 		}
 		return mty(a, b, ty->lanes);
@@ -487,8 +490,8 @@ KdType *kd_sema_aipu_call(KdArena *a, KdDiag *d, KdNode *n, KdType *err)
 				return err;
 			}
 			mask(&c, 1, (int)lanes);
-			int bits = 256 % lanes == 0 && (256 / lanes == 8 || 256 / lanes == 16 ||
-			                                256 / lanes == 32) ? (int)(256 / lanes) : 0;
+			int bits = VBITS % lanes == 0 && (VBITS / lanes == 8 || VBITS / lanes == 16 ||
+			                                  VBITS / lanes == 32) ? (int)(VBITS / lanes) : 0;
 			return result(&c, mty(a, bits, (int)lanes));
 		}
 		if (x->ty->kind == TY_FLOAT && !dt)
@@ -558,8 +561,8 @@ KdType *kd_sema_aipu_call(KdArena *a, KdDiag *d, KdNode *n, KdType *err)
 		int_arg(&c, 0, 0, INT64_MIN, INT64_MAX, &k);
 		if (int_arg(&c, 1, 1, 1, 128, &lanes) <= 0)
 			return err;
-		int bits = 256 % lanes == 0 && (256 / lanes == 8 || 256 / lanes == 16 || 256 / lanes == 32)
-		           ? (int)(256 / lanes) : 0;
+		int bits = VBITS % lanes == 0 && (VBITS / lanes == 8 || VBITS / lanes == 16 || VBITS / lanes == 32)
+		           ? (int)(VBITS / lanes) : 0;
 		return result(&c, mty(a, bits, (int)lanes));
 	}
 	default:

@@ -27,7 +27,7 @@ void kd_lower_tile_info(KdArena *a, KdBuffer *b, const KdType *ty)
 		t->bmod[i] = t->alloc != KD_ALLOC_MOD ? t->bdims[i] : sp->nmod ? sp->mod[i] : 1;
 		t->nphys *= t->bmod[i];
 	}
-	t->stride = b->space == KD_SP_PSUM ? KD_PSUM_BANK_BYTES : t->pbytes;
+	t->stride = b->space == KD_SP_PSUM ? KDSL_NEURON_PSUM_BANK_BYTES : t->pbytes;
 	if (sp) {
 		t->base = sp->base;
 		t->alloc_span = sp->span;

@@ -324,8 +324,9 @@ void kd_sema_alloc(KdArena *a, KdDiag *d, KdNode *let, KdType *t)
 			if (!psum) {
 				kd_error(d, kw->name_span, "%s: base_bank is for psum; sbuf takes base_addr", op);
 			} else if (!int_arg(d, op, kw, &v)) {
-				if (v < 0 || v >= KD_PSUM_BANKS)
-					kd_error(d, kw->a->span, "%s: base_bank must be in 0..7, got %lld", op, (long long)v);
+				if (v < 0 || v >= KDSL_NEURON_PSUM_BANKS)
+					kd_error(d, kw->a->span, "%s: base_bank must be in 0..%d, got %lld", op,
+					         KDSL_NEURON_PSUM_BANKS - 1, (long long)v);
 				sp->base = v;
 			}
 		} else if (!strcmp(k, "base_addr")) {
@@ -375,18 +376,19 @@ next:;
 	int64_t pbytes = kd_dtypes[t->dt].size;
 	for (int i = 1; i < t->rank; i++)
 		pbytes *= t->dims[i];
-	if (psum && pbytes > KD_PSUM_BANK_BYTES) {
-		kd_error(d, let->type->span, "%s: a psum tile must fit one 2 KiB bank per partition, got %lld bytes per partition",
-		         op, (long long)pbytes);
+	if (psum && pbytes > KDSL_NEURON_PSUM_BANK_BYTES) {
+		kd_error(d, let->type->span, "%s: a psum tile must fit one %d KiB bank per partition, got %lld bytes per "
+		         "partition", op, KDSL_NEURON_PSUM_BANK_BYTES / 1024, (long long)pbytes);
 		return;
 	}
 	if (psum) {
 		int64_t nphys = 1;
 		for (int i = 0; i < t->nbdim; i++)
 			nphys *= !sp->modulo ? t->bdims[i] : sp->nmod ? sp->mod[i] : 1;
-		if (sp->base + nphys > KD_PSUM_BANKS)
-			kd_error(d, call->span, "%s: bank past the 8th: the tiles need banks %lld..%lld, psum has banks 0..7",
-			         op, (long long)sp->base, (long long)(sp->base + nphys - 1));
+		if (sp->base + nphys > KDSL_NEURON_PSUM_BANKS)
+			kd_error(d, call->span, "%s: bank past the %dth: the tiles need banks %lld..%lld, psum has banks 0..%d",
+			         op, KDSL_NEURON_PSUM_BANKS, (long long)sp->base, (long long)(sp->base + nphys - 1),
+			         KDSL_NEURON_PSUM_BANKS - 1);
 	}
 	t->alloc = sp;
 }

@@ -2,18 +2,11 @@
  * vector ops beyond what the op table's ranges say. */
 #include "rules.h"
 
-/* Seed 001, Table 2: the scope pairs data_move accepts (src -> dst). */
-static const struct { KdSpace src, dst; } move_pairs[] = {
-	{KD_SP_GM, KD_SP_L1}, {KD_SP_L1, KD_SP_GM}, {KD_SP_GM, KD_SP_UB},
-	{KD_SP_UB, KD_SP_GM}, {KD_SP_UB, KD_SP_UB},
-};
-
+/* Seed 001, Table 2: the scope pairs data_move accepts (src -> dst), as
+ * the runtime checks them. */
 int kd_ascend_move_pair_ok(KdSpace src, KdSpace dst)
 {
-	for (size_t i = 0; i < sizeof move_pairs / sizeof move_pairs[0]; i++)
-		if (move_pairs[i].src == src && move_pairs[i].dst == dst)
-			return 1;
-	return 0;
+	return kdsl_ascend_move_allowed((kdsl_mem)src, (kdsl_mem)dst);
 }
 
 /* ub and l1 addresses must be 32-byte aligned for every value the
@@ -58,12 +51,8 @@ void kd_check_data_move(KdCheck *c, const KdIns *ins)
 	if (dst->dt != src->dt)
 		kd_check_error(c, ins, -1, "src and dst must have the same dtype, got %s (src '%s') and %s (dst '%s')",
 		               kd_dtypes[src->dt].name, src->name, kd_dtypes[dst->dt].name, dst->name);
-	int pair = 0;
-	for (size_t i = 0; i < sizeof move_pairs / sizeof move_pairs[0]; i++)
-		pair |= move_pairs[i].src == src->space && move_pairs[i].dst == dst->space;
-	if (!pair)
-		kd_check_error(c, ins, -1,
-		               "cannot move from %s to %s (scopes allowed: gm->l1, l1->gm, gm->ub, ub->gm, ub->ub)",
+	if (!kd_ascend_move_pair_ok(src->space, dst->space))
+		kd_check_error(c, ins, -1, "cannot move from %s to %s (scopes allowed: " KDSL_ASCEND_MOVE_PAIRS_TEXT ")",
 		               kd_spaces[src->space].name, kd_spaces[dst->space].name);
 	aligned(c, ins, 0, dst, doff);
 	aligned(c, ins, 1, src, soff);
@@ -71,9 +60,9 @@ void kd_check_data_move(KdCheck *c, const KdIns *ins)
 	if (!kd_arg_legal(f, ins, 3, &nburst) || !kd_arg_legal(f, ins, 4, &burst))
 		return;
 	if (kd_arg_legal(f, ins, 5, &sstride))
-		inside(c, ins, 1, src, soff, ((nburst - 1) * (burst + sstride) + burst) * 32, "reads");
+		inside(c, ins, 1, src, soff, ((nburst - 1) * (burst + sstride) + burst) * KDSL_ASCEND_BLOCK, "reads");
 	if (kd_arg_legal(f, ins, 6, &dstride))
-		inside(c, ins, 0, dst, doff, ((nburst - 1) * (burst + dstride) + burst) * 32, "writes");
+		inside(c, ins, 0, dst, doff, ((nburst - 1) * (burst + dstride) + burst) * KDSL_ASCEND_BLOCK, "writes");
 }
 
 /* vec_dup (mask, dst, scalar, repeat, dst_rs) and vec_add (mask, dst, src0,
@@ -96,15 +85,16 @@ void kd_check_vec(KdCheck *c, const KdIns *ins)
 	int64_t mask, repeat, stride;
 	int sz = kd_dtypes[b[0]->dt].size;
 	KdRange mr = kd_range_of(c, ins->args[0]);
-	if (mr.known && sz && mr.lo >= 1 && mr.hi > 256 / sz && mr.hi <= 128)
-		kd_check_error(c, ins, 0, "mask must be in 1..%d for %s, got %lld", 256 / sz,
+	/* above the dtype's mask but within the table's range (the widest) */
+	if (mr.known && sz && mr.lo >= 1 && mr.hi > KDSL_ASCEND_REPEAT_BYTES / sz && mr.hi <= KDSL_ASCEND_MASK_MAX)
+		kd_check_error(c, ins, 0, "mask must be in 1..%d for %s, got %lld", KDSL_ASCEND_REPEAT_BYTES / sz,
 		               kd_dtypes[b[0]->dt].name, (long long)mr.hi);
-	if (!kd_arg_legal(f, ins, 0, &mask) || mask > 256 / sz || !kd_arg_legal(f, ins, rep, &repeat) ||
-	    !repeat)
+	if (!kd_arg_legal(f, ins, 0, &mask) || mask > KDSL_ASCEND_REPEAT_BYTES / sz ||
+	    !kd_arg_legal(f, ins, rep, &repeat) || !repeat)
 		return;
 	for (int t = 0; t < ntensor; t++)
 		if (kd_arg_legal(f, ins, rep + 1 + t, &stride))
-			inside(c, ins, 1 + t, b[t], off[t], (repeat - 1) * stride * 32 + mask * sz,
+			inside(c, ins, 1 + t, b[t], off[t], (repeat - 1) * stride * KDSL_ASCEND_BLOCK + mask * sz,
 			       t ? "reads" : "writes");
 }
 

@@ -8,12 +8,13 @@
  * never share a bank, except blocks of one tensor by the modulo rule. */
 #include "tile.h"
 
-enum { SBUF_ALIGN = 64 };
+/* tiles start on the runtime's host cache lines */
+enum { SBUF_ALIGN = KDSL_HOST_MEM_ALIGN };
 
 static int64_t extent(const KdBuffer *b)
 {
 	const KdTileInfo *t = b->tile;
-	return (t->nphys - 1) * t->stride + (b->space == KD_SP_PSUM ? KD_PSUM_BANK_BYTES : t->pbytes);
+	return (t->nphys - 1) * t->stride + (b->space == KD_SP_PSUM ? KDSL_NEURON_PSUM_BANK_BYTES : t->pbytes);
 }
 
 static const char *how(const KdTileInfo *t)
@@ -31,10 +32,10 @@ static void overlaps(KdDiag *d, const KdFunc *f, int i)
 		if (b->addr < o->addr + extent(o) && o->addr < b->addr + extent(b)) {
 			if (b->space == KD_SP_PSUM)
 				kd_error(d, b->tile->alloc_span, "%s: psum banks %lld..%lld of '%s' overlap banks %lld..%lld of '%s'",
-				         how(b->tile), (long long)(b->addr / KD_PSUM_BANK_BYTES),
-				         (long long)((b->addr + extent(b)) / KD_PSUM_BANK_BYTES - 1), b->name,
-				         (long long)(o->addr / KD_PSUM_BANK_BYTES),
-				         (long long)((o->addr + extent(o)) / KD_PSUM_BANK_BYTES - 1), o->name);
+				         how(b->tile), (long long)(b->addr / KDSL_NEURON_PSUM_BANK_BYTES),
+				         (long long)((b->addr + extent(b)) / KDSL_NEURON_PSUM_BANK_BYTES - 1), b->name,
+				         (long long)(o->addr / KDSL_NEURON_PSUM_BANK_BYTES),
+				         (long long)((o->addr + extent(o)) / KDSL_NEURON_PSUM_BANK_BYTES - 1), o->name);
 			else
 				kd_error(d, b->tile->alloc_span, "%s: sbuf bytes %lld..%lld of '%s' overlap bytes %lld..%lld of '%s'",
 				         how(b->tile), (long long)b->addr, (long long)(b->addr + extent(b) - 1), b->name,
@@ -72,13 +73,13 @@ void kd_place_neuron(KdDiag *d, KdFunc *f)
 		KdTileInfo *t = b->tile;
 		if (b->param >= 0 || !t)
 			continue;
-		if (b->space == KD_SP_PSUM && t->pbytes > KD_PSUM_BANK_BYTES) {
-			kd_error(d, b->span, "a psum tile must fit one 2 KiB bank per partition: '%s' needs %lld bytes per partition",
-			         b->name, (long long)t->pbytes);
+		if (b->space == KD_SP_PSUM && t->pbytes > KDSL_NEURON_PSUM_BANK_BYTES) {
+			kd_error(d, b->span, "a psum tile must fit one %d KiB bank per partition: '%s' needs %lld bytes per "
+			         "partition", KDSL_NEURON_PSUM_BANK_BYTES / 1024, b->name, (long long)t->pbytes);
 			continue;
 		}
 		if (t->alloc != KD_ALLOC_AUTO) {
-			b->addr = b->space == KD_SP_PSUM ? t->base * KD_PSUM_BANK_BYTES : t->base;
+			b->addr = b->space == KD_SP_PSUM ? t->base * KDSL_NEURON_PSUM_BANK_BYTES : t->base;
 			if (b->space == KD_SP_SBUF && b->addr + extent(b) > (int64_t)kd_spaces[KD_SP_SBUF].capacity)
 				kd_error(d, t->alloc_span, "%s: '%s' does not fit sbuf: it needs bytes %lld..%lld of each "
 				         "partition, which has %llu", how(t), b->name, (long long)b->addr,
@@ -89,13 +90,14 @@ void kd_place_neuron(KdDiag *d, KdFunc *f)
 			continue;
 		}
 		if (b->space == KD_SP_PSUM) {
-			b->addr = next_bank * KD_PSUM_BANK_BYTES;
+			b->addr = next_bank * KDSL_NEURON_PSUM_BANK_BYTES;
 			next_bank += t->nphys;
-			if (next_bank > KD_PSUM_BANKS && !full_psum) {
+			if (next_bank > KDSL_NEURON_PSUM_BANKS && !full_psum) {
 				full_psum = 1;
 				kd_error(d, b->span, "psum capacity exceeded in kernel '%s': '%s' needs %lld %s from bank %lld, "
-				         "but psum has 8 banks of 2 KiB per partition", f->name, b->name, (long long)t->nphys,
-				         t->nphys == 1 ? "bank" : "banks", (long long)(next_bank - t->nphys));
+				         "but psum has %d banks of %d KiB per partition", f->name, b->name, (long long)t->nphys,
+				         t->nphys == 1 ? "bank" : "banks", (long long)(next_bank - t->nphys),
+				         KDSL_NEURON_PSUM_BANKS, KDSL_NEURON_PSUM_BANK_BYTES / 1024);
 			}
 		} else {
 			int64_t at = (next_sbuf + SBUF_ALIGN - 1) / SBUF_ALIGN * SBUF_ALIGN;

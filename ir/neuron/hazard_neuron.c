@@ -70,7 +70,7 @@ static void step(void *ctx, const KdWalk *w, const KdIns *ins)
 			    !reported(h, self, h->by[bi][ph])) {
 				const KdIns *wr = &f->ins[h->by[bi][ph]];
 				const char *where = b->space == KD_SP_PSUM ? "psum bank" : "physical tile";
-				int64_t at = b->space == KD_SP_PSUM ? b->addr / KD_PSUM_BANK_BYTES + ph : ph;
+				int64_t at = b->space == KD_SP_PSUM ? b->addr / KDSL_NEURON_PSUM_BANK_BYTES + ph : ph;
 				kd_warn(h->d, KD_W_HAZARD, ins->argspan[i],
 				        "%s reads block %lld of '%s' on %s %lld, but block %lld of '%s' was written "
 				        "there since (the blocks share it by the modulo rule)",

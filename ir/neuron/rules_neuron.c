@@ -6,8 +6,11 @@
 #include "rules.h"
 #include "tile.h"
 
-const char *const kd_neuron_alu_ops[] = {"add", "subtract", "multiply", "max", "min", NULL};
-const char *const kd_neuron_act_funcs[] = {"copy", "exp", "relu", NULL};
+/* A string operand lowers to its index here: the runtime's op code. */
+#define STR(code, s) [code] = s,
+const char *const kd_neuron_alu_ops[KDSL_NALU + 1] = {KDSL_ALU_LIST(STR) [KDSL_NALU] = NULL};
+const char *const kd_neuron_act_funcs[KDSL_NACT + 1] = {KDSL_ACT_LIST(STR) [KDSL_NACT] = NULL};
+#undef STR
 
 typedef struct {
 	const KdBuffer *b;
@@ -132,16 +135,19 @@ void kd_check_neuron_matmul(KdCheck *c, const KdIns *ins)
 	if (m->np != s->np)
 		kd_check_error(c, ins, 2, "moving must have the same partitions K as stationary, got %lld and %lld",
 		               (long long)m->np, (long long)s->np);
-	if (s->nf > 128)
-		kd_check_error(c, ins, 1, "M (stationary's elements per partition) must be at most 128, got %lld",
-		               (long long)s->nf);
-	if (m->nf > 512)
-		kd_check_error(c, ins, 2, "N (moving's elements per partition) must be at most 512, got %lld",
-		               (long long)m->nf);
-	if (s->nf <= 128 && m->nf <= 512 && (d->np != s->nf || d->nf != m->nf))
+	if (s->nf > KDSL_NEURON_MATMUL_MAX_M)
+		kd_check_error(c, ins, 1, "M (stationary's elements per partition) must be at most %d, got %lld",
+		               KDSL_NEURON_MATMUL_MAX_M, (long long)s->nf);
+	if (m->nf > KDSL_NEURON_MATMUL_MAX_N)
+		kd_check_error(c, ins, 2, "N (moving's elements per partition) must be at most %d, got %lld",
+		               KDSL_NEURON_MATMUL_MAX_N, (long long)m->nf);
+	if (s->nf <= KDSL_NEURON_MATMUL_MAX_M && m->nf <= KDSL_NEURON_MATMUL_MAX_N &&
+	    (d->np != s->nf || d->nf != m->nf))
 		kd_check_error(c, ins, 0, "dst must be [M, N] = [%lld, %lld], got [%lld, %lld]", (long long)s->nf,
 		               (long long)m->nf, (long long)d->np, (long long)d->nf);
 }
+
+enum { QUAD = KDSL_NEURON_QUADRANT, KEEP = KDSL_NEURON_SHUFFLE_KEEP };
 
 /* The first value of the progression r outside 0..31 and 255, or 0 when
  * there is none (*bad set). */
@@ -153,31 +159,21 @@ static int first_bad(KdRange r, int64_t *bad)
 		return 1;
 	}
 	int64_t v = r.lo;
-	if (v < 32) {
-		int64_t k = (32 - v + step - 1) / step;
+	if (v < QUAD) {
+		int64_t k = (QUAD - v + step - 1) / step;
 		v += k * step;
 	}
 	if (!r.mod && r.lo != r.hi)
 		return 0;   /* not a progression: cannot happen for known ranges */
 	if (v > r.hi)
 		return 0;
-	if (v == 255) {
+	if (v == KEEP) {
 		if (v + step > r.hi)
 			return 0;
 		v += step;
 	}
 	*bad = v;
 	return 1;
-}
-
-static const char *allowed_starts(int64_t active)
-{
-	return active >= 96 ? "0" : active == 64 ? "0 or 64" : "0, 32, 64 or 96";
-}
-
-static int start_ok(int64_t active, int64_t s)
-{
-	return active >= 96 ? s == 0 : active == 64 ? (s == 0 || s == 64) : (s >= 0 && s % 32 == 0 && s <= 96);
 }
 
 void kd_check_neuron_shuffle(KdCheck *c, const KdIns *ins)
@@ -189,17 +185,18 @@ void kd_check_neuron_shuffle(KdCheck *c, const KdIns *ins)
 	if (d->nf != s->nf)
 		kd_check_error(c, ins, 0, "dst must have the same number of elements per partition as src, got %lld and %lld",
 		               (long long)d->nf, (long long)s->nf);
-	int64_t np = d->np > s->np ? d->np : s->np, active = (np + 31) / 32 * 32;
+	int64_t np = d->np > s->np ? d->np : s->np, active = kdsl_neuron_shuffle_active(np);
 	for (int i = 0; i < 2; i++) {
 		KdRange r = t[i].p0;
 		if (!r.known)
 			continue;
 		int64_t step = r.mod ? r.mod : 1;
 		for (int64_t v = r.lo; v <= r.hi; v += step) {
-			if (!start_ok(active, v)) {
+			if (!kdsl_neuron_shuffle_start_ok(active, v)) {
 				kd_check_error_at(c, ins, t[i].v->argspan[TA_PSTART],
 				                  "%s start partition must be %s when num_active_partitions is %lld, got %lld",
-				                  i ? "src" : "dst", allowed_starts(active), (long long)active, (long long)v);
+				                  i ? "src" : "dst", kdsl_neuron_shuffle_starts(active), (long long)active,
+				                  (long long)v);
 				break;
 			}
 			if (!r.mod)
@@ -209,8 +206,8 @@ void kd_check_neuron_shuffle(KdCheck *c, const KdIns *ins)
 	const KdFunc *f = c->f;
 	const KdVal *lv = &f->val[ins->args[2]];
 	const KdIns *li = &f->ins[lv->def];
-	if (li->nargs != 32) {
-		kd_check_error(c, ins, 2, "shuffle_mask must have 32 entries, got %d", li->nargs);
+	if (li->nargs != QUAD) {
+		kd_check_error(c, ins, 2, "shuffle_mask must have %d entries, got %d", QUAD, li->nargs);
 		return;
 	}
 	for (int i = 0; i < li->nargs; i++) {
@@ -220,8 +217,8 @@ void kd_check_neuron_shuffle(KdCheck *c, const KdIns *ins)
 			kd_error(c->d, li->argspan[i], "%s: shuffle_mask[%d] must be a constant or an affine expression "
 			         "of loop indices with constant bounds", kd_ops[ins->op].name, i);
 		else if (first_bad(r, &bad))
-			kd_error(c->d, li->argspan[i], "%s: shuffle_mask[%d] must be in 0..31 or 255, got %lld",
-			         kd_ops[ins->op].name, i, (long long)bad);
+			kd_error(c->d, li->argspan[i], "%s: shuffle_mask[%d] must be in 0..%d or %d, got %lld",
+			         kd_ops[ins->op].name, i, QUAD - 1, KEEP, (long long)bad);
 	}
 }
 
@@ -233,7 +230,7 @@ void kd_check_neuron_predicated(KdCheck *c, const KdIns *ins)
 	int src_tile = f->val[ins->args[0]].type == VT_REF;
 	const Tile *s = &t[0], *d = &t[1], *p = &t[2];
 	KdDtype pdt = p->b->dt;
-	if (pdt != KD_U8 && pdt != KD_U16 && pdt != KD_U32)
+	if (!kdsl_neuron_predicate_dtype_ok((kdsl_dtype)pdt))
 		kd_check_error(c, ins, 2, "predicate must be u8, u16 or u32, got %s", kd_dtypes[pdt].name);
 	same_shape(c, ins, 2, p, d, 1);
 	int64_t dt = 0;

@@ -31,7 +31,7 @@ void kd_tile_print(KdBuf *o, const KdBuffer *b)
 			kd_buf_printf(o, "%lld, ", (long long)idx[d]);
 		if (b->space == KD_SP_PSUM)
 			kd_buf_printf(o, "): bank %lld, start_partition 0, byte_addr 0\n",
-			              (long long)(b->addr / KD_PSUM_BANK_BYTES + ph));
+			              (long long)(b->addr / KDSL_NEURON_PSUM_BANK_BYTES + ph));
 		else
 			kd_buf_printf(o, "): start_partition 0, byte_addr %lld\n", (long long)(b->addr + ph * t->stride));
 	}

@@ -25,8 +25,6 @@ int kd_const_view(const KdFunc *f, int v, KdConstView *o);
 
 enum { KD_ALLOC_AUTO, KD_ALLOC_MOD, KD_ALLOC_DIRECT };
 
-enum { KD_PSUM_BANKS = 8, KD_PSUM_BANK_BYTES = 2048, KD_NEURON_PARTS = 128 };
-
 typedef struct KdTileInfo {
 	int64_t nparts;      /* dim 0 */
 	int64_t nfree;       /* elements of one tile in each partition */

@@ -288,7 +288,7 @@ static int noop_shuffle(const KdFunc *f, const KdIns *in)
 	int inplace = same_tile(f, in->args[0], in->args[1]);
 	for (int i = 0; i < m->nargs; i++) {
 		int64_t e;
-		if (!is_int(f, m->args[i], &e) || (e != 255 && !(inplace && e == i)))
+		if (!is_int(f, m->args[i], &e) || (e != KDSL_NEURON_SHUFFLE_KEEP && !(inplace && e == i)))
 			return 0;
 	}
 	return 1;
@@ -359,23 +359,24 @@ static int compose_shuffles(Canon *u, int blk, int k)
 		}
 	}
 	const KdIns *l1 = def(f, s1->args[2], OP_LIST), *l2 = def(f, s2->args[2], OP_LIST);
-	if (!l1 || !l2 || l1->nargs != 32 || l2->nargs != 32)
+	enum { QUAD = KDSL_NEURON_QUADRANT, KEEP = KDSL_NEURON_SHUFFLE_KEEP };
+	if (!l1 || !l2 || l1->nargs != QUAD || l2->nargs != QUAD)
 		return 0;
-	int el[32];
-	for (int i = 0; i < 32; i++) {
+	int el[QUAD];
+	for (int i = 0; i < QUAD; i++) {
 		int64_t a, b;
-		if (!is_int(f, l2->args[i], &b) || (b != 255 && (b < 0 || b > 31)))
+		if (!is_int(f, l2->args[i], &b) || (b != KEEP && (b < 0 || b >= QUAD)))
 			return 0;
-		if (b == 255) {
+		if (b == KEEP) {
 			el[i] = l2->args[i];
 			continue;
 		}
-		if (!is_int(f, l1->args[b], &a) || a == 255)
+		if (!is_int(f, l1->args[b], &a) || a == KEEP)
 			return 0;
 		el[i] = l1->args[b];
 	}
 	KdSpan sp = s2->span;
-	int li = kd_ins_add(u->a, f, blk, OP_LIST, 32, el, NULL, sp);
+	int li = kd_ins_add(u->a, f, blk, OP_LIST, QUAD, el, NULL, sp);
 	int lv = kd_ins_result(u->a, f, li, VT_LIST, KD_I64, -1, NULL);
 	kd_ins_move_to(f, blk, li, k);
 	s2 = &f->ins[f->blk[blk]->insv[k + 1]];

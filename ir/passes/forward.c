@@ -38,7 +38,7 @@
 #include "rules.h"
 #include "tile.h"
 
-enum { A_DST, A_SRC, A_SID, A_NBURST, A_BURST, A_SSTRIDE, A_DSTRIDE, BLK = 32 };
+enum { A_DST, A_SRC, A_SID, A_NBURST, A_BURST, A_SSTRIDE, A_DSTRIDE, BLK = KDSL_ASCEND_BLOCK };
 
 typedef struct {
 	KdModule *m;
@@ -155,7 +155,7 @@ static int compose(const Move *m1, const Move *m2, int64_t *a0, int64_t *ss)
 			*a0 = a;
 		} else if (j == 1) {
 			int64_t gap = a - *a0 - m2->bl * BLK;
-			if (gap < 0 || gap % BLK || gap / BLK > 65535)
+			if (gap < 0 || gap % BLK || gap / BLK > KDSL_ASCEND_STRIDE_MAX)
 				return 0;
 			*ss = gap / BLK;
 		} else if (a != *a0 + j * (m2->bl + *ss) * BLK) {

@@ -24,7 +24,7 @@
 #include "pass.h"
 #include "rules.h"
 
-enum { A_DST, A_SRC, A_SID, A_NBURST, A_BURST, A_SSTRIDE, A_DSTRIDE, BLK = 32 };
+enum { A_DST, A_SRC, A_SID, A_NBURST, A_BURST, A_SSTRIDE, A_DSTRIDE, BLK = KDSL_ASCEND_BLOCK };
 
 /* Offset terms of enclosing loops: bytes per unit of their induction
  * variable (the fused move recomputes them before the loop). */
@@ -130,7 +130,7 @@ static int stride_for(int64_t base, int64_t anb, int64_t astr, int64_t next, int
 			return 0;
 		st = gap / BLK;
 	}
-	if (st > 65535 || (bnb > 1 && bstr != st))
+	if (st > KDSL_ASCEND_STRIDE_MAX || (bnb > 1 && bstr != st))
 		return 0;
 	*out = st;
 	return next == base + anb * (bl + st) * BLK;
@@ -148,7 +148,7 @@ static int join(const KdFunc *f, const Move *a, const Move *b, Move *out)
 		return 0;
 	/* two spans, end to start on both sides: one span */
 	int64_t la = a->nb * a->bl, lb = b->nb * b->bl;
-	if (contiguous(a) && contiguous(b) && la + lb <= 65535 && b->s == a->s + la * BLK &&
+	if (contiguous(a) && contiguous(b) && la + lb <= KDSL_ASCEND_BURST_MAX && b->s == a->s + la * BLK &&
 	    b->d == a->d + la * BLK) {
 		*out = *a;
 		out->nb = 1;
@@ -156,7 +156,7 @@ static int join(const KdFunc *f, const Move *a, const Move *b, Move *out)
 		out->ss = out->ds = 0;
 		return alias_safe(f, out);
 	}
-	if (a->bl != b->bl || a->nb + b->nb > 4095)
+	if (a->bl != b->bl || a->nb + b->nb > KDSL_ASCEND_NBURST_MAX)
 		return 0;
 	*out = *a;
 	out->nb = a->nb + b->nb;
@@ -214,14 +214,14 @@ static int view(Fuse *u, int blk, int *pos, int buf, int64_t byte_off, const Out
  * position `pos`, which advances); one per 4095 bursts. */
 static void emit_moves(Fuse *u, int blk, int *pos, Move m, int proto)
 {
-	if (!m.ss && !m.ds && m.nb * m.bl <= 65535) {
+	if (!m.ss && !m.ds && m.nb * m.bl <= KDSL_ASCEND_BURST_MAX) {
 		m.bl *= m.nb;
 		m.nb = 1;
 	}
 	if (m.nb == 1)
 		m.ss = m.ds = 0;
 	for (int64_t done = 0; done < m.nb;) {
-		int64_t n = m.nb - done < 4095 ? m.nb - done : 4095;
+		int64_t n = m.nb - done < KDSL_ASCEND_NBURST_MAX ? m.nb - done : KDSL_ASCEND_NBURST_MAX;
 		KdSpan sp = u->f->ins[proto].span;
 		KdSpan asp[7];
 		memcpy(asp, u->f->ins[proto].argspan, sizeof asp);
@@ -257,7 +257,7 @@ static int fuse_block(Fuse *u, int blk)
 		if (!move_of(f, &f->ins[ia], -1, &a))
 			continue;
 		/* a single move: contiguous bursts become one burst */
-		if (a.nb > 1 && !a.ss && !a.ds && a.nb * a.bl <= 65535) {
+		if (a.nb > 1 && !a.ss && !a.ds && a.nb * a.bl <= KDSL_ASCEND_BURST_MAX) {
 			replace(u, ia, &a);
 			return 1;
 		}
@@ -306,7 +306,7 @@ static int fuse_loop(Fuse *u, int h)
 			return 0;
 		m.ss = m.sk / BLK - m.bl;
 		m.ds = m.dk / BLK - m.bl;
-		if (m.ss > 65535 || m.ds > 65535)
+		if (m.ss > KDSL_ASCEND_STRIDE_MAX || m.ds > KDSL_ASCEND_STRIDE_MAX)
 			return 0;
 	}
 	if (__builtin_mul_overflow(m.nb, n, &tot))

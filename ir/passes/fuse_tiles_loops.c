@@ -151,7 +151,7 @@ static int fuse_loop(Fl *u, int h)
 {
 	KdFunc *f = u->f;
 	KdCountedLoop cl;
-	if (!kd_counted_loop(f, u->reach, u->npred, h, want_copy, &cl) || cl.trips > KD_NEURON_PARTS * 65536)
+	if (!kd_counted_loop(f, u->reach, u->npred, h, want_copy, &cl) || cl.trips > KDSL_NEURON_PARTITIONS * 65536)
 		return 0;
 	int64_t n = cl.trips;
 	int op = cl.op, pre = cl.pre, exitb = cl.exitb;

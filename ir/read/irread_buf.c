@@ -89,7 +89,8 @@ static void tile_info(KdIrRead *r, KdBuffer *b, KdIrNode *attrs)
 		}
 	}
 	/* sema's limits on mod_alloc's base_bank / base_addr */
-	int64_t maxbase = b->space == KD_SP_PSUM ? KD_PSUM_BANKS - 1 : (int64_t)kd_spaces[b->space].capacity;
+	int64_t maxbase = b->space == KD_SP_PSUM ? KDSL_NEURON_PSUM_BANKS - 1
+	                                          : (int64_t)kd_spaces[b->space].capacity;
 	if (t->base < 0 || t->base > maxbase) {
 		kd_error(r->d, b->span, "base=%lld out of range (0..%lld)", (long long)t->base,
 		         (long long)maxbase);
@@ -115,7 +116,7 @@ static void tile_info(KdIrRead *r, KdBuffer *b, KdIrNode *attrs)
 		}
 		t->nphys *= t->bmod[i];
 	}
-	t->stride = b->space == KD_SP_PSUM ? KD_PSUM_BANK_BYTES : t->pbytes;
+	t->stride = b->space == KD_SP_PSUM ? KDSL_NEURON_PSUM_BANK_BYTES : t->pbytes;
 	b->tile = t;
 }
 

@@ -1,0 +1,238 @@
+/* kdsl_hw.h: the hardware facts kdslc and the runtime share, each stated
+ * once: the targets, memory spaces and dtypes with their numbering, the
+ * capacities and alignments of the memories, and the ops' limits and rules
+ * that both the compiler's checks and the runtime's re-checks apply.  The
+ * authority is the vendor pages in shared/seeds/ (cited by number) and,
+ * where they are silent or ambiguous, shared/spec/LANGUAGE.md.
+ *
+ * Plain C with no dependency beyond <stdint.h>: the runtime includes it
+ * from kdsl_rt.h (so it is installed with it) and the compiler includes it
+ * from util/kd.h; it includes nothing of either.  The *_LIST macros hold
+ * the per-value facts as one row each; a table or switch built from a
+ * list cannot disagree with it, and a switch over the enum built from its
+ * list fails -Wswitch when the two differ. */
+#ifndef KDSL_HW_H
+#define KDSL_HW_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- targets ---- */
+
+typedef enum {
+	KDSL_TARGET_NEURON = 1,   /* AWS NKI (seeds 000, 002, 003) */
+	KDSL_TARGET_ASCEND = 2,   /* Huawei TIK (seed 001) */
+	KDSL_TARGET_AIPU = 3      /* Arm China Zhouyi (seed 004) */
+} kdsl_target;
+enum { KDSL_NTARGET = KDSL_TARGET_AIPU + 1 };   /* one past the last; 0 is none */
+
+/* X(target, name) */
+#define KDSL_TARGET_LIST(X)             \
+	X(KDSL_TARGET_NEURON, "neuron") \
+	X(KDSL_TARGET_ASCEND, "ascend") \
+	X(KDSL_TARGET_AIPU, "aipu")
+#define KDSL_TARGET_BIT(t) (1u << (t))
+
+/* ---- memory spaces (LANGUAGE.md section 2) ---- */
+
+typedef enum {
+	KDSL_MEM_GM = 1, KDSL_MEM_UB, KDSL_MEM_L1,
+	KDSL_MEM_HBM, KDSL_MEM_SBUF, KDSL_MEM_PSUM
+} kdsl_mem;
+enum { KDSL_NMEM = KDSL_MEM_PSUM + 1 };   /* one past the last; 0 is none */
+
+enum {
+	/* ascend: ub 256 KiB and l1 1 MiB (LANGUAGE.md 2; seed 001's example
+	 * 3 assumes 248 KB of ub are free for its data) */
+	KDSL_ASCEND_UB_BYTES = 256 * 1024,
+	KDSL_ASCEND_L1_BYTES = 1024 * 1024,
+	/* "If the scope of dst/src is the L1 Buffer or Unified Buffer, the
+	 * address offset must be 32-byte aligned" (seed 001, Table 1). */
+	KDSL_ASCEND_ALIGN = 32,
+
+	/* neuron: dim 0 of an sbuf/psum tile is the partition dim, at most
+	 * 128; sbuf is 128 partitions x 192 KiB, psum 128 x 16 KiB = 8 banks
+	 * x 2 KiB per partition (LANGUAGE.md 2; seed 003: a psum tile lives in
+	 * one bank, "partial bank allocation is not allowed"). */
+	KDSL_NEURON_PARTITIONS = 128,
+	KDSL_NEURON_SBUF_BYTES = 192 * 1024,          /* per partition */
+	KDSL_NEURON_PSUM_BANKS = 8,
+	KDSL_NEURON_PSUM_BANK_BYTES = 2048,           /* per partition */
+	KDSL_NEURON_PSUM_BYTES = KDSL_NEURON_PSUM_BANKS * KDSL_NEURON_PSUM_BANK_BYTES
+};
+
+/* One row per space: X(mem, name, vendor spelling (seed 001's Table 2 says
+ * OUT for gm), targets (KDSL_TARGET_BIT mask), external (kernel parameters
+ * live there), address alignment in bytes (0: no rule), partitions (0:
+ * flat), capacity in bytes (per partition when partitioned; 0 for the
+ * external spaces, whose tensors the caller owns)). */
+#define KDSL_MEM_LIST(X)                                                                    \
+	X(KDSL_MEM_GM, "gm", "OUT",                                                         \
+	  KDSL_TARGET_BIT(KDSL_TARGET_ASCEND) | KDSL_TARGET_BIT(KDSL_TARGET_AIPU), 1, 0, 0, 0) \
+	X(KDSL_MEM_UB, "ub", "UB", KDSL_TARGET_BIT(KDSL_TARGET_ASCEND), 0, KDSL_ASCEND_ALIGN,  \
+	  0, KDSL_ASCEND_UB_BYTES)                                                          \
+	X(KDSL_MEM_L1, "l1", "L1", KDSL_TARGET_BIT(KDSL_TARGET_ASCEND), 0, KDSL_ASCEND_ALIGN,  \
+	  0, KDSL_ASCEND_L1_BYTES)                                                          \
+	X(KDSL_MEM_HBM, "hbm", "HBM", KDSL_TARGET_BIT(KDSL_TARGET_NEURON), 1, 0, 0, 0)        \
+	X(KDSL_MEM_SBUF, "sbuf", "SBUF", KDSL_TARGET_BIT(KDSL_TARGET_NEURON), 0, 0,           \
+	  KDSL_NEURON_PARTITIONS, KDSL_NEURON_SBUF_BYTES)                                   \
+	X(KDSL_MEM_PSUM, "psum", "PSUM", KDSL_TARGET_BIT(KDSL_TARGET_NEURON), 0, 0,           \
+	  KDSL_NEURON_PARTITIONS, KDSL_NEURON_PSUM_BYTES)
+
+/* Not a device fact but one the compiler and the runtime agree on: the
+ * runtime starts every emulated memory this aligned on the host, and
+ * automatic placement aligns buffers to it where the space has no rule of
+ * its own, so a placed buffer starts on a host cache line. */
+enum { KDSL_HOST_MEM_ALIGN = 64 };
+
+/* ---- dtypes (LANGUAGE.md section 2) ---- */
+
+typedef enum {
+	KDSL_I8 = 1, KDSL_I16, KDSL_I32, KDSL_I64,
+	KDSL_U8, KDSL_U16, KDSL_U32, KDSL_U64,
+	KDSL_F16, KDSL_BF16, KDSL_F32, KDSL_BOOL
+} kdsl_dtype;
+enum { KDSL_NDTYPE = KDSL_BOOL + 1 };   /* one past the last; 0 is none */
+
+/* X(dtype, kdsl name, vendor spelling (the seed pages'), C storage type in
+ * generated code, bytes, is_float, is_signed) */
+#define KDSL_DTYPE_LIST(X)                                   \
+	X(KDSL_I8, "i8", "int8", "int8_t", 1, 0, 1)          \
+	X(KDSL_I16, "i16", "int16", "int16_t", 2, 0, 1)      \
+	X(KDSL_I32, "i32", "int32", "int32_t", 4, 0, 1)      \
+	X(KDSL_I64, "i64", "int64", "int64_t", 8, 0, 1)      \
+	X(KDSL_U8, "u8", "uint8", "uint8_t", 1, 0, 0)        \
+	X(KDSL_U16, "u16", "uint16", "uint16_t", 2, 0, 0)    \
+	X(KDSL_U32, "u32", "uint32", "uint32_t", 4, 0, 0)    \
+	X(KDSL_U64, "u64", "uint64", "uint64_t", 8, 0, 0)    \
+	X(KDSL_F16, "f16", "float16", "kdsl_f16", 2, 1, 1)   \
+	X(KDSL_BF16, "bf16", "bfloat16", "kdsl_bf16", 2, 1, 1) \
+	X(KDSL_F32, "f32", "float32", "float", 4, 1, 1)      \
+	X(KDSL_BOOL, "bool", "bool", "uint8_t", 1, 0, 0)
+
+/* ---- ascend: data_move (seed 001) ---- */
+
+enum {
+	/* burst, src_stride and dst_stride count 32-byte blocks (Table 2's
+	 * "Unit" columns); so do the vector ops' repeat strides */
+	KDSL_ASCEND_BLOCK = 32,
+	/* Table 1's ranges; each minimum is 0 but nburst's and burst's, 1 */
+	KDSL_ASCEND_SID_MAX = 15,
+	KDSL_ASCEND_NBURST_MAX = 4095,
+	KDSL_ASCEND_BURST_MAX = 65535,
+	KDSL_ASCEND_STRIDE_MAX = 65535
+};
+
+/* Table 2: the scope pairs data_move supports, as bit src * 8 + dst. */
+#define KDSL_ASCEND_MOVE_PAIRS                                                     \
+	((uint64_t)1 << (KDSL_MEM_GM * 8 + KDSL_MEM_L1) | (uint64_t)1 << (KDSL_MEM_L1 * 8 + KDSL_MEM_GM) | \
+	 (uint64_t)1 << (KDSL_MEM_GM * 8 + KDSL_MEM_UB) | (uint64_t)1 << (KDSL_MEM_UB * 8 + KDSL_MEM_GM) | \
+	 (uint64_t)1 << (KDSL_MEM_UB * 8 + KDSL_MEM_UB))
+/* The same pairs as diagnostics list them. */
+#define KDSL_ASCEND_MOVE_PAIRS_TEXT "gm->l1, l1->gm, gm->ub, ub->gm, ub->ub"
+
+static inline int kdsl_ascend_move_allowed(kdsl_mem src, kdsl_mem dst)
+{
+	return (unsigned)src < 8 && (unsigned)dst < 8 && (KDSL_ASCEND_MOVE_PAIRS >> (src * 8 + dst) & 1);
+}
+
+/* ---- ascend: vector ops (vec_dup, vec_add; seed 001's examples 2, 3) ---- */
+
+enum {
+	/* one repeat covers at most 256 bytes: mask 1..256/sizeof(dtype) */
+	KDSL_ASCEND_REPEAT_BYTES = 256,
+	/* the largest mask of any vector dtype (the narrowest is 2 bytes) */
+	KDSL_ASCEND_MASK_MAX = KDSL_ASCEND_REPEAT_BYTES / 2,
+	/* "The maximum value of repeat_times is 255" (example 3); rep strides
+	 * 0..255 blocks */
+	KDSL_ASCEND_REPEAT_MAX = 255,
+	KDSL_ASCEND_REP_STRIDE_MAX = 255
+};
+
+/* ---- neuron: nc_stream_shuffle (seed 000) ---- */
+
+enum {
+	/* "cross-partition data movement within a quadrant of 32 partitions";
+	 * the mask has one entry per partition of a quadrant, each a source
+	 * partition 0..31 or 255 ("the output tensor in partition [i] will be
+	 * unmodified") */
+	KDSL_NEURON_QUADRANT = 32,
+	KDSL_NEURON_SHUFFLE_KEEP = 255
+};
+
+/* num_active_partitions = ceil(max(src_num_partitions,
+ * dst_num_partitions) / 32) * 32, for the larger of the two views. */
+static inline int64_t kdsl_neuron_shuffle_active(int64_t nparts)
+{
+	return (nparts + KDSL_NEURON_QUADRANT - 1) / KDSL_NEURON_QUADRANT * KDSL_NEURON_QUADRANT;
+}
+
+/* The page's start-partition rule: with 96/128 active partitions src and
+ * dst start at 0, with 64 at 0/64, with 32 at 0/32/64/96. */
+static inline int kdsl_neuron_shuffle_start_ok(int64_t active, int64_t start)
+{
+	return active >= 96 ? start == 0
+	     : active == 64 ? (start == 0 || start == 64)
+	     : (start >= 0 && start <= 96 && start % 32 == 0);
+}
+
+/* The starts the rule allows, as diagnostics list them. */
+static inline const char *kdsl_neuron_shuffle_starts(int64_t active)
+{
+	return active >= 96 ? "0" : active == 64 ? "0 or 64" : "0, 32, 64 or 96";
+}
+
+/* ---- neuron: tensor_copy_predicated (seed 002) ---- */
+
+/* "predicate must be of type uint8, uint16, or uint32" */
+static inline int kdsl_neuron_predicate_dtype_ok(kdsl_dtype dt)
+{
+	return dt == KDSL_U8 || dt == KDSL_U16 || dt == KDSL_U32;
+}
+
+/* ---- neuron: nc_matmul (LANGUAGE.md section 4) ---- */
+
+enum {
+	/* stationary [K, M], moving [K, N], dst [M, N]: K, M <= 128, N <= 512 */
+	KDSL_NEURON_MATMUL_MAX_K = 128,
+	KDSL_NEURON_MATMUL_MAX_M = 128,
+	KDSL_NEURON_MATMUL_MAX_N = 512
+};
+
+/* ---- neuron: the string operands of the engine ops (LANGUAGE.md 4) ----
+ * The compiler lowers a string operand to its row's code, the runtime
+ * switches on the code. */
+
+/* tensor_tensor and tensor_scalar's op: X(code, string) */
+#define KDSL_ALU_LIST(X)                   \
+	X(KDSL_ALU_ADD, "add")             \
+	X(KDSL_ALU_SUBTRACT, "subtract")   \
+	X(KDSL_ALU_MULTIPLY, "multiply")   \
+	X(KDSL_ALU_MAX, "max")             \
+	X(KDSL_ALU_MIN, "min")
+/* activation's func: X(code, string) */
+#define KDSL_ACT_LIST(X)           \
+	X(KDSL_ACT_COPY, "copy")   \
+	X(KDSL_ACT_EXP, "exp")     \
+	X(KDSL_ACT_RELU, "relu")
+
+#define KDSL_CODE_ENUM_(code, str) code,
+enum { KDSL_ALU_LIST(KDSL_CODE_ENUM_) KDSL_NALU };
+enum { KDSL_ACT_LIST(KDSL_CODE_ENUM_) KDSL_NACT };
+#undef KDSL_CODE_ENUM_
+
+/* ---- aipu (seed 004; LANGUAGE.md section 2) ---- */
+
+enum {
+	/* a native vector is 256 bits: i8x32, i16x16, i32x8, f16x16, f32x8 */
+	KDSL_AIPU_VECTOR_BYTES = 32,
+	KDSL_AIPU_VECTOR_BITS = KDSL_AIPU_VECTOR_BYTES * 8
+};
+
+#ifdef __cplusplus
+}
+#endif
+#endif
