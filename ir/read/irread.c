@@ -12,6 +12,7 @@
 #include "irread.h"
 #include "irsyn.h"
 #include "irsyntax.h"
+#include "ir_target.h"
 #include "tile.h"
 
 /* Value numbers beyond this are refused: they would only allocate holes. */
@@ -195,10 +196,11 @@ static int value(KdIrRead *r, const KdIrNode *x)
 
 static const KdOpDesc *op_lookup(KdTarget t, const char *name, int *op)
 {
+	int vectors = kd_ir_target(t)->vectors;
 	for (int i = 0; i < KD_NOP; i++)
-		/* the generic ops after ret (vsplat, vmask) are aipu's */
+		/* the generic ops after ret (vsplat, vmask) make vectors */
 		if ((kd_ops[i].target == t || (kd_ops[i].target == KD_TARGET_NONE &&
-		                                (i <= OP_RET || t == KD_TARGET_AIPU))) &&
+		                                (i <= OP_RET || vectors))) &&
 		    !strcmp(kd_ops[i].name, name) && i != OP_PLUS_UNUSED) {
 			*op = i;
 			return &kd_ops[i];
@@ -288,7 +290,7 @@ static int decode(KdIrRead *r, KdIrRawIns *ri, Decoded *dc)
 		return -1;
 	}
 	if (d->target && d->kind == OK_EFFECT) {
-		int opt = d->target == KD_TARGET_AIPU && (d->param[d->nparam - 1].flags & PF_OPT);
+		int opt = kd_ir_target(d->target)->omit_optional && (d->param[d->nparam - 1].flags & PF_OPT);
 		if (nval != d->nparam && !(opt && nval == d->nparam - 1)) {
 			kd_error(r->d, ri->op.sp, "%s takes %d operands, got %d", d->name, d->nparam, nval);
 			return -1;
@@ -548,8 +550,8 @@ static void build(KdIrRead *r, KdSpan close)
 	}
 	/* the instructions that did build are still checked: independent errors */
 	kd_irr_check_kinds(r);
-	if (r->m->target == KD_TARGET_AIPU)
-		kd_irr_check_aipu(r);
+	if (kd_ir_target(r->m->target)->read_check)
+		kd_ir_target(r->m->target)->read_check(r);
 	kd_irr_mark_written(f);
 	if (r->d->nerror == nerr)
 		kd_module_add(r->a, r->m, f);
