@@ -208,6 +208,17 @@ static const KdOpDesc *op_lookup(KdTarget t, const char *name, int *op)
 	return NULL;
 }
 
+/* Vector and mask values exist only on the targets that have them, so
+ * the later stages can leave them to those targets' hooks. */
+static int foreign_vector(KdIrRead *r, const KdVal *v, KdSpan at, const char *s)
+{
+	if ((v->type != VT_VEC && v->type != VT_MASK) || kd_ir_target(r->m->target)->vectors)
+		return 0;
+	kd_error(r->d, at, "type '%s': target %s has no vector or mask values", s,
+	         kd_target_names[r->m->target]);
+	return 1;
+}
+
 /* Operand count of the generic ops (-1: any); the target ops follow the table. */
 static int generic_arity(int op, int *nbuf, int *nsucc, int *res)
 {
@@ -332,6 +343,8 @@ static int decode(KdIrRead *r, KdIrRawIns *ri, Decoded *dc)
 			kd_error(r->d, t ? t->sp : ri->op.sp, "unknown type '%s'", s);
 			return -1;
 		}
+		if (foreign_vector(r, &dc->ty, t ? t->sp : ri->op.sp, s))
+			return -1;
 		dc->ty.buf = -1;
 	}
 	return 0;
@@ -512,6 +525,8 @@ static void build(KdIrRead *r, KdSpan close)
 			if (kd_ir_parse_type(p->a->str, &v) < 0 || v.type == VT_REF) {
 				kd_error(r->d, p->a->sp, "unknown type '%s'", p->a->str);
 				v.type = VT_INT, v.dt = KD_I64;
+			} else if (foreign_vector(r, &v, p->a->sp, p->a->str)) {
+				v.type = VT_INT, v.dt = KD_I64, v.lanes = 0;
 			}
 			define(r, p->ival, p->sp);
 			f->val[p->ival] = v;
