@@ -7,8 +7,7 @@
 #include <string.h>
 
 #include "emit.h"
-#include "emit_aipu.h"
-#include "emit_neuron.h"
+#include "emit_target.h"
 
 /* The wrapping helpers the generated C may call; only the used ones are
  * written out, since clang warns about unused static functions. */
@@ -43,6 +42,7 @@ typedef struct {
 	KdBuf *o;
 	unsigned used;     /* helpers called, bit per H_* */
 	const KdModule *m;
+	const KdEmitTarget *tg;
 	const KdFunc *f;
 	int *site;         /* instruction -> index in the kd_site table, or -1 */
 	char *live;        /* instruction is in a reachable block (passes may drop some) */
@@ -136,16 +136,27 @@ static const char *ctype(KdValType t)
 static void decl_type(Emit *e, int v)
 {
 	const KdVal *x = &e->f->val[v];
-	if (x->type == VT_VEC || x->type == VT_MASK)
-		kd_emit_vec_ctype(e->o, x);
-	else
+	if (!e->tg->ctype || !e->tg->ctype(e->o, x))
 		kd_buf_puts(e->o, ctype(x->type));
 }
 
-/* val() for the target emitters (neuron/emit_neuron.c, aipu/emit_aipu.c). */
+/* val() for the target's hooks. */
 static void val_cb(void *e, int v)
 {
 	val(e, v);
+}
+
+/* What the target's hooks see while instruction in is written. */
+static KdEmitCtx hook_ctx(Emit *e, const KdIns *in)
+{
+	KdEmitCtx c = {e->o, e->f, e->site[in - e->f->ins], val_cb, e};
+	return c;
+}
+
+/* Does the target write instruction in whole? */
+static int target_ins(const Emit *e, const KdIns *in)
+{
+	return e->tg->handles && e->tg->handles(e->f, in);
 }
 
 static void param_decl(KdBuf *o, const KdFunc *f, const struct KdParam *p, const char *sep)
@@ -196,8 +207,9 @@ static void effect(Emit *e, const KdIns *in)
 {
 	const KdOpDesc *d = &kd_ops[in->op];
 	const KdFunc *f = e->f;
-	if (f->target == KD_TARGET_NEURON)
-		kd_emit_tile_checks(e->o, f, in, e->site[in - f->ins], val_cb, e);
+	KdEmitCtx hc = hook_ctx(e, in);
+	if (e->tg->checks)
+		e->tg->checks(&hc, in);
 	kd_buf_printf(e->o, "\tif ((kd_err = %s(kd_rt, &kd_site[%d]", d->rt, e->site[in - f->ins]);
 	/* Typed ops (TIK's vector ops) take their element dtype first. */
 	if (d->rt_dtype_of)
@@ -205,7 +217,7 @@ static void effect(Emit *e, const KdIns *in)
 	for (int i = 0; i < in->nargs; i++) {
 		const KdOpParam *p = &d->param[i];
 		kd_buf_puts(e->o, ", ");
-		if (f->target == KD_TARGET_NEURON && kd_emit_neuron_arg(e->o, f, p, in->args[i], val_cb, e))
+		if (e->tg->arg && e->tg->arg(&hc, p, in->args[i]))
 			continue;
 		if (p->kind == PK_TENSOR)
 			ref(e, in->args[i], p->flags & PF_WRITE);
@@ -435,11 +447,11 @@ static void func(Emit *e, const KdFunc *f)
 		e->site[i] = -1;
 		if (!e->live[i])
 			continue;
-		calls |= kd_ops[in->op].kind == OK_EFFECT && !kd_emit_vec_handles(f, in);
-		/* aipu ops need a site only where they check at run time */
-		if ((kd_ops[in->op].kind == OK_EFFECT && !kd_emit_vec_handles(f, in)) ||
+		calls |= kd_ops[in->op].kind == OK_EFFECT && !target_ins(e, in);
+		/* ops the target writes need a site only where they check at run time */
+		if ((kd_ops[in->op].kind == OK_EFFECT && !target_ins(e, in)) ||
 		    ((in->op == OP_DIV || in->op == OP_REM) && !fl) ||
-		    in->op == OP_SHL || in->op == OP_SHR || kd_emit_vec_needs_site(f, in)) {
+		    in->op == OP_SHL || in->op == OP_SHR || (e->tg->needs_site && e->tg->needs_site(f, in))) {
 			int l, c;
 			kd_source_linecol(e->m->src, in->span.off, &l, &c);
 			kd_buf_puts(o, nsite ? ",\n\t\t" : "\tstatic const kdsl_site kd_site[] = {\n\t\t");
@@ -536,9 +548,9 @@ static void func(Emit *e, const KdFunc *f)
 			if (in->op == OP_VIEW || in->op == OP_TILE || in->op == OP_LIST)
 				continue;
 			line(e, in->span);
-			if (kd_emit_vec_handles(f, in)) {
-				KdVecOut vo = {o, f, e->site[in - f->ins], val_cb, e};
-				kd_emit_vec_ins(&vo, in);
+			if (target_ins(e, in)) {
+				KdEmitCtx hc = hook_ctx(e, in);
+				e->tg->ins(&hc, in);
 			} else if (d->kind == OK_EFFECT)
 				effect(e, in);
 			else if (d->kind == OK_TERM)
@@ -557,7 +569,7 @@ static void func(Emit *e, const KdFunc *f)
 void kd_emit_c(KdBuf *out, const KdModule *m)
 {
 	KdBuf body = {0};
-	Emit e = {.o = &body, .m = m};
+	Emit e = {.o = &body, .m = m, .tg = kd_emit_target(m->target)};
 	for (int i = 0; i < m->nfn; i++) {
 		kd_buf_puts(&body, "\n");
 		func(&e, m->fn[i]);
@@ -572,7 +584,8 @@ void kd_emit_c(KdBuf *out, const KdModule *m)
 			if (e.used & (1u << h))
 				kd_buf_puts(out, helper_def[h]);
 	}
-	kd_emit_vec_types(out, m);
+	if (e.tg->types)
+		e.tg->types(out, m);
 	kd_buf_put(out, body.s ? body.s : "", body.n);
 	kd_buf_free(&body);
 }

@@ -11,8 +11,7 @@
 #include "lower.h"
 #include "irread.h"
 #include "pass.h"
-#include "tile.h"
-#include "walk.h"
+#include "ir_target.h"
 #include "emit.h"
 
 static const char usage[] =
@@ -103,7 +102,7 @@ checked:
 	kd_ir_check_rules(&d, m);
 	kd_ir_place(&d, m);
 	if (!d.nerror)
-		kd_hazard_check(&d, m);
+		kd_ir_check_target(&d, m);
 	if (d.nerror || kd_ir_verify(&d, m))
 		goto done;
 	/* --stats reports the source program, then what the passes made of it. */

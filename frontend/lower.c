@@ -6,15 +6,13 @@
 #include <string.h>
 
 #include "lower.h"
-#include "lower_neuron.h"
-#include "lower_aipu.h"
-#include "tile.h"
-#include "sema.h"
+#include "frontend_target.h"
 
 typedef struct {
 	KdArena *a;
 	KdDiag *d;
 	KdModule *m;
+	const KdFrontendTarget *tg;
 	KdFunc *f;
 	int cur;           /* current block, -1 after a return */
 	int *env;          /* symbol slot -> current value */
@@ -95,19 +93,28 @@ static int constant(Build *b, KdNode *n)
 	}
 }
 
-/* A tensor operand: a view of a buffer at an element offset. */
-static int lower_cb(void *ctx, KdNode *x)
+static int expr_cb(void *b, KdNode *n)
 {
-	return expr(ctx, x);
+	return expr(b, n);
 }
 
+/* What the target's lowering hooks see: they emit into the current block. */
+static KdLowerCtx lower_ctx(Build *b)
+{
+	KdLowerCtx lc = {b->a, b->f, b->cur, expr_cb, b};
+	return lc;
+}
+
+/* A tensor operand: a view of a buffer at an element offset. */
 static int view(Build *b, KdNode *n)
 {
 	KdNode *base = n->kind == N_INDEX ? n->a : n;
 	KdSym *y = base->sym;
 	int buf = y->slot - 1, off;
-	if (b->m->target == KD_TARGET_NEURON)
-		return kd_lower_tile_view(b->a, b->f, b->cur, buf, n, lower_cb, b);
+	if (b->tg->lower_view) {
+		KdLowerCtx lc = lower_ctx(b);
+		return b->tg->lower_view(&lc, buf, n);
+	}
 	if (n->kind == N_INDEX)
 		off = expr(b, n->list.v[0]);
 	else
@@ -154,18 +161,6 @@ static int call(Build *b, KdNode *n)
 	return -1;
 }
 
-static int expr_cb(void *b, KdNode *n)
-{
-	return expr(b, n);
-}
-
-/* The aipu lowering (lower_aipu.c) emits into the current block. */
-static KdVecLower vec_build(Build *b)
-{
-	KdVecLower vb = {b->a, b->f, b->cur, expr_cb, b};
-	return vb;
-}
-
 static int expr(Build *b, KdNode *n)
 {
 	if (n->is_const && n->ty->kind != TY_TENSOR)
@@ -178,8 +173,8 @@ static int expr(Build *b, KdNode *n)
 	}
 	case N_BINARY: {
 		if (n->ty->kind == TY_VEC || n->ty->kind == TY_MASK) {
-			KdVecLower vb = vec_build(b);
-			return kd_lower_vec_binary(&vb, n);
+			KdLowerCtx lc = lower_ctx(b);
+			return b->tg->lower_vec_binary(&lc, n);
 		}
 		int l = expr(b, n->a), r = expr(b, n->b);
 		KdValType t = vtype(n->ty);
@@ -205,9 +200,9 @@ static int expr(Build *b, KdNode *n)
 		return emit(b, OP_CAST, 1, &v, &n->span, n->span, vtype(n->ty), n->ty->dt, NULL);
 	}
 	case N_CALL:
-		if (((const KdOpDesc *)n->opdesc)->target == KD_TARGET_AIPU) {
-			KdVecLower vb = vec_build(b);
-			return kd_lower_aipu_call(&vb, n);
+		if (b->tg->lower_call) {
+			KdLowerCtx lc = lower_ctx(b);
+			return b->tg->lower_call(&lc, n);
 		}
 		return call(b, n);
 	default:
@@ -422,8 +417,8 @@ static void stmt(Build *b, KdNode *n)
 			KdBuffer buf = {.name = y->name, .space = t->space, .dt = t->dt, .rank = t->rank,
 			                .addr = -1, .param = -1, .span = n->name_span};
 			memcpy(buf.dims, t->dims, sizeof buf.dims[0] * (size_t)t->rank);
-			if (b->m->target == KD_TARGET_NEURON)
-				kd_lower_tile_info(b->a, &buf, t);
+			if (b->tg->lower_buffer)
+				b->tg->lower_buffer(b->a, &buf, t);
 			y->slot = kd_buf_new(b->a, b->f, buf) + 1;
 			break;
 		}
@@ -458,9 +453,9 @@ static void stmt(Build *b, KdNode *n)
 		expr(b, n->a);
 		break;
 	case N_LETTUPLE: {
-		KdVecLower vb = vec_build(b);
+		KdLowerCtx lc = lower_ctx(b);
 		int parts[4];
-		int k = kd_lower_aipu_tuple(&vb, n->a, parts, 4);
+		int k = b->tg->lower_tuple(&lc, n->a, parts, 4);
 		for (int i = 0; i < k && i < n->list.n; i++) {
 			KdNode *x = n->list.v[i];
 			int sl = slot_of(b, x->sym);
@@ -493,8 +488,8 @@ static KdFunc *kernel(Build *b, KdNode *k, KdTarget t)
 			KdBuffer buf = {.name = p->name, .space = ty->space, .dt = ty->dt, .rank = ty->rank,
 			                .addr = 0, .param = i, .span = p->name_span};
 			memcpy(buf.dims, ty->dims, sizeof buf.dims[0] * (size_t)ty->rank);
-			if (t == KD_TARGET_NEURON)
-				kd_lower_tile_info(b->a, &buf, ty);
+			if (b->tg->lower_buffer)
+				b->tg->lower_buffer(b->a, &buf, ty);
 			fp->is_tensor = 1;
 			fp->buf = kd_buf_new(b->a, f, buf);
 			p->sym->slot = fp->buf + 1;
@@ -517,7 +512,7 @@ KdModule *kd_lower(KdArena *a, KdDiag *d, const KdSource *src, KdNode *file, KdT
 	m->target = t;
 	m->src = src;
 	m->arena = a;
-	Build b = {.a = a, .d = d, .m = m};
+	Build b = {.a = a, .d = d, .m = m, .tg = kd_frontend_target(t)};
 	for (int i = 0; i < file->list.n; i++) {
 		KdNode *k = file->list.v[i];
 		if (k->kind == N_KERNEL && !(k->flags & KD_KERNEL_BAD))

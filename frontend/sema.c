@@ -6,6 +6,7 @@
 
 #include "sema.h"
 #include "sema_aipu.h"
+#include "frontend_target.h"
 #include "op.h"
 
 typedef struct Scope {
@@ -17,6 +18,7 @@ typedef struct {
 	KdArena *a;
 	KdDiag *d;
 	KdTarget target;
+	const KdFrontendTarget *tg;
 	Scope *scope;
 	KdType *t_err, *t_void, *t_int, *t_float, *t_bool, *t_str;
 	int loop_depth;
@@ -234,7 +236,7 @@ static KdType *binary(Sema *s, KdNode *n)
 	if (l->kind == TY_ERROR || r->kind == TY_ERROR)
 		return s->t_err;
 	if (l->kind == TY_VEC || l->kind == TY_MASK || r->kind == TY_VEC || r->kind == TY_MASK)
-		return kd_sema_vec_binary(s->a, s->d, n, l, r, s->t_err);
+		return s->tg->vec_binary(s->a, s->d, n, l, r, s->t_err);   /* only a vector target makes them */
 	const char *op = kd_binop_spelling[n->op];
 	KdType *t = s->t_err;
 	switch (n->op) {
@@ -332,41 +334,14 @@ static KdType *index_expr(Sema *s, KdNode *n)
 		kd_error(s->d, n->a->span, "only tensors can be indexed, got %s", kd_type_str(s->a, b));
 		return s->t_err;
 	}
-	if (b->is_view && s->target == KD_TARGET_NEURON && kd_sema_tile_chain(s->a, n))
+	if (b->is_view && s->tg->index_chain && s->tg->index_chain(s->a, n))
 		b = n->a->ty;   /* acc[i][a:b, :] is acc[i, a:b, :] */
 	if (b->is_view) {
 		kd_error(s->d, n->span, "a tensor view cannot be indexed again");
 		return s->t_err;
 	}
-	if (s->target == KD_TARGET_ASCEND) {
-		/* TIK's reading (LANGUAGE.md 3): one flat element index, whatever the rank. */
-		if (n->list.n != 1 || ((KdNode *)n->list.v[0])->kind == N_SLICE) {
-			kd_error(s->d, n->span,
-			         "on target ascend a tensor takes one flat element index (t[k]), got %d %s",
-			         n->list.n, n->list.n == 1 ? "slice" : "indices");
-			return s->t_err;
-		}
-		/* A constant index outside the tensor is the bounds rule's to report. */
-		KdType *t = mkty(s, TY_TENSOR);
-		*t = *b;
-		t->is_view = 1;
-		return t;
-	}
-	if (s->target == KD_TARGET_AIPU) {
-		/* LANGUAGE.md 3: a[k] on a 1-D gm tensor is the address for vload/vstore. */
-		if (b->rank != 1 || n->list.n != 1 || ((KdNode *)n->list.v[0])->kind == N_SLICE) {
-			kd_error(s->d, n->span, "on target aipu a 1-D tensor takes one element index (t[k])");
-			return s->t_err;
-		}
-		KdType *t = mkty(s, TY_TENSOR);
-		*t = *b;
-		t->is_view = 1;
-		return t;
-	}
-	if (s->target == KD_TARGET_NEURON) {
-		KdType *t = kd_sema_tile_index(s->a, s->d, n, b);
-		return t ? t : s->t_err;
-	}
+	if (s->tg->index)
+		return s->tg->index(s->a, s->d, n, b, s->t_err);
 	kd_error(s->d, n->span, "tensor indexing on target %s arrives with its target's ops",
 	         kd_target_names[s->target]);
 	return s->t_err;
@@ -384,7 +359,7 @@ static KdType *cast(Sema *s, KdNode *n)
 	KdType *t = expr(s, x);
 	if (t->kind == TY_ERROR)
 		return t;
-	if ((ty->lanes || ty->maskbits) && s->target == KD_TARGET_AIPU) {
+	if ((ty->lanes || ty->maskbits) && s->tg->vec_type) {
 		kd_error(s->d, n->span, "a vector is not cast from a value; broadcast a scalar with vbcast");
 		return s->t_err;
 	}
@@ -493,13 +468,8 @@ static KdType *call(Sema *s, KdNode *n)
 			n->bound[p] = x;
 		}
 	}
-	if (d->target == KD_TARGET_AIPU) {
-		for (int p = 0; p < d->nparam && !bad; p++)
-			if (!n->bound[p] && !(d->param[p].flags & PF_OPT)) {
-				kd_error(s->d, n->span, "%s: missing argument '%s'", d->name, d->param[p].name);
-				bad = 1;
-			}
-		KdType *r = bad ? s->t_err : kd_sema_aipu_call(s->a, s->d, n, s->t_err);
+	if (s->tg->call) {
+		KdType *r = s->tg->call(s->a, s->d, n, bad, s->t_err);
 		if (r == s->t_err)
 			n->opdesc = NULL;
 		return r ? r : s->t_void;
@@ -658,9 +628,9 @@ static int dims(Sema *s, KdNodeList *l, int64_t *out, const char *what)
 static KdType *type_of(Sema *s, KdNode *ty, int want)
 {
 	if (!ty->space) {
-		if ((ty->lanes || ty->maskbits) && s->target == KD_TARGET_AIPU && want == 'v')
-			return kd_sema_vec_type(s->a, s->d, ty, s->t_err);
-		if ((ty->lanes || ty->maskbits) && s->target == KD_TARGET_AIPU) {
+		if ((ty->lanes || ty->maskbits) && s->tg->vec_type && want == 'v')
+			return s->tg->vec_type(s->a, s->d, ty, s->t_err);
+		if ((ty->lanes || ty->maskbits) && s->tg->vec_type) {
 			kd_error(s->d, ty->span, "%s cannot have a vector type",
 			         want == 'p' ? "a kernel parameter" : "a declaration without a value");
 			return s->t_err;
@@ -701,7 +671,7 @@ static KdType *type_of(Sema *s, KdNode *ty, int want)
 		kd_error(s->d, ty->span, "tensor elements must be scalar dtypes");
 		return s->t_err;
 	}
-	if (ty->list2.n && s->target != KD_TARGET_NEURON) {
+	if (ty->list2.n && !s->tg->blocks) {
 		kd_error(s->d, ty->span, "blocked tensors arrive with the neuron target (mod_alloc)");
 		return s->t_err;
 	}
@@ -730,14 +700,14 @@ static KdType *type_of(Sema *s, KdNode *ty, int want)
 	if (want == 'b' && kd_spaces[sp].external) {
 		kd_error(s->d, ty->space_span,
 		         "'%s' is external memory: only kernel parameters live there; declare on-chip buffers in %s",
-		         ty->space, s->target == KD_TARGET_ASCEND ? "ub or l1" : "on-chip memory");
+		         ty->space, s->tg->onchip ? s->tg->onchip : "on-chip memory");
 		return s->t_err;
 	}
 	if (want == 'v') {
 		kd_error(s->d, ty->span, "a value cannot have a tensor type");
 		return s->t_err;
 	}
-	if (s->target == KD_TARGET_NEURON && kd_sema_tile_type(s->d, ty, t) < 0)
+	if (s->tg->tensor_type && s->tg->tensor_type(s->d, ty, t) < 0)
 		return s->t_err;
 	return t;
 }
@@ -776,7 +746,7 @@ static void stmt(Sema *s, KdNode *n)
 	case N_LET: {
 		KdType *t = s->t_err;
 		KdSymKind k = n->flags & KD_LET_VAR ? SYM_VAR : SYM_LET;
-		if (n->a && s->target == KD_TARGET_NEURON && kd_sema_is_alloc_call(n->a)) {
+		if (n->a && s->tg->is_alloc && s->tg->is_alloc(n->a)) {
 			/* Direct allocation (seed 003): a buffer, placed where the call says. */
 			for (int i = 0; i < n->a->list.n; i++) {
 				KdNode *x = n->a->list.v[i];
@@ -790,7 +760,7 @@ static void stmt(Sema *s, KdNode *n)
 				if (n->flags & KD_LET_VAR)
 					kd_error(s->d, n->span, "on-chip buffers are declared with let, not var");
 				k = SYM_BUF;
-				kd_sema_alloc(s->a, s->d, n, t);
+				s->tg->alloc(s->a, s->d, n, t);
 			}
 		} else if (!n->a) {
 			/* An on-chip buffer: the compiler places it. */
@@ -832,8 +802,8 @@ static void stmt(Sema *s, KdNode *n)
 	}
 	case N_LETTUPLE: {
 		KdType *t = expr(s, n->a);
-		if (t->kind != TY_ERROR && (s->target != KD_TARGET_AIPU || t->kind != TY_TUPLE ||
-		                            n->a->kind != N_CALL)) {
+		/* only a target's call hook makes tuples (aipu's vsplit) */
+		if (t->kind != TY_ERROR && (t->kind != TY_TUPLE || n->a->kind != N_CALL)) {
 			kd_error(s->d, n->span, "tuple declarations take the tuples of aipu ops (vsplit)");
 			t = s->t_err;
 		} else if (t->kind == TY_TUPLE && t->nelem != n->list.n) {
@@ -1014,6 +984,7 @@ int kd_sema(KdArena *a, KdDiag *d, KdNode *file, KdTarget *target)
 	*target = s.target;
 	if (!s.target)
 		return d->nerror - before;
+	s.tg = kd_frontend_target(s.target);
 
 	for (int i = 0; i < file->list.n; i++) {
 		KdNode *n = file->list.v[i];

@@ -59,11 +59,4 @@ int kd_sema(KdArena *a, KdDiag *d, KdNode *file, KdTarget *target);
 const char *kd_type_str(KdArena *a, const KdType *t);
 int64_t kd_type_nelem(const KdType *t);
 
-/* neuron (sema_neuron.c), called from sema.c */
-KdType *kd_sema_tile_index(KdArena *a, KdDiag *d, KdNode *n, const KdType *base);
-int kd_sema_tile_chain(KdArena *a, KdNode *n);
-int kd_sema_tile_type(KdDiag *d, KdNode *ty, const KdType *t);
-int kd_sema_is_alloc_call(const KdNode *init);
-void kd_sema_alloc(KdArena *a, KdDiag *d, KdNode *let, KdType *t);
-
 #endif

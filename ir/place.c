@@ -1,16 +1,17 @@
 /* place.c: automatic placement of on-chip buffers.  Each buffer of a
  * kernel gets its own aligned range for the kernel's whole life, so no two
- * live buffers overlap; capacity is the space's size from kd_spaces. */
-#include "ir.h"
-#include "tile.h"
+ * live buffers overlap; capacity is the space's size from kd_spaces.  A
+ * target with its own placement (KdIrTarget.place) places instead. */
+#include "ir_target.h"
 
 int kd_ir_place(KdDiag *d, KdModule *m)
 {
 	int before = d->nerror;
 	for (int fi = 0; fi < m->nfn; fi++) {
 		KdFunc *f = m->fn[fi];
-		if (f->target == KD_TARGET_NEURON) {
-			kd_place_neuron(d, f);
+		const KdIrTarget *tg = kd_ir_target(f->target);
+		if (tg->place) {
+			tg->place(d, f);
 			continue;
 		}
 		int64_t next[KD_NSPACE] = {0};

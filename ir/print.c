@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "irsyntax.h"
-#include "tile.h"
+#include "ir_target.h"
 
 /* A string constant, escaped so that it reads back. */
 static void str(KdBuf *o, const char *s)
@@ -76,34 +76,9 @@ static void buffer(KdBuf *o, const KdBuffer *b)
 	kd_buf_puts(o, "]");
 }
 
-static void ints(KdBuf *o, const int64_t *v, int n)
-{
-	kd_buf_puts(o, "[");
-	for (int i = 0; i < n; i++)
-		kd_buf_printf(o, "%s%lld", i ? ", " : "", (long long)v[i]);
-	kd_buf_puts(o, "]");
-}
-
-/* What of a neuron buffer's tile info its type and allocation call gave;
- * the rest is derived from the dims when read back. */
-static void tile_attrs(KdBuf *o, const KdTileInfo *t)
-{
-	if (t->nbdim) {
-		kd_buf_puts(o, " blocks=");
-		ints(o, t->bdims, t->nbdim);
-	}
-	if (t->alloc == KD_ALLOC_AUTO)
-		return;
-	kd_buf_printf(o, " alloc=%s", t->alloc == KD_ALLOC_MOD ? "mod" : "direct");
-	if (t->alloc == KD_ALLOC_MOD && t->nbdim) {
-		kd_buf_puts(o, " mod=");
-		ints(o, t->bmod, t->nbdim);
-	}
-	kd_buf_printf(o, " base=%lld", (long long)t->base);
-}
-
 static void func(KdBuf *o, const KdModule *m, const KdFunc *f)
 {
+	const KdIrTarget *tg = kd_ir_target(m->target);
 	kd_buf_printf(o, "func @%s(", f->name);
 	for (int i = 0; i < f->nparam; i++) {
 		const struct KdParam *p = &f->params[i];
@@ -122,11 +97,11 @@ static void func(KdBuf *o, const KdModule *m, const KdFunc *f)
 		buffer(o, b);
 		if (b->addr >= 0)
 			kd_buf_printf(o, " at %lld", (long long)b->addr);
-		if (b->tile)
-			tile_attrs(o, b->tile);
+		if (tg->print_buffer_attrs)
+			tg->print_buffer_attrs(o, b);
 		kd_buf_puts(o, "\n");
-		if (b->tile)
-			kd_tile_print(o, b);
+		if (tg->print_buffer_notes)
+			tg->print_buffer_notes(o, b);
 	}
 	for (int bi = 0; bi < f->nblk; bi++) {
 		const KdBlock *bl = f->blk[bi];

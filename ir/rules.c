@@ -276,8 +276,8 @@ int kd_ir_check_rules(KdDiag *d, KdModule *m)
 			const KdIns *in = &c.f->ins[i];
 			const KdOpDesc *od = &kd_ops[in->op];
 			if (od->kind != OK_EFFECT) {
-				/* aipu's pure vload has address rules too */
-				if (od->target == KD_TARGET_AIPU && od->check)
+				/* pure ops with rules too: aipu's vload checks its address */
+				if (od->check)
 					od->check(&c, in);
 				continue;
 			}

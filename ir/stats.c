@@ -1,66 +1,28 @@
 /* stats.c: `kdslc --stats`.  Each kernel is walked (walk.h), so ops in
  * loops with constant bounds count once per iteration; when the walk
  * stops at a runtime branch, the ops are counted once each instead and the
- * line says so.  Bytes are the elements each tile operand covers, counted
- * in its memory space (read and written alike); an ascend data_move
- * counts nburst*burst*32 bytes in each of its two spaces, an aipu vstore
- * its lanes (vload is pure, so only the stores are counted); cycles come
- * from the op table's cost functions.  With passes, the driver prints the
- * source program's numbers (tag "source") and the optimised ones. */
+ * line says so.  Bytes are what the target says an op moves, per memory
+ * space (KdIrTarget.bytes); cycles come from the op table's cost
+ * functions.  With passes, the driver prints the source program's numbers
+ * (tag "source") and the optimised ones. */
 #include <string.h>
 
-#include "tile.h"
-#include "walk.h"
+#include "ir_target.h"
 
 typedef struct {
 	int64_t ops, cycles;
 	int64_t bytes[KD_NSPACE];
 } Stats;
 
-/* An integer operand: from the walk when it knows it, else a constant. */
-static int64_t ival(const KdWalk *w, const KdFunc *f, int v, int64_t dflt)
-{
-	if (w && w->known[v])
-		return w->v[v];
-	return f->val[v].kind == VK_CONST ? f->val[v].c : dflt;
-}
-
-/* Bytes of the views (ascend, aipu) an op covers, per memory space. */
-static void view_bytes(Stats *s, const KdWalk *w, const KdFunc *f, const KdIns *ins)
-{
-	if (ins->op == OP_DATA_MOVE) {
-		int64_t n = ival(w, f, ins->args[3], 1) * ival(w, f, ins->args[4], 1) * KDSL_ASCEND_BLOCK;
-		s->bytes[f->buf[f->val[ins->args[0]].buf].space] += n;
-		s->bytes[f->buf[f->val[ins->args[1]].buf].space] += n;
-	} else if (ins->op == OP_VEC_DUP || ins->op == OP_VEC_ADD) {
-		/* mask elements per repeat, in each tensor operand */
-		int rep = ins->op == OP_VEC_ADD ? 4 : 3, nt = ins->op == OP_VEC_ADD ? 3 : 1;
-		for (int t = 1; t <= nt; t++) {
-			const KdBuffer *b = &f->buf[f->val[ins->args[t]].buf];
-			s->bytes[b->space] += ival(w, f, ins->args[0], 0) * ival(w, f, ins->args[rep], 0) *
-			                      kd_dtypes[b->dt].size;
-		}
-	} else if (ins->op == OP_VSTORE) {
-		const KdBuffer *b = &f->buf[f->val[ins->args[0]].buf];
-		s->bytes[b->space] += (int64_t)f->val[ins->args[1]].lanes * kd_dtypes[b->dt].size;
-	}
-}
-
 static void count(Stats *s, const KdWalk *w, const KdFunc *f, const KdIns *ins)
 {
 	const KdOpDesc *d = &kd_ops[ins->op];
+	const KdIrTarget *tg = kd_ir_target(f->target);
 	s->ops++;
 	if (d->cost)
 		s->cycles += d->cost(f, ins);
-	view_bytes(s, w, f, ins);
-	for (int i = 0; i < ins->nargs; i++) {
-		const KdIns *t = kd_tile_ins(f, ins, i);
-		if (!t)
-			continue;
-		const KdBuffer *b = &f->buf[f->val[ins->args[i]].buf];
-		s->bytes[b->space] += f->val[t->args[TA_NPART]].c * f->val[t->args[TA_NFREE]].c *
-		                      kd_dtypes[b->dt].size;
-	}
+	if (tg->bytes)
+		tg->bytes(s->bytes, w, f, ins);
 }
 
 static void step(void *ctx, const KdWalk *w, const KdIns *ins)

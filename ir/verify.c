@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "ir.h"
+#include "ir_target.h"
 
 typedef struct {
 	KdDiag *d;
@@ -245,7 +246,7 @@ static void func(Ver *v)
 				fail(v, in, "jmp needs one successor");
 			if (d->kind == OK_EFFECT) {
 				/* aipu's vstore may leave out its trailing optional mask */
-				int opt = d->target == KD_TARGET_AIPU && in->nargs == d->nparam - 1 &&
+				int opt = kd_ir_target(d->target)->omit_optional && in->nargs == d->nparam - 1 &&
 				          (d->param[d->nparam - 1].flags & PF_OPT);
 				if (in->nargs != d->nparam && !opt) {
 					fail(v, in, "operand count differs from the op table");

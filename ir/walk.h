@@ -15,6 +15,15 @@ typedef struct {
 
 typedef void (*KdWalkFn)(void *ctx, const KdWalk *w, const KdIns *ins);
 
+/* Integer value v: from the walk when it knows it (w may be NULL), else
+ * the constant, else dflt. */
+static inline int64_t kd_walk_int(const KdWalk *w, const KdFunc *f, int v, int64_t dflt)
+{
+	if (w && w->known[v])
+		return w->v[v];
+	return f->val[v].kind == VK_CONST ? f->val[v].c : dflt;
+}
+
 /* Returns 1 when the walk reached the end, 0 when it stopped at a branch
  * on a runtime value or after max_steps instructions. */
 int kd_walk(const KdFunc *f, KdWalkFn fn, void *ctx, int64_t max_steps);

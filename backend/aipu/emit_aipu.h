@@ -1,17 +1,11 @@
-/* emit_aipu.h: C for the aipu vector values and ops (emit_aipu.c), called
- * from emit.c.  Internal to backend/. */
+/* emit_aipu.h: C for the aipu vector values and ops (emit_aipu.c), the
+ * hooks of the aipu KdEmitTarget.  Internal to backend/. */
 #ifndef KD_EMIT_VEC_H
 #define KD_EMIT_VEC_H
 
-#include "ir.h"
+#include "emit_target.h"
 
-typedef struct {
-	KdBuf *o;
-	const KdFunc *f;
-	int site;                        /* the instruction's kd_site entry, or -1 */
-	void (*val)(void *ctx, int v);   /* emit.c's operand printer */
-	void *ctx;
-} KdVecOut;
+typedef KdEmitCtx KdVecOut;
 
 /* The struct typedefs of every vector and mask type the module uses. */
 void kd_emit_vec_types(KdBuf *o, const KdModule *m);

@@ -1,6 +1,6 @@
 /* emit_neuron.h: the neuron operands of the C backend: tiles (kdsl_tile),
- * lists and tile-or-number arguments.  emit.c calls these through small
- * hooks; val() writes a scalar value as C. */
+ * lists and tile-or-number arguments, behind the neuron KdEmitTarget
+ * (target_neuron.c); val() writes a scalar value as C. */
 #ifndef KD_EMIT_TILE_H
 #define KD_EMIT_TILE_H
 

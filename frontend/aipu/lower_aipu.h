@@ -1,18 +1,11 @@
-/* build_aipu.h: lowering of the aipu ops and vector operators to SSA
- * (lower_aipu.c), called from lower.c. */
+/* lower_aipu.h: lowering of the aipu ops and vector operators to SSA
+ * (lower_aipu.c), the lowering hooks of the aipu KdFrontendTarget. */
 #ifndef KD_BUILD_AIPU_H
 #define KD_BUILD_AIPU_H
 
-#include "ir.h"
-#include "sema.h"
+#include "frontend_target.h"
 
-typedef struct {
-	KdArena *a;
-	KdFunc *f;
-	int cur;                              /* the block instructions go to */
-	int (*expr)(void *ctx, KdNode *n);    /* lower.c's expression lowering */
-	void *ctx;
-} KdVecLower;
+typedef KdLowerCtx KdVecLower;
 
 /* A call of an aipu op: its result value, or -1 (vstore). */
 int kd_lower_aipu_call(KdVecLower *vb, KdNode *n);

@@ -1,6 +1,7 @@
 /* sema_aipu.h: the aipu part of semantic analysis: vector and mask types,
  * element-wise operators on vectors, and the type rules of every aipu op
- * (seed 004).  Called from sema.c through small hooks. */
+ * (seed 004): the sema hooks of the aipu KdFrontendTarget (target_aipu.c);
+ * sema.c prints and compares vector types itself. */
 #ifndef KD_SEMA_AIPU_H
 #define KD_SEMA_AIPU_H
 

@@ -1,5 +1,5 @@
 /* lower_neuron.h: lowering of neuron tensors to tile views
- * (lower_neuron.c), called from lower.c. */
+ * (lower_neuron.c), the lowering hooks of the neuron KdFrontendTarget. */
 #ifndef KD_LOWER_NEURON_H
 #define KD_LOWER_NEURON_H
 

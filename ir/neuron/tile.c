@@ -1,5 +1,6 @@
 /* tile.c: a blocked neuron buffer's logical-to-physical tile map, shared
- * by the printer, the placement, the hazard analysis and the emitter. */
+ * by the printer, the placement, the hazard analysis and the emitter, and
+ * its textual form (the printer's KdIrTarget hooks). */
 #include "tile.h"
 
 int64_t kd_tile_phys(const KdTileInfo *t, int64_t lin)
@@ -18,7 +19,7 @@ int64_t kd_tile_phys(const KdTileInfo *t, int64_t lin)
 void kd_tile_print(KdBuf *o, const KdBuffer *b)
 {
 	const KdTileInfo *t = b->tile;
-	if (!t->nbdim || b->addr < 0)
+	if (!t || !t->nbdim || b->addr < 0)
 		return;
 	for (int64_t i = 0; i < t->nblocks; i++) {
 		int64_t idx[KD_MAXRANK], lin = i, ph = kd_tile_phys(t, i);
@@ -35,4 +36,33 @@ void kd_tile_print(KdBuf *o, const KdBuffer *b)
 		else
 			kd_buf_printf(o, "): start_partition 0, byte_addr %lld\n", (long long)(b->addr + ph * t->stride));
 	}
+}
+
+static void ints(KdBuf *o, const int64_t *v, int n)
+{
+	kd_buf_puts(o, "[");
+	for (int i = 0; i < n; i++)
+		kd_buf_printf(o, "%s%lld", i ? ", " : "", (long long)v[i]);
+	kd_buf_puts(o, "]");
+}
+
+/* What of a neuron buffer's tile info its type and allocation call gave;
+ * the rest is derived from the dims when read back. */
+void kd_tile_print_attrs(KdBuf *o, const KdBuffer *b)
+{
+	const KdTileInfo *t = b->tile;
+	if (!t)
+		return;
+	if (t->nbdim) {
+		kd_buf_puts(o, " blocks=");
+		ints(o, t->bdims, t->nbdim);
+	}
+	if (t->alloc == KD_ALLOC_AUTO)
+		return;
+	kd_buf_printf(o, " alloc=%s", t->alloc == KD_ALLOC_MOD ? "mod" : "direct");
+	if (t->alloc == KD_ALLOC_MOD && t->nbdim) {
+		kd_buf_puts(o, " mod=");
+		ints(o, t->bmod, t->nbdim);
+	}
+	kd_buf_printf(o, " base=%lld", (long long)t->base);
 }

@@ -40,17 +40,25 @@ typedef struct KdTileInfo {
 	KdSpan alloc_span;   /* the mod_alloc/alloc call */
 } KdTileInfo;
 
-/* --emit=ir: a blocked buffer's allocation table, one line per block. */
+/* --emit=ir: a blocked buffer's allocation table, one line per block
+ * (the printer's buffer notes), and the attributes of its type and
+ * allocation call (its buffer attrs; read back by kd_read_neuron_buffer). */
 void kd_tile_print(KdBuf *o, const KdBuffer *b);
+void kd_tile_print_attrs(KdBuf *o, const KdBuffer *b);
 /* The physical tile that logical block `lin` occupies. */
 int64_t kd_tile_phys(const KdTileInfo *t, int64_t lin);
 
-/* ---- hooks called from the shared passes ---- */
-/* place.c: placement of a neuron kernel's sbuf/psum buffers (alloc_neuron.c). */
+/* ---- the neuron KdIrTarget's hooks (target_neuron.c) ---- */
+/* Placement of a neuron kernel's sbuf/psum buffers (alloc_neuron.c). */
 void kd_place_neuron(KdDiag *d, KdFunc *f);
-/* The tile-view operand i of ins (rules_neuron.c, hazard_neuron.c, stats.c). */
+/* The tile-view operand i of ins (rules_neuron.c, hazard_neuron.c, target_neuron.c). */
 const KdIns *kd_tile_ins(const KdFunc *f, const KdIns *ins, int i);
 /* Hazard analysis of direct-allocated blocked tensors (hazard_neuron.c). */
 void kd_hazard_check(KdDiag *d, const KdModule *m);
+/* Textual IR: a buffer's tile info from its dims and attributes (attrs
+ * NULL for a parameter; read_neuron.c). */
+struct KdIrRead;
+struct KdIrNode;
+void kd_read_neuron_buffer(struct KdIrRead *r, KdBuffer *b, struct KdIrNode *attrs);
 
 #endif

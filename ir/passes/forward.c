@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "pass.h"
+#include "ir_target.h"
 #include "rules.h"
 #include "tile.h"
 
@@ -305,11 +306,12 @@ static int block(Fw *w, int blk)
 {
 	KdFunc *f = w->f;
 	const KdBlock *bl = f->blk[blk];
-	int asc = w->m->target == KD_TARGET_ASCEND;
 	for (int k = 0; k < bl->nins; k++) {
 		const KdIns *i1 = &f->ins[bl->insv[k]];
+		/* the op says whose rules pair it: data_move ascend's, the copies neuron's */
+		int asc = i1->op == OP_DATA_MOVE;
 		int b1[2];
-		if ((asc ? i1->op != OP_DATA_MOVE : !copy_op(i1->op)) || !dst_src(f, i1, b1))
+		if ((!asc && !copy_op(i1->op)) || !dst_src(f, i1, b1))
 			continue;
 		int bufs[3] = {b1[1], b1[0], b1[0]};
 		for (int n = k + 1; n < bl->nins; n++) {
@@ -334,7 +336,7 @@ static int block(Fw *w, int blk)
 int kd_pass_forward(KdModule *m)
 {
 	int n = 0;
-	if (m->target != KD_TARGET_ASCEND && m->target != KD_TARGET_NEURON)
+	if (!(kd_ir_target(m->target)->passes & KD_TPASS_FORWARD))
 		return 0;
 	for (int fi = 0; fi < m->nfn; fi++) {
 		Fw w = {.m = m, .f = m->fn[fi]};

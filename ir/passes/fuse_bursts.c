@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "pass.h"
+#include "ir_target.h"
 #include "rules.h"
 
 enum { A_DST, A_SRC, A_SID, A_NBURST, A_BURST, A_SSTRIDE, A_DSTRIDE, BLK = KDSL_ASCEND_BLOCK };
@@ -330,7 +331,7 @@ static void analyse(Fuse *u)
 int kd_pass_fuse_bursts(KdModule *m)
 {
 	int total = 0;
-	if (m->target != KD_TARGET_ASCEND)
+	if (!(kd_ir_target(m->target)->passes & KD_TPASS_FUSE_BURSTS))
 		return 0;
 	for (int fi = 0; fi < m->nfn; fi++) {
 		Fuse u = {.a = m->arena, .f = m->fn[fi]};

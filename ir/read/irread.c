@@ -12,6 +12,7 @@
 #include "irread.h"
 #include "irsyn.h"
 #include "irsyntax.h"
+#include "ir_target.h"
 #include "tile.h"
 
 /* Value numbers beyond this are refused: they would only allocate holes. */
@@ -195,15 +196,27 @@ static int value(KdIrRead *r, const KdIrNode *x)
 
 static const KdOpDesc *op_lookup(KdTarget t, const char *name, int *op)
 {
+	int vectors = kd_ir_target(t)->vectors;
 	for (int i = 0; i < KD_NOP; i++)
-		/* the generic ops after ret (vsplat, vmask) are aipu's */
+		/* the generic ops after ret (vsplat, vmask) make vectors */
 		if ((kd_ops[i].target == t || (kd_ops[i].target == KD_TARGET_NONE &&
-		                                (i <= OP_RET || t == KD_TARGET_AIPU))) &&
+		                                (i <= OP_RET || vectors))) &&
 		    !strcmp(kd_ops[i].name, name) && i != OP_PLUS_UNUSED) {
 			*op = i;
 			return &kd_ops[i];
 		}
 	return NULL;
+}
+
+/* Vector and mask values exist only on the targets that have them, so
+ * the later stages can leave them to those targets' hooks. */
+static int foreign_vector(KdIrRead *r, const KdVal *v, KdSpan at, const char *s)
+{
+	if ((v->type != VT_VEC && v->type != VT_MASK) || kd_ir_target(r->m->target)->vectors)
+		return 0;
+	kd_error(r->d, at, "type '%s': target %s has no vector or mask values", s,
+	         kd_target_names[r->m->target]);
+	return 1;
 }
 
 /* Operand count of the generic ops (-1: any); the target ops follow the table. */
@@ -288,7 +301,7 @@ static int decode(KdIrRead *r, KdIrRawIns *ri, Decoded *dc)
 		return -1;
 	}
 	if (d->target && d->kind == OK_EFFECT) {
-		int opt = d->target == KD_TARGET_AIPU && (d->param[d->nparam - 1].flags & PF_OPT);
+		int opt = kd_ir_target(d->target)->omit_optional && (d->param[d->nparam - 1].flags & PF_OPT);
 		if (nval != d->nparam && !(opt && nval == d->nparam - 1)) {
 			kd_error(r->d, ri->op.sp, "%s takes %d operands, got %d", d->name, d->nparam, nval);
 			return -1;
@@ -330,6 +343,8 @@ static int decode(KdIrRead *r, KdIrRawIns *ri, Decoded *dc)
 			kd_error(r->d, t ? t->sp : ri->op.sp, "unknown type '%s'", s);
 			return -1;
 		}
+		if (foreign_vector(r, &dc->ty, t ? t->sp : ri->op.sp, s))
+			return -1;
 		dc->ty.buf = -1;
 	}
 	return 0;
@@ -510,6 +525,8 @@ static void build(KdIrRead *r, KdSpan close)
 			if (kd_ir_parse_type(p->a->str, &v) < 0 || v.type == VT_REF) {
 				kd_error(r->d, p->a->sp, "unknown type '%s'", p->a->str);
 				v.type = VT_INT, v.dt = KD_I64;
+			} else if (foreign_vector(r, &v, p->a->sp, p->a->str)) {
+				v.type = VT_INT, v.dt = KD_I64, v.lanes = 0;
 			}
 			define(r, p->ival, p->sp);
 			f->val[p->ival] = v;
@@ -548,8 +565,8 @@ static void build(KdIrRead *r, KdSpan close)
 	}
 	/* the instructions that did build are still checked: independent errors */
 	kd_irr_check_kinds(r);
-	if (r->m->target == KD_TARGET_AIPU)
-		kd_irr_check_aipu(r);
+	if (kd_ir_target(r->m->target)->read_check)
+		kd_ir_target(r->m->target)->read_check(r);
 	kd_irr_mark_written(f);
 	if (r->d->nerror == nerr)
 		kd_module_add(r->a, r->m, f);

@@ -1,11 +1,11 @@
 /* irread_buf.c: the textual IR reader's buffers: parameter tensors and
- * `buffer` lines, their types and, on neuron, the tile information the
- * builder derives from a type and its allocation call (print.c prints
- * what of it cannot be derived from the dims). */
+ * `buffer` lines and their types.  What a target adds to a buffer (neuron:
+ * the tile information of its type and allocation call) it reads itself,
+ * through KdIrTarget.read_buffer. */
 #include <string.h>
 
 #include "irsyn.h"
-#include "tile.h"
+#include "ir_target.h"
 
 /* Checks a buffer type (space, dtype, dims) and adds the buffer. */
 static int declare(KdIrRead *r, const char *name, KdSpan at, KdIrNode *ty, int param)
@@ -45,92 +45,18 @@ static int declare(KdIrRead *r, const char *name, KdSpan at, KdIrNode *ty, int p
 	return kd_buf_new(r->a, f, b);
 }
 
-/* Neuron tile info: what the type and allocation call said is in the
- * attributes (print.c's tile_attrs), the rest follows from the dims as in
- * kd_lower_tile_info. */
-static void tile_info(KdIrRead *r, KdBuffer *b, KdIrNode *attrs)
-{
-	KdTileInfo *t = kd_alloc(r->a, sizeof *t);
-	KdIrNode *mod = NULL;
-	if (kd_spaces[b->space].partitions && b->dims[0] > (int64_t)kd_spaces[b->space].partitions)
-		kd_error(r->d, b->span, "dim 0 of a tile in %s is the partition dim: at most %u, got %lld",
-		         kd_spaces[b->space].name, kd_spaces[b->space].partitions, (long long)b->dims[0]);
-	t->nparts = b->dims[0];
-	t->nfree = 1;
-	for (int i = 1; i < b->rank; i++)
-		t->nfree *= b->dims[i];
-	t->pbytes = t->nfree * kd_dtypes[b->dt].size;
-	t->nblocks = t->nphys = 1;
-	t->alloc_span = b->span;
-	for (int i = 0; attrs && i < attrs->l.n; i++) {
-		KdIrNode *x = kd_irn_item(attrs, i), *v = x->a;
-		if (!strcmp(x->str, "blocks") && v->kind == IRN_LIST) {
-			if (v->l.n > KD_MAXRANK) {
-				kd_error(r->d, v->sp, "too many block dims");
-				continue;
-			}
-			t->nbdim = v->l.n;
-			for (int k = 0; k < v->l.n; k++) {
-				t->bdims[k] = kd_irn_item(v, k)->ival;
-				if (t->bdims[k] < 1 || t->bdims[k] > 4096) {
-					kd_error(r->d, kd_irn_item(v, k)->sp, "block count out of range");
-					t->bdims[k] = 1;
-				}
-			}
-		} else if (!strcmp(x->str, "alloc") && v->kind == IR_IDENT &&
-		           (!strcmp(v->str, "mod") || !strcmp(v->str, "direct"))) {
-			t->alloc = !strcmp(v->str, "mod") ? KD_ALLOC_MOD : KD_ALLOC_DIRECT;
-		} else if (!strcmp(x->str, "mod") && v->kind == IRN_LIST) {
-			mod = v;
-		} else if (!strcmp(x->str, "base") && v->kind == IR_INT) {
-			t->base = v->ival;
-		} else if (strcmp(x->str, "at")) {
-			kd_error(r->d, x->sp, "unknown buffer attribute '%s'", x->str);
-		}
-	}
-	/* sema's limits on mod_alloc's base_bank / base_addr */
-	int64_t maxbase = b->space == KD_SP_PSUM ? KDSL_NEURON_PSUM_BANKS - 1
-	                                          : (int64_t)kd_spaces[b->space].capacity;
-	if (t->base < 0 || t->base > maxbase) {
-		kd_error(r->d, b->span, "base=%lld out of range (0..%lld)", (long long)t->base,
-		         (long long)maxbase);
-		t->base = 0;
-	}
-	if (mod && (t->alloc != KD_ALLOC_MOD || mod->l.n != t->nbdim))
-		kd_error(r->d, mod->sp, "mod= needs alloc=mod and one entry per block dim");
-	for (int i = 0; i < t->nbdim; i++) {
-		if (t->nblocks * t->bdims[i] > 4096) {
-			kd_error(r->d, b->span, "more than 4096 blocks");
-			t->bdims[i] = 1;
-		}
-		t->nblocks *= t->bdims[i];
-		t->bmod[i] = t->alloc != KD_ALLOC_MOD ? t->bdims[i]
-		           : mod && i < mod->l.n ? kd_irn_item(mod, i)->ival : 1;
-		if (t->bmod[i] < 1 || t->bmod[i] > 4096) {
-			kd_error(r->d, mod ? mod->sp : b->span, "mod entry out of range");
-			t->bmod[i] = 1;
-		}
-		if (t->nphys * t->bmod[i] > 4096) {
-			kd_error(r->d, b->span, "more than 4096 physical tiles");
-			t->bmod[i] = 1;
-		}
-		t->nphys *= t->bmod[i];
-	}
-	t->stride = b->space == KD_SP_PSUM ? KDSL_NEURON_PSUM_BANK_BYTES : t->pbytes;
-	b->tile = t;
-}
-
 void kd_irr_param_buffers(KdIrRead *r)
 {
 	KdFunc *f = r->f;
+	const KdIrTarget *tg = kd_ir_target(r->m->target);
 	for (int i = 0; i < f->nparam; i++) {
 		if (f->params[i].buf != -2)
 			continue;
 		KdIrNode *p = kd_irn_item(r->fparams, i);
 		f->params[i].buf = declare(r, p->str, p->sp, p->a, i);
 		f->params[i].dt = f->buf[f->params[i].buf].dt;
-		if (r->m->target == KD_TARGET_NEURON)
-			tile_info(r, &f->buf[f->params[i].buf], NULL);
+		if (tg->read_buffer)
+			tg->read_buffer(r, &f->buf[f->params[i].buf], NULL);
 	}
 }
 
@@ -145,15 +71,16 @@ void kd_irr_buffer(KdIrRead *r, KdIrTok kw, KdIrTok name, KdIrNode *ty, KdIrNode
 		return;
 	}
 	kd_irr_param_buffers(r);
+	const KdIrTarget *tg = kd_ir_target(r->m->target);
 	int k = declare(r, name.str, name.sp, ty, -1);
 	KdBuffer *b = &r->f->buf[k];
 	for (int i = 0; i < attrs->l.n; i++) {
 		KdIrNode *x = kd_irn_item(attrs, i);
 		if (!strcmp(x->str, "at") && x->a->kind == IR_INT)
 			b->addr = x->a->ival;   /* placement assigns it again */
-		else if (r->m->target != KD_TARGET_NEURON)
+		else if (!tg->read_buffer)   /* else the target reports what it does not know */
 			kd_error(r->d, x->sp, "unknown buffer attribute '%s'", x->str);
 	}
-	if (r->m->target == KD_TARGET_NEURON)
-		tile_info(r, b, attrs);
+	if (tg->read_buffer)
+		tg->read_buffer(r, b, attrs);
 }

@@ -239,7 +239,7 @@ void kd_irr_check_aipu(KdIrRead *r)
 		check_lanes(r, res, in->span);
 		int vres = res->type == VT_VEC || res->type == VT_MASK;
 		const KdOpDesc *d = &kd_ops[in->op];
-		if (d->target == KD_TARGET_AIPU && in->op != OP_TAIL_MASK) {
+		if (d->target && in->op != OP_TAIL_MASK) {   /* the aipu ops, not the generic ones */
 			/* tail_mask's lanes are its result type */
 			int need = 0;
 			for (int k = 0; k < d->nparam; k++)

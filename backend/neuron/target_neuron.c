@@ -1,0 +1,20 @@
+/* target_neuron.c: the backend's neuron hooks (emit_target.h): tile
+ * operands, lists and tile-or-number arguments, and the run-time checks
+ * of block indices before a call (emit_neuron.c). */
+#include "emit_target.h"
+#include "emit_neuron.h"
+
+static void checks(KdEmitCtx *c, const KdIns *in)
+{
+	kd_emit_tile_checks(c->o, c->f, in, c->site, c->val, c->ctx);
+}
+
+static int arg(KdEmitCtx *c, const KdOpParam *p, int v)
+{
+	return kd_emit_neuron_arg(c->o, c->f, p, v, c->val, c->ctx);
+}
+
+const KdEmitTarget kd_emit_target_neuron = {
+	.checks = checks,
+	.arg = arg,
+};

@@ -1,0 +1,23 @@
+/* target_aipu.c: the IR stage's aipu hooks (ir_target.h).  Its IR has
+ * vector and mask values; the textual IR reader checks their type rules
+ * (irread_check.c). */
+#include "ir_target.h"
+#include "irsyn.h"
+
+/* --stats: a vstore moves its lanes (vload is pure, so only the stores
+ * are counted). */
+static void bytes(int64_t *by, const KdWalk *w, const KdFunc *f, const KdIns *ins)
+{
+	(void)w;
+	if (ins->op == OP_VSTORE) {
+		const KdBuffer *b = &f->buf[f->val[ins->args[0]].buf];
+		by[b->space] += (int64_t)f->val[ins->args[1]].lanes * kd_dtypes[b->dt].size;
+	}
+}
+
+const KdIrTarget kd_ir_target_aipu = {
+	.bytes = bytes,
+	.vectors = 1,
+	.omit_optional = 1,
+	.read_check = kd_irr_check_aipu,
+};

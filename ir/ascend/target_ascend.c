@@ -1,0 +1,28 @@
+/* target_ascend.c: the IR stage's ascend hooks (ir_target.h).  Placement
+ * is the generic one; the burst and forwarding passes apply. */
+#include "ir_target.h"
+
+/* --stats: a data_move counts nburst*burst*32 bytes in each of its two
+ * spaces, vec_dup and vec_add the mask elements of every repeat in each
+ * tensor operand. */
+static void bytes(int64_t *by, const KdWalk *w, const KdFunc *f, const KdIns *ins)
+{
+	if (ins->op == OP_DATA_MOVE) {
+		int64_t n = kd_walk_int(w, f, ins->args[3], 1) * kd_walk_int(w, f, ins->args[4], 1) * KDSL_ASCEND_BLOCK;
+		by[f->buf[f->val[ins->args[0]].buf].space] += n;
+		by[f->buf[f->val[ins->args[1]].buf].space] += n;
+	} else if (ins->op == OP_VEC_DUP || ins->op == OP_VEC_ADD) {
+		/* mask elements per repeat, in each tensor operand */
+		int rep = ins->op == OP_VEC_ADD ? 4 : 3, nt = ins->op == OP_VEC_ADD ? 3 : 1;
+		for (int t = 1; t <= nt; t++) {
+			const KdBuffer *b = &f->buf[f->val[ins->args[t]].buf];
+			by[b->space] += kd_walk_int(w, f, ins->args[0], 0) * kd_walk_int(w, f, ins->args[rep], 0) *
+			                kd_dtypes[b->dt].size;
+		}
+	}
+}
+
+const KdIrTarget kd_ir_target_ascend = {
+	.bytes = bytes,
+	.passes = KD_TPASS_FUSE_BURSTS | KD_TPASS_FORWARD,
+};

@@ -1,0 +1,59 @@
+/* ir_target.h: what the IR stage asks a target.  One KdIrTarget per
+ * target lives in ir/<target>/target_<target>.c; the shared code (place.c,
+ * print.c, stats.c, verify.c, the passes, the textual IR reader, the
+ * driver) calls these hooks instead of testing the target.  A NULL hook
+ * means the target has nothing to add and the shared code does the
+ * generic thing.  The frontend and the backend have their own hook
+ * structs (frontend_target.h, emit_target.h), since ir/ sees neither. */
+#ifndef KD_IR_TARGET_H
+#define KD_IR_TARGET_H
+
+#include "walk.h"
+
+struct KdIrRead;
+struct KdIrNode;
+
+/* The passes that rewrite one target's ops apply where the target says so. */
+enum {
+	KD_TPASS_FUSE_BURSTS = 1u << 0,   /* fuse-bursts: data_move bursts (ascend) */
+	KD_TPASS_FUSE_TILES = 1u << 1,    /* fuse-tiles: adjacent tile copies (neuron) */
+	KD_TPASS_FORWARD = 1u << 2        /* forward: staging copies (ascend, neuron) */
+};
+
+typedef struct {
+	/* Placement of f's on-chip buffers (place.c does the generic
+	 * aligned bump allocation when NULL). */
+	void (*place)(KdDiag *d, KdFunc *f);
+	/* Checks of a whole placed module after the rules: warnings and
+	 * errors the op-by-op rules cannot see (neuron: the aliasing hazard
+	 * of direct allocation). */
+	void (*check)(KdDiag *d, const KdModule *m);
+	/* --stats: adds the bytes instruction ins moves to bytes[space];
+	 * w is NULL when the walk could not run the kernel (cost). */
+	void (*bytes)(int64_t *bytes, const KdWalk *w, const KdFunc *f, const KdIns *ins);
+	/* KD_TPASS_* */
+	unsigned passes;
+	/* Its IR has vector and mask values and the generic ops that make
+	 * them (vsplat, vmask). */
+	int vectors;
+	/* Its effect ops may leave out a trailing optional operand instead
+	 * of passing the default (aipu's vstore mask). */
+	int omit_optional;
+	/* Textual IR: buffer attributes beyond `at` (attrs: the line's
+	 * attribute list, NULL for a parameter), and their printed form:
+	 * attrs after the type on the buffer line, notes on lines after it. */
+	void (*read_buffer)(struct KdIrRead *r, KdBuffer *b, struct KdIrNode *attrs);
+	void (*print_buffer_attrs)(KdBuf *o, const KdBuffer *b);
+	void (*print_buffer_notes)(KdBuf *o, const KdBuffer *b);
+	/* Textual IR: checks of a function read back, before it is built
+	 * into the module (aipu: the vector type rules). */
+	void (*read_check)(struct KdIrRead *r);
+} KdIrTarget;
+
+/* The hooks of target t; KD_TARGET_NONE gives the generic (empty) set. */
+const KdIrTarget *kd_ir_target(KdTarget t);
+
+/* The target's module checks (KdIrTarget.check), if it has any. */
+void kd_ir_check_target(KdDiag *d, const KdModule *m);
+
+#endif
