@@ -202,6 +202,11 @@ enum {
 	KDSL_NEURON_MATMUL_MAX_N = 512
 };
 
+/* ---- neuron: nc_transpose on the Tensor Engine (NKI's nc_transpose page,
+ * LANGUAGE.md section 7) ----  src [P, F] in sbuf becomes dst [F, P] in
+ * psum: P and F at most 128, as the engine's stationary operand. */
+enum { KDSL_NEURON_TRANSPOSE_MAX = 128 };
+
 /* ---- neuron: the string operands of the engine ops (LANGUAGE.md 4) ----
  * The compiler lowers a string operand to its row's code, the runtime
  * switches on the code. */

@@ -307,6 +307,9 @@ KDSL_API int kdsl_neuron_activation(kdsl_rt *rt, const kdsl_site *site, kdsl_til
 /* dst[M, N] (=|+=) stationary[K, M]^T @ moving[K, N] in f32; dst f32. */
 KDSL_API int kdsl_neuron_nc_matmul(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile stationary,
                                    kdsl_ctile moving, int64_t accumulate);
+/* dst[j, p] = src[p, j], bit for bit: src [P, F] in sbuf, dst [F, P] in
+ * psum of src's dtype, P and F at most KDSL_NEURON_TRANSPOSE_MAX. */
+KDSL_API int kdsl_neuron_nc_transpose(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile src);
 /* Seed 000.  mask: nmask (KDSL_NEURON_QUADRANT) entries, each a partition
  * of the quadrant or KDSL_NEURON_SHUFFLE_KEEP. */
 KDSL_API int kdsl_neuron_nc_stream_shuffle(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile src,

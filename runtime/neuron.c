@@ -501,6 +501,38 @@ int kdsl_neuron_nc_matmul(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kds
 	return KDSL_OK;
 }
 
+/* ---- nc_transpose ---- */
+
+/* The Tensor Engine multiplies src by an identity, which NeuronCore-v3
+ * does bit-exactly: the emulation moves elements and converts nothing.
+ * src is in sbuf and dst in psum, so they never overlap. */
+int kdsl_neuron_nc_transpose(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile src)
+{
+	view d, s;
+	int64_t p, j;
+	int rc;
+
+	if (!rt)
+		return KDSL_ERR_ARG;
+	if ((rc = CHECK_TILE(rt, site, "dst", dst, &d)) || (rc = CHECK_TILE(rt, site, "src", src, &s)) ||
+	    (rc = in_mem(rt, site, "dst", &d, 0, 1, 0)) || (rc = in_mem(rt, site, "src", &s, 1, 0, 0)) ||
+	    (rc = same_dtype(rt, site, "dst", &d, "src", &s)))
+		return rc;
+	if (s.np > KDSL_NEURON_TRANSPOSE_MAX || s.n > KDSL_NEURON_TRANSPOSE_MAX)
+		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "src must be at most [%d, %d], got [%" PRId64
+		                    ", %" PRId64 "]", KDSL_NEURON_TRANSPOSE_MAX, KDSL_NEURON_TRANSPOSE_MAX,
+		                    s.np, s.n);
+	if (d.np != s.n || d.n != s.np)
+		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "dst must be [%" PRId64 ", %" PRId64 "], got [%" PRId64
+		                    ", %" PRId64 "]", s.n, s.np, d.np, d.n);
+	for (j = 0; j < d.np; j++) {
+		unsigned char *o = wrow(&d, j);
+		for (p = 0; p < s.np; p++)
+			memcpy(o + (size_t)p * d.size, row(&s, p) + (size_t)j * s.size, s.size);
+	}
+	return KDSL_OK;
+}
+
 /* ---- nc_stream_shuffle (seed 000) ---- */
 
 enum { QUAD = KDSL_NEURON_QUADRANT, KEEP = KDSL_NEURON_SHUFFLE_KEEP };

@@ -551,6 +551,42 @@ START_TEST(matmul_accumulates)
 }
 END_TEST
 
+/* nc_transpose moves bits, not values: a NaN payload and -0.0 survive, as
+ * on NeuronCore-v3's bit-accurate Tensor Engine; a sub-view at an offset
+ * lands where its dst view says; the limits and spaces are checked. */
+START_TEST(transpose_bits_and_rules)
+{
+	kdsl_tile src = tile(KDSL_MEM_SBUF, 0, 128, 128, KDSL_F32), dst = tile(KDSL_MEM_PSUM, 0, 128, 128, KDSL_F32);
+	uint32_t nan = 0x7fc01234u;
+	fill_rows(src);
+	memcpy(fat(src, 5, 9), &nan, 4);
+	*fat(src, 6, 1) = -0.0f;
+	ck_assert_int_eq(kdsl_neuron_nc_transpose(rt, &site, dst, ct(src)), KDSL_OK);
+	for (int p = 0; p < 128; p++)
+		for (int j = 0; j < 128; j++)
+			ck_assert(!memcmp(fat(dst, j, p), fat(src, p, j), 4));
+	/* [3, 5] at partition 2, element 7 -> [5, 3] at partition 10, element 4 */
+	kdsl_tile d2 = sub(dst, 10, 5, 4, 3);
+	ck_assert_int_eq(kdsl_neuron_nc_transpose(rt, &site, d2, ct(sub(src, 2, 3, 7, 5))), KDSL_OK);
+	for (int p = 0; p < 3; p++)
+		for (int j = 0; j < 5; j++)
+			ck_assert_float_eq(*fat(dst, 10 + j, 4 + p), (float)((2 + p) * 1000 + 7 + j));
+	ck_assert_float_eq(*fat(dst, 9, 4), (float)(4 * 1000 + 9));   /* outside d2: untouched */
+	/* shape, dtype, spaces, limit */
+	ck_assert_int_eq(kdsl_neuron_nc_transpose(rt, &site, sub(dst, 0, 4, 0, 4), ct(sub(src, 0, 4, 0, 5))),
+	                 KDSL_ERR_RANGE);
+	ck_assert_int_eq(kdsl_neuron_nc_transpose(rt, &site, tile(KDSL_MEM_PSUM, 0, 4, 4, KDSL_I32),
+	                                          ct(sub(src, 0, 4, 0, 4))), KDSL_ERR_RANGE);
+	ck_assert_int_eq(kdsl_neuron_nc_transpose(rt, &site, tile(KDSL_MEM_SBUF, 65536, 4, 4, KDSL_F32),
+	                                          ct(sub(src, 0, 4, 0, 4))), KDSL_ERR_ARG);
+	ck_assert_int_eq(kdsl_neuron_nc_transpose(rt, &site, sub(dst, 0, 4, 0, 4),
+	                                          ct(tile(KDSL_MEM_PSUM, 4096, 4, 4, KDSL_F32))), KDSL_ERR_ARG);
+	ck_assert_int_eq(kdsl_neuron_nc_transpose(rt, &site, sub(dst, 0, 1, 0, 128),
+	                                          ct(tile(KDSL_MEM_SBUF, 0, 128, 129, KDSL_F32))), KDSL_ERR_RANGE);
+	ck_assert_str_eq(kdsl_rt_last_error(rt), "t.k:1:1: op: src must be at most [128, 128], got [128, 129]");
+}
+END_TEST
+
 /* Element-wise ops read shifted, overlapping sources before writing. */
 START_TEST(elementwise_overlap)
 {
@@ -586,6 +622,7 @@ int main(void)
 	tcase_add_test(tc, predicated_random_against_reference);
 	tcase_add_test(tc, predicated_scalar_cast_and_rules);
 	tcase_add_test(tc, matmul_accumulates);
+	tcase_add_test(tc, transpose_bits_and_rules);
 	tcase_add_test(tc, elementwise_overlap);
 	tcase_add_test(tc, convert_rows);
 	suite_add_tcase(s, tc);
