@@ -1,0 +1,129 @@
+/* test_ieval.c: the integer evaluator (util/ieval.h) against the edge
+ * cases docs/language.md defines, and the exact text of the C helpers it
+ * shares with the emitter. */
+#include <check.h>
+#include <math.h>
+#include <string.h>
+
+#include "ieval.h"
+#include "../check_run.h"
+
+#define MIN INT64_MIN
+#define MAX INT64_MAX
+
+static const struct {
+	KdIop op;
+	int64_t a, b;
+	KdIevalStatus st;
+	int64_t r;
+} cases[] = {
+	/* wrapping */
+	{KD_I_ADD, MAX, 1, KD_IEVAL_OK, MIN},
+	{KD_I_ADD, MIN, -1, KD_IEVAL_OK, MAX},
+	{KD_I_SUB, MIN, 1, KD_IEVAL_OK, MAX},
+	{KD_I_SUB, 0, MIN, KD_IEVAL_OK, MIN},
+	{KD_I_MUL, MAX, 2, KD_IEVAL_OK, -2},
+	{KD_I_MUL, MIN, -1, KD_IEVAL_OK, MIN},
+	{KD_I_MUL, (int64_t)1 << 32, (int64_t)1 << 32, KD_IEVAL_OK, 0},
+	{KD_I_MUL, 3037000500, 3037000500, KD_IEVAL_OK, -9223372036709301616},
+	{KD_I_NEG, MIN, 0, KD_IEVAL_OK, MIN},
+	{KD_I_NEG, MAX, 0, KD_IEVAL_OK, -MAX},
+	/* division truncates toward zero; INT64_MIN / -1 wraps */
+	{KD_I_DIV, MIN, -1, KD_IEVAL_OK, MIN},
+	{KD_I_REM, MIN, -1, KD_IEVAL_OK, 0},
+	{KD_I_DIV, -7, 2, KD_IEVAL_OK, -3},
+	{KD_I_REM, -7, 2, KD_IEVAL_OK, -1},
+	{KD_I_REM, 7, -2, KD_IEVAL_OK, 1},
+	{KD_I_DIV, MIN, 1, KD_IEVAL_OK, MIN},
+	{KD_I_DIV, 5, 0, KD_IEVAL_DIV_ZERO, 0},
+	{KD_I_REM, MIN, 0, KD_IEVAL_DIV_ZERO, 0},
+	/* shifts: counts 0..63; >> is arithmetic */
+	{KD_I_SHL, 1, 63, KD_IEVAL_OK, MIN},
+	{KD_I_SHL, -1, 63, KD_IEVAL_OK, MIN},
+	{KD_I_SHL, 3, 0, KD_IEVAL_OK, 3},
+	{KD_I_SHR, MIN, 63, KD_IEVAL_OK, -1},
+	{KD_I_SHR, -5, 1, KD_IEVAL_OK, -3},
+	{KD_I_SHL, 1, 64, KD_IEVAL_SHIFT, 0},
+	{KD_I_SHL, 1, -1, KD_IEVAL_SHIFT, 0},
+	{KD_I_SHR, 1, 64, KD_IEVAL_SHIFT, 0},
+	{KD_I_SHR, 1, MIN, KD_IEVAL_SHIFT, 0},
+	/* bitwise, comparisons, logic: 0 or 1, both sides evaluated */
+	{KD_I_AND, -1, 12, KD_IEVAL_OK, 12},
+	{KD_I_OR, MIN, 1, KD_IEVAL_OK, MIN + 1},
+	{KD_I_XOR, -1, MAX, KD_IEVAL_OK, MIN},
+	{KD_I_LT, MIN, MAX, KD_IEVAL_OK, 1},
+	{KD_I_GE, MIN, MAX, KD_IEVAL_OK, 0},
+	{KD_I_EQ, 4, 4, KD_IEVAL_OK, 1},
+	{KD_I_NE, 4, 4, KD_IEVAL_OK, 0},
+	{KD_I_LE, 4, 4, KD_IEVAL_OK, 1},
+	{KD_I_GT, 5, 4, KD_IEVAL_OK, 1},
+	{KD_I_LAND, 2, -3, KD_IEVAL_OK, 1},
+	{KD_I_LAND, 2, 0, KD_IEVAL_OK, 0},
+	{KD_I_LOR, 0, MIN, KD_IEVAL_OK, 1},
+	{KD_I_NOT, 7, 0, KD_IEVAL_OK, 0},
+	{KD_I_NOT, 0, 0, KD_IEVAL_OK, 1},
+	{KD_I_PLUS, MIN, 0, KD_IEVAL_OK, MIN},
+};
+
+START_TEST(edge_cases)
+{
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		int64_t r = 12345;
+		KdIevalStatus st = kd_ieval(cases[i].op, cases[i].a, cases[i].b, &r);
+		ck_assert_msg(st == cases[i].st, "case %zu: status %d", i, (int)st);
+		ck_assert_msg(r == (st == KD_IEVAL_OK ? cases[i].r : 12345), "case %zu: %lld", i, (long long)r);
+	}
+}
+END_TEST
+
+/* The emitter writes these into generated C; ieval.c compiles the same
+ * text.  Stringizing must keep the spacing of the C before this module
+ * existed, so generated files stay byte-identical. */
+START_TEST(helper_text)
+{
+	static const char *const want[KD_IH_N] = {
+		"static inline int64_t kd_add(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }\n",
+		"static inline int64_t kd_sub(int64_t a, int64_t b) { return (int64_t)((uint64_t)a - (uint64_t)b); }\n",
+		"static inline int64_t kd_mul(int64_t a, int64_t b) { return (int64_t)((uint64_t)a * (uint64_t)b); }\n",
+		"static inline int64_t kd_neg(int64_t a) { return (int64_t)(0 - (uint64_t)a); }\n",
+		"static inline int64_t kd_div(int64_t a, int64_t b) { return b == -1 ? kd_neg(a) : a / b; }\n",
+		"static inline int64_t kd_rem(int64_t a, int64_t b) { return b == -1 ? 0 : a % b; }\n",
+		"static inline int64_t kd_shl(int64_t a, int64_t b) { return (int64_t)((uint64_t)a << b); }\n",
+		"static inline int64_t kd_f2i(double x)\n{\n\treturn x != x ? 0 : x >= 9.2233720368547758e18 ? INT64_MAX\n\t       : x <= -9.2233720368547758e18 ? INT64_MIN : (int64_t)x;\n}\n",
+	};
+	static const char *const names[KD_IH_N] = {"kd_add", "kd_sub", "kd_mul", "kd_neg",
+	                                           "kd_div", "kd_rem", "kd_shl", "kd_f2i"};
+	for (int h = 0; h < KD_IH_N; h++) {
+		ck_assert_str_eq(kd_ieval_helper_c[h], want[h]);
+		ck_assert_str_eq(kd_ieval_helper_name[h], names[h]);
+	}
+}
+END_TEST
+
+START_TEST(conversions)
+{
+	ck_assert_int_eq(kd_ieval_f2i(NAN), 0);
+	ck_assert_int_eq(kd_ieval_f2i(9223372036854775808.0), MAX);
+	ck_assert_int_eq(kd_ieval_f2i(9.25e18), MAX);
+	ck_assert_int_eq(kd_ieval_f2i(-9223372036854775808.0), MIN);
+	ck_assert_int_eq(kd_ieval_f2i(-HUGE_VAL), MIN);
+	ck_assert_int_eq(kd_ieval_f2i(-1.9), -1);
+	ck_assert_int_eq(kd_ieval_f2i(1.9), 1);
+	ck_assert_int_eq(kd_ieval_narrow(260, 8, 0), 4);
+	ck_assert_int_eq(kd_ieval_narrow(255, 8, 1), -1);
+	ck_assert_int_eq(kd_ieval_narrow(-1, 16, 0), 65535);
+	ck_assert_int_eq(kd_ieval_narrow(0x80000000, 32, 1), INT32_MIN);
+	ck_assert_int_eq(kd_ieval_narrow(MIN, 64, 0), MIN);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("ieval");
+	TCase *tc = tcase_create("ieval");
+	tcase_add_test(tc, edge_cases);
+	tcase_add_test(tc, helper_text);
+	tcase_add_test(tc, conversions);
+	suite_add_tcase(s, tc);
+	return kd_check_run(s);
+}
