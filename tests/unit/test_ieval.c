@@ -1,11 +1,12 @@
 /* test_ieval.c: the integer evaluator (util/ieval.h) against the edge
- * cases docs/language.md defines, and the exact text of the C helpers it
- * shares with the emitter. */
+ * cases docs/language.md defines, the exact text of the C helpers it
+ * shares with the emitter, and the IR's mapping onto it (kd_eval_op). */
 #include <check.h>
 #include <math.h>
 #include <string.h>
 
 #include "ieval.h"
+#include "walk.h"
 #include "../check_run.h"
 
 #define MIN INT64_MIN
@@ -117,6 +118,32 @@ START_TEST(conversions)
 }
 END_TEST
 
+/* Every scalar integer op of the IR evaluates as the evaluator's operator
+ * of the same name; the others are not evaluated. */
+START_TEST(ir_ops_map_onto_the_evaluator)
+{
+	static const struct { int op; KdIop iop; } map[] = {
+		{OP_ADD, KD_I_ADD}, {OP_SUB, KD_I_SUB}, {OP_MUL, KD_I_MUL}, {OP_DIV, KD_I_DIV},
+		{OP_REM, KD_I_REM}, {OP_SHL, KD_I_SHL}, {OP_SHR, KD_I_SHR}, {OP_AND, KD_I_AND},
+		{OP_OR, KD_I_OR}, {OP_XOR, KD_I_XOR}, {OP_EQ, KD_I_EQ}, {OP_NE, KD_I_NE},
+		{OP_LT, KD_I_LT}, {OP_LE, KD_I_LE}, {OP_GT, KD_I_GT}, {OP_GE, KD_I_GE},
+		{OP_LAND, KD_I_LAND}, {OP_LOR, KD_I_LOR}, {OP_NEG, KD_I_NEG}, {OP_NOT, KD_I_NOT},
+	};
+	static const int64_t vals[][2] = {{-7, 2}, {MIN, -1}, {MAX, 63}, {0, 0}, {5, 3}};
+	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+		for (size_t v = 0; v < sizeof vals / sizeof vals[0]; v++) {
+			int64_t want = 0, got = 0;
+			int ok = kd_ieval(map[i].iop, vals[v][0], vals[v][1], &want) == KD_IEVAL_OK;
+			ck_assert_int_eq(kd_eval_op(map[i].op, vals[v][0], vals[v][1], &got), ok);
+			ck_assert_int_eq(got, ok ? want : 0);
+		}
+	int64_t r;
+	ck_assert_int_eq(kd_eval_op(OP_CAST, 1, 0, &r), 0);
+	ck_assert_int_eq(kd_eval_op(OP_VIEW, 1, 0, &r), 0);
+	ck_assert_int_eq(kd_eval_op(OP_BR, 1, 0, &r), 0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("ieval");
@@ -124,6 +151,7 @@ int main(void)
 	tcase_add_test(tc, edge_cases);
 	tcase_add_test(tc, helper_text);
 	tcase_add_test(tc, conversions);
+	tcase_add_test(tc, ir_ops_map_onto_the_evaluator);
 	suite_add_tcase(s, tc);
 	return kd_check_run(s);
 }
