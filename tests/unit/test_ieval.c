@@ -1,10 +1,12 @@
 /* test_ieval.c: the integer evaluator (util/ieval.h) against the edge
  * cases docs/language.md defines, the exact text of the C helpers it
- * shares with the emitter, and the IR's mapping onto it (kd_eval_op). */
+ * shares with the emitter, the IR's mapping onto it (kd_eval_op), and
+ * the overflow-checked affine forms (util/affine.h). */
 #include <check.h>
 #include <math.h>
 #include <string.h>
 
+#include "affine.h"
 #include "ieval.h"
 #include "walk.h"
 #include "../check_run.h"
@@ -144,6 +146,54 @@ START_TEST(ir_ops_map_onto_the_evaluator)
 }
 END_TEST
 
+START_TEST(affine_forms)
+{
+	int64_t c = 0;
+	/* 3*x + 2*y - (3*x - 5) = 2*y + 5 */
+	KdAff a = kd_aff_add(kd_aff_add(kd_aff_sym(1, 3), kd_aff_sym(2, 2), 1),
+	                     kd_aff_add(kd_aff_sym(1, 3), kd_aff_const(5), -1), -1);
+	ck_assert(a.ok);
+	ck_assert_int_eq(a.c, 5);
+	ck_assert_int_eq(a.n, 2);
+	ck_assert(!kd_aff_is_const(a, &c));
+	/* x - x is the constant 0 (its term stays with coefficient 0) */
+	KdAff z = kd_aff_add(kd_aff_add(kd_aff_sym(1, 1), kd_aff_const(7), 1), kd_aff_sym(1, 1), -1);
+	ck_assert(kd_aff_is_const(z, &c));
+	ck_assert_int_eq(c, 7);
+	ck_assert_int_eq(z.n, 1);
+	/* x * y is not affine; 4 * x is */
+	ck_assert(!kd_aff_mul(kd_aff_sym(1, 1), kd_aff_sym(2, 1)).ok);
+	KdAff m = kd_aff_mul(kd_aff_const(4), kd_aff_sym(1, 3));
+	ck_assert(m.ok && m.n == 1 && m.t[0].k == 12);
+	/* the slice of issue 12: n - (n + INT64_MIN) negates INT64_MIN */
+	KdAff lo = kd_aff_add(kd_aff_sym(9, 1), kd_aff_const(MIN), 1);
+	KdAff d = kd_aff_add(kd_aff_sym(9, 1), lo, -1);
+	ck_assert(!d.ok && d.overflow);
+	ck_assert(!kd_aff_is_const(d, &c));
+	/* overflow of a constant, of a coefficient, of a scale */
+	KdAff o1 = kd_aff_add(kd_aff_const(MAX), kd_aff_const(1), 1);
+	ck_assert(!o1.ok && o1.overflow);
+	KdAff o2 = kd_aff_add(kd_aff_sym(1, MAX), kd_aff_sym(1, 1), 1);
+	ck_assert(!o2.ok && o2.overflow);
+	KdAff o3 = kd_aff_scale(kd_aff_sym(1, (int64_t)1 << 62), 2);
+	ck_assert(!o3.ok && o3.overflow);
+	KdAff o4 = kd_aff_scale(kd_aff_sym(1, MIN), -1);
+	ck_assert(!o4.ok && o4.overflow);
+	/* the limits themselves are fine */
+	KdAff e = kd_aff_add(kd_aff_sym(1, MAX), kd_aff_const(MIN), 1);
+	ck_assert(e.ok && e.c == MIN && e.t[0].k == MAX);
+	/* an overflow stays one through later steps; too many terms is no overflow */
+	ck_assert(kd_aff_add(kd_aff_const(1), o1, 1).overflow);
+	ck_assert(kd_aff_mul(o1, kd_aff_const(2)).overflow);
+	KdAff many = kd_aff_const(0);
+	for (int i = 0; i < KD_AFF_MAXTERM; i++)
+		many = kd_aff_add(many, kd_aff_sym(i, 1), 1);
+	ck_assert(many.ok && many.n == KD_AFF_MAXTERM);
+	many = kd_aff_add(many, kd_aff_sym(KD_AFF_MAXTERM, 1), 1);
+	ck_assert(!many.ok && !many.overflow);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("ieval");
@@ -152,6 +202,7 @@ int main(void)
 	tcase_add_test(tc, helper_text);
 	tcase_add_test(tc, conversions);
 	tcase_add_test(tc, ir_ops_map_onto_the_evaluator);
+	tcase_add_test(tc, affine_forms);
 	suite_add_tcase(s, tc);
 	return kd_check_run(s);
 }
