@@ -11,10 +11,15 @@
 #include "affine.h"
 #include "rules.h"
 
+/* -1 when the count does not fit int64 (lo..hi spans more than 2^63
+ * values): no affine form over such a loop, no pass transforms it. */
 static int64_t trips(const KdFunc *f, const KdLoop *l)
 {
 	int64_t lo = f->val[l->lo].c, hi = f->val[l->hi].c;
-	return hi <= lo ? 0 : (hi - lo - 1) / l->step + 1;
+	if (hi <= lo)
+		return 0;
+	uint64_t n = ((uint64_t)hi - (uint64_t)lo - 1) / (uint64_t)l->step + 1;
+	return n > INT64_MAX ? -1 : (int64_t)n;
 }
 
 static int is_iconst(const KdFunc *f, int v)
@@ -34,7 +39,7 @@ static KdAff aff_of(const KdFunc *f, int v, int depth)
 		return kd_aff_const(x->c);
 	if (x->kind == VK_BARG) {
 		const KdLoop *l = f->blk[x->def]->loop;
-		if (!l || l->iv != v || !is_iconst(f, l->lo) || !is_iconst(f, l->hi) || !trips(f, l))
+		if (!l || l->iv != v || !is_iconst(f, l->lo) || !is_iconst(f, l->hi) || trips(f, l) < 1)
 			return r;
 		return kd_aff_add(kd_aff_const(f->val[l->lo].c), kd_aff_sym(x->def, l->step), 1);
 	}
@@ -122,6 +127,14 @@ KdRange kd_range_scale(KdRange r, int64_t k, int64_t add)
 	}
 	o.rem = o.mod ? (((r.rem * k + add) % o.mod) + o.mod) % o.mod : o.lo;
 	return o;
+}
+
+void kd_span_str(char out[48], int64_t s, int64_t n)
+{
+	if (s < 0)
+		snprintf(out, 48, "%lld..%lld", (long long)s, (long long)(s + (n - 1)));
+	else
+		snprintf(out, 48, "%lld..%llu", (long long)s, (unsigned long long)s + (unsigned long long)(n - 1));
 }
 
 int kd_arg_const(const KdFunc *f, const KdIns *ins, int i, int64_t *out)
