@@ -8,25 +8,19 @@
 
 #include "emit.h"
 #include "emit_target.h"
+#include "ieval.h"
 
-/* The wrapping helpers the generated C may call; only the used ones are
- * written out, since clang warns about unused static functions. */
-enum { H_ADD, H_SUB, H_MUL, H_NEG, H_DIV, H_REM, H_SHL, H_F2I, H_I64, H_N };
-static const char *const helper_name[H_N] = {"kd_add", "kd_sub", "kd_mul", "kd_neg",
-                                             "kd_div", "kd_rem", "kd_shl", "kd_f2i", "kd_i64"};
-static const char *const helper_def[H_N] = {
-	"static inline int64_t kd_add(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }\n",
-	"static inline int64_t kd_sub(int64_t a, int64_t b) { return (int64_t)((uint64_t)a - (uint64_t)b); }\n",
-	"static inline int64_t kd_mul(int64_t a, int64_t b) { return (int64_t)((uint64_t)a * (uint64_t)b); }\n",
-	"static inline int64_t kd_neg(int64_t a) { return (int64_t)(0 - (uint64_t)a); }\n",
-	"static inline int64_t kd_div(int64_t a, int64_t b) { return b == -1 ? kd_neg(a) : a / b; }\n",
-	"static inline int64_t kd_rem(int64_t a, int64_t b) { return b == -1 ? 0 : a % b; }\n",
-	"static inline int64_t kd_shl(int64_t a, int64_t b) { return (int64_t)((uint64_t)a << b); }\n",
-	"static inline int64_t kd_f2i(double x)\n{\n\treturn x != x ? 0 : x >= 9.2233720368547758e18 ? INT64_MAX\n\t       : x <= -9.2233720368547758e18 ? INT64_MIN : (int64_t)x;\n}\n",
-	/* a narrow scalar param as int64: through a call, gcc's -Wtype-limits
-	 * no longer judges `n > 3000000000` by n's C type */
-	"static inline int64_t kd_i64(int64_t a) { return a; }\n",
+/* The helpers the generated C may call: the integer evaluator's, whose
+ * text util/ieval.h holds once for the compiler's folding and for the C,
+ * then kd_i64.  Only the used ones are written out, since clang warns
+ * about unused static functions. */
+enum {
+	H_ADD = KD_IH_ADD, H_SUB = KD_IH_SUB, H_MUL = KD_IH_MUL, H_NEG = KD_IH_NEG, H_DIV = KD_IH_DIV,
+	H_REM = KD_IH_REM, H_SHL = KD_IH_SHL, H_F2I = KD_IH_F2I, H_I64 = KD_IH_N, H_N
 };
+/* a narrow scalar param as int64: through a call, gcc's -Wtype-limits
+ * no longer judges `n > 3000000000` by n's C type */
+static const char i64_def[] = "static inline int64_t kd_i64(int64_t a) { return a; }\n";
 
 static const char *rt_target(KdTarget t)
 {
@@ -193,8 +187,10 @@ static void ref(Emit *e, int v, int writes)
 		kd_buf_printf(e->o, "kd_mem_%s + %lld", kd_spaces[b->space].name, (long long)b->addr);
 	kd_buf_printf(e->o, ", %lld, %s), ", (long long)b->bytes, kd_spaces[b->space].rt_enum);
 	const KdVal *off = &f->val[vi->args[0]];
-	if (off->kind == VK_CONST && off->c < INT32_MAX / 8 && off->c > -INT32_MAX / 8)
-		kd_buf_printf(e->o, "%lld", (long long)(off->c * kd_dtypes[b->dt].size));
+	int64_t bytes;
+	if (off->kind == VK_CONST && off->c < INT32_MAX / 8 && off->c > -INT32_MAX / 8 &&
+	    kd_ieval(KD_I_MUL, off->c, kd_dtypes[b->dt].size, &bytes) == KD_IEVAL_OK)
+		kd_buf_printf(e->o, "%lld", (long long)bytes);
 	else {
 		kd_buf_puts(e->o, "kd_mul(");
 		e->used |= 1u << H_MUL;
@@ -303,7 +299,7 @@ static void pure(Emit *e, const KdIns *in)
 		e->used |= 1u << h;
 		if (h == H_DIV)
 			e->used |= 1u << H_NEG;
-		kd_buf_printf(e->o, "%s(", helper_name[h]);
+		kd_buf_printf(e->o, "%s(", kd_ieval_helper_name[h]);
 		for (int i = 0; i < in->nargs; i++) {
 			if (i)
 				kd_buf_puts(e->o, ", ");
@@ -582,7 +578,7 @@ void kd_emit_c(KdBuf *out, const KdModule *m)
 		kd_buf_puts(out, "\n/* Integer arithmetic wraps in 64 bits, as kdsl defines it. */\n");
 		for (int h = 0; h < H_N; h++)
 			if (e.used & (1u << h))
-				kd_buf_puts(out, helper_def[h]);
+				kd_buf_puts(out, h < KD_IH_N ? kd_ieval_helper_c[h] : i64_def);
 	}
 	if (e.tg->types)
 		e.tg->types(out, m);

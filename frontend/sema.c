@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "ieval.h"
 #include "sema.h"
 #include "sema_aipu.h"
 #include "frontend_target.h"
@@ -151,17 +152,13 @@ static int is_intlike(const KdType *t)
 	return t->kind == TY_INT || t->kind == TY_BOOL || t->kind == TY_ERROR;
 }
 
-/* Integer folding wraps like the generated C (two's complement). */
-static int64_t wrap_op(int op, int64_t x, int64_t y)
-{
-	uint64_t a = (uint64_t)x, b = (uint64_t)y;
-	switch (op) {
-	case B_ADD: return (int64_t)(a + b);
-	case B_SUB: return (int64_t)(a - b);
-	case B_MUL: return (int64_t)(a * b);
-	}
-	return 0;
-}
+/* The evaluator's operator for each binary operator (util/ieval.h). */
+static const KdIop binop_iop[B_NBINOP] = {
+	[B_ADD] = KD_I_ADD, [B_SUB] = KD_I_SUB, [B_MUL] = KD_I_MUL, [B_DIV] = KD_I_DIV,
+	[B_REM] = KD_I_REM, [B_SHL] = KD_I_SHL, [B_SHR] = KD_I_SHR, [B_AND] = KD_I_AND,
+	[B_OR] = KD_I_OR, [B_XOR] = KD_I_XOR, [B_EQ] = KD_I_EQ, [B_NE] = KD_I_NE,
+	[B_LT] = KD_I_LT, [B_LE] = KD_I_LE, [B_GT] = KD_I_GT, [B_GE] = KD_I_GE,
+	[B_LAND] = KD_I_LAND, [B_LOR] = KD_I_LOR};
 
 static void fold_binary(Sema *s, KdNode *n, KdType *t)
 {
@@ -191,40 +188,15 @@ static void fold_binary(Sema *s, KdNode *n, KdType *t)
 		n->cval = b;
 		return;
 	}
-	int64_t x = l->cval, y = r->cval, v = 0;
-	switch (n->op) {
-	case B_ADD: case B_SUB: case B_MUL: v = wrap_op(n->op, x, y); break;
-	case B_DIV:
-	case B_REM:
-		if (y == 0) {
-			kd_error(s->d, r->span, "division by zero in a constant expression");
-			return;
-		}
-		if (x == INT64_MIN && y == -1)
-			v = n->op == B_DIV ? INT64_MIN : 0;
-		else
-			v = n->op == B_DIV ? x / y : x % y;
-		break;
-	case B_SHL:
-	case B_SHR:
-		if (y < 0 || y > 63) {
-			kd_error(s->d, r->span, "shift count must be in 0..63, got %lld", (long long)y);
-			return;
-		}
-		v = n->op == B_SHL ? (int64_t)((uint64_t)x << y) : x >> y;
-		break;
-	case B_AND: v = x & y; break;
-	case B_OR: v = x | y; break;
-	case B_XOR: v = x ^ y; break;
-	case B_EQ: v = x == y; break;
-	case B_NE: v = x != y; break;
-	case B_LT: v = x < y; break;
-	case B_LE: v = x <= y; break;
-	case B_GT: v = x > y; break;
-	case B_GE: v = x >= y; break;
-	case B_LAND: v = x && y; break;
-	case B_LOR: v = x || y; break;
-	default: return;
+	int64_t y = r->cval, v = 0;
+	switch (kd_ieval(binop_iop[n->op], l->cval, y, &v)) {
+	case KD_IEVAL_OK: break;
+	case KD_IEVAL_DIV_ZERO:
+		kd_error(s->d, r->span, "division by zero in a constant expression");
+		return;
+	case KD_IEVAL_SHIFT:
+		kd_error(s->d, r->span, "shift count must be in 0..63, got %lld", (long long)y);
+		return;
 	}
 	n->is_const = 1;
 	n->cval = v;
@@ -287,7 +259,7 @@ static KdType *unary(Sema *s, KdNode *n)
 		return s->t_err;
 	}
 	n->is_const = n->a->is_const;
-	n->cval = n->op == U_NEG ? (int64_t)(0 - (uint64_t)n->a->cval) : n->a->cval;
+	kd_ieval(n->op == U_NEG ? KD_I_NEG : KD_I_PLUS, n->a->cval, 0, &n->cval);
 	n->fcval = n->op == U_NEG ? -n->a->fcval : n->a->fcval;
 	return t;
 }
@@ -387,15 +359,8 @@ static KdType *cast(Sema *s, KdNode *n)
 				kd_error(s->d, x->span, "value %g does not fit %s", f, di->name);
 				return s->t_err;
 			}
-			int64_t v = t->kind == TY_FLOAT ? (int64_t)f : x->cval;
-			int bits = di->size * 8;
-			if (bits < 64) {
-				uint64_t m = ((uint64_t)1 << bits) - 1, u = (uint64_t)v & m;
-				if (di->is_signed && (u >> (bits - 1)))
-					u |= ~m;
-				v = (int64_t)u;
-			}
-			n->cval = v;
+			int64_t v = t->kind == TY_FLOAT ? kd_ieval_f2i(f) : x->cval;
+			n->cval = kd_ieval_narrow(v, di->size * 8, di->is_signed);
 		}
 	}
 	return r;

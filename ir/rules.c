@@ -8,21 +8,18 @@
  * re-checks every rule. */
 #include <string.h>
 
+#include "affine.h"
 #include "rules.h"
 
-enum { MAXTERM = 8 };
-
-typedef struct {
-	int ok;
-	int64_t c;
-	int n;
-	struct { int blk; int64_t k; } t[MAXTERM];   /* k * (trip index of loop blk) */
-} Aff;
-
+/* -1 when the count does not fit int64 (lo..hi spans more than 2^63
+ * values): no affine form over such a loop, no pass transforms it. */
 static int64_t trips(const KdFunc *f, const KdLoop *l)
 {
 	int64_t lo = f->val[l->lo].c, hi = f->val[l->hi].c;
-	return hi <= lo ? 0 : (hi - lo - 1) / l->step + 1;
+	if (hi <= lo)
+		return 0;
+	uint64_t n = ((uint64_t)hi - (uint64_t)lo - 1) / (uint64_t)l->step + 1;
+	return n > INT64_MAX ? -1 : (int64_t)n;
 }
 
 static int is_iconst(const KdFunc *f, int v)
@@ -30,89 +27,38 @@ static int is_iconst(const KdFunc *f, int v)
 	return f->val[v].kind == VK_CONST;
 }
 
-static Aff aff_add(Aff x, Aff y, int64_t sy)
+/* v as an affine form over the trip indices of loops with constant
+ * bounds, keyed by the loop's header block. */
+static KdAff aff_of(const KdFunc *f, int v, int depth)
 {
-	Aff r = x;
-	if (!x.ok || !y.ok || __builtin_mul_overflow(y.c, sy, &y.c) ||
-	    __builtin_add_overflow(r.c, y.c, &r.c)) {
-		r.ok = 0;
-		return r;
-	}
-	for (int i = 0; i < y.n; i++) {
-		int64_t k;
-		if (__builtin_mul_overflow(y.t[i].k, sy, &k)) {
-			r.ok = 0;
-			return r;
-		}
-		int j = 0;
-		while (j < r.n && r.t[j].blk != y.t[i].blk)
-			j++;
-		if (j == r.n) {
-			if (r.n == MAXTERM) {
-				r.ok = 0;
-				return r;
-			}
-			r.t[r.n].blk = y.t[i].blk;
-			r.t[r.n++].k = 0;
-		}
-		if (__builtin_add_overflow(r.t[j].k, k, &r.t[j].k)) {
-			r.ok = 0;
-			return r;
-		}
-	}
-	return r;
-}
-
-static Aff aff_scale(Aff x, int64_t k)
-{
-	Aff zero = {.ok = 1};
-	return aff_add(zero, x, k);
-}
-
-static Aff aff_of(const KdFunc *f, int v, int depth)
-{
-	Aff r = {0};
+	KdAff r = {0};
 	const KdVal *x = &f->val[v];
 	if (depth > 64)
 		return r;
-	if (x->kind == VK_CONST && x->type != VT_FLOAT) {
-		r.ok = 1;
-		r.c = x->c;
-		return r;
-	}
+	if (x->kind == VK_CONST && x->type != VT_FLOAT)
+		return kd_aff_const(x->c);
 	if (x->kind == VK_BARG) {
 		const KdLoop *l = f->blk[x->def]->loop;
-		if (!l || l->iv != v || !is_iconst(f, l->lo) || !is_iconst(f, l->hi) || !trips(f, l))
+		if (!l || l->iv != v || !is_iconst(f, l->lo) || !is_iconst(f, l->hi) || trips(f, l) < 1)
 			return r;
-		r.ok = 1;
-		r.c = f->val[l->lo].c;
-		r.n = 1;
-		r.t[0].blk = x->def;
-		r.t[0].k = l->step;
-		return r;
+		return kd_aff_add(kd_aff_const(f->val[l->lo].c), kd_aff_sym(x->def, l->step), 1);
 	}
 	if (x->kind != VK_INS)
 		return r;
 	const KdIns *in = &f->ins[x->def];
 	switch (in->op) {
 	case OP_ADD:
-		return aff_add(aff_of(f, in->args[0], depth + 1), aff_of(f, in->args[1], depth + 1), 1);
+		return kd_aff_add(aff_of(f, in->args[0], depth + 1), aff_of(f, in->args[1], depth + 1), 1);
 	case OP_SUB:
-		return aff_add(aff_of(f, in->args[0], depth + 1), aff_of(f, in->args[1], depth + 1), -1);
+		return kd_aff_add(aff_of(f, in->args[0], depth + 1), aff_of(f, in->args[1], depth + 1), -1);
 	case OP_NEG:
-		return aff_scale(aff_of(f, in->args[0], depth + 1), -1);
-	case OP_MUL: {
-		Aff a = aff_of(f, in->args[0], depth + 1), b = aff_of(f, in->args[1], depth + 1);
-		if (a.ok && !a.n)
-			return aff_scale(b, a.c);
-		if (b.ok && !b.n)
-			return aff_scale(a, b.c);
-		return r;
-	}
+		return kd_aff_scale(aff_of(f, in->args[0], depth + 1), -1);
+	case OP_MUL:
+		return kd_aff_mul(aff_of(f, in->args[0], depth + 1), aff_of(f, in->args[1], depth + 1));
 	case OP_SHL: {
-		Aff b = aff_of(f, in->args[1], depth + 1);
+		KdAff b = aff_of(f, in->args[1], depth + 1);
 		if (b.ok && !b.n && b.c >= 0 && b.c < 62)
-			return aff_scale(aff_of(f, in->args[0], depth + 1), (int64_t)1 << b.c);
+			return kd_aff_scale(aff_of(f, in->args[0], depth + 1), (int64_t)1 << b.c);
 		return r;
 	}
 	default:
@@ -138,13 +84,13 @@ KdRange kd_range_of(KdCheck *c, int v)
 {
 	KdRange r = {0};
 	const KdFunc *f = c->f;
-	Aff a = aff_of(f, v, 0);
+	KdAff a = aff_of(f, v, 0);
 	if (!a.ok)
 		return r;
 	r.known = 1;
 	r.lo = r.hi = a.c;
 	for (int i = 0; i < a.n; i++) {
-		int64_t n = trips(f, f->blk[a.t[i].blk]->loop), span;
+		int64_t n = trips(f, f->blk[(int)a.t[i].key]->loop), span;
 		/* INT64_MIN has no magnitude gcd() could take (IR text can say it) */
 		if (a.t[i].k == INT64_MIN || __builtin_mul_overflow(a.t[i].k, n - 1, &span)) {
 			r.known = 0;
@@ -181,6 +127,14 @@ KdRange kd_range_scale(KdRange r, int64_t k, int64_t add)
 	}
 	o.rem = o.mod ? (((r.rem * k + add) % o.mod) + o.mod) % o.mod : o.lo;
 	return o;
+}
+
+void kd_span_str(char out[48], int64_t s, int64_t n)
+{
+	if (s < 0)
+		snprintf(out, 48, "%lld..%lld", (long long)s, (long long)(s + (n - 1)));
+	else
+		snprintf(out, 48, "%lld..%llu", (long long)s, (unsigned long long)s + (unsigned long long)(n - 1));
 }
 
 int kd_arg_const(const KdFunc *f, const KdIns *ins, int i, int64_t *out)
@@ -292,8 +246,8 @@ int kd_ir_check_rules(KdDiag *d, KdModule *m)
 
 int kd_affine_in(const KdFunc *f, int v, int loop_blk, int64_t *c, int64_t *k)
 {
-	Aff a = aff_of(f, v, 0);
-	if (!a.ok || a.n > 1 || (a.n == 1 && a.t[0].blk != loop_blk))
+	KdAff a = aff_of(f, v, 0);
+	if (!a.ok || a.n > 1 || (a.n == 1 && (int)a.t[0].key != loop_blk))
 		return 0;
 	*c = a.c;
 	*k = a.n ? a.t[0].k : 0;
@@ -305,15 +259,17 @@ int64_t kd_loop_trips(const KdFunc *f, const KdLoop *l)
 	return trips(f, l);
 }
 
+_Static_assert(KD_AFF_MAXTERM == 8, "kd_affine_terms returns at most 8 terms (rules.h)");
+
 int kd_affine_terms(const KdFunc *f, int v, int64_t *c, int *nterm, int blk[8], int64_t k[8])
 {
-	Aff a = aff_of(f, v, 0);
+	KdAff a = aff_of(f, v, 0);
 	if (!a.ok)
 		return 0;
 	*c = a.c;
 	*nterm = a.n;
 	for (int i = 0; i < a.n; i++) {
-		blk[i] = a.t[i].blk;
+		blk[i] = (int)a.t[i].key;
 		k[i] = a.t[i].k;
 	}
 	return 1;

@@ -24,6 +24,9 @@ struct KdCheck {
 KdRange kd_range_of(KdCheck *c, int val);
 /* Scales and shifts a range: the byte range of an element offset. */
 KdRange kd_range_scale(KdRange r, int64_t k, int64_t add);
+/* "s..s+n-1" for n >= 1 values from s, where a range from the affine
+ * analysis starts (anywhere): exact where the end passes INT64_MAX. */
+void kd_span_str(char out[48], int64_t s, int64_t n);
 /* The tensor operand i of ins: its buffer, and its element offset range. */
 const KdBuffer *kd_check_ref(KdCheck *c, const KdIns *ins, int i, KdRange *elem_off);
 /* Reports "OP: msg" at operand i (or the whole op when i < 0). */
@@ -73,5 +76,5 @@ int kd_affine_in(const KdFunc *f, int v, int loop_blk, int64_t *c, int64_t *k);
 /* Every term: v == c + sum k[i] * (trip index of the loop headed by
  * blk[i]), at most 8 terms; 0 when v is not affine in constant-bound loops. */
 int kd_affine_terms(const KdFunc *f, int v, int64_t *c, int *nterm, int blk[8], int64_t k[8]);
-/* Trips of a loop with constant bounds. */
+/* Trips of a loop with constant bounds; -1 when they do not fit int64. */
 int64_t kd_loop_trips(const KdFunc *f, const KdLoop *l);

@@ -4,7 +4,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ieval.h"
 #include "walk.h"
+
+/* The evaluator's operator for each scalar integer op (0: none). */
+static const signed char op_iop[KD_NOP] = {
+	[OP_ADD] = KD_I_ADD + 1, [OP_SUB] = KD_I_SUB + 1, [OP_MUL] = KD_I_MUL + 1,
+	[OP_DIV] = KD_I_DIV + 1, [OP_REM] = KD_I_REM + 1, [OP_SHL] = KD_I_SHL + 1,
+	[OP_SHR] = KD_I_SHR + 1, [OP_AND] = KD_I_AND + 1, [OP_OR] = KD_I_OR + 1,
+	[OP_XOR] = KD_I_XOR + 1, [OP_EQ] = KD_I_EQ + 1, [OP_NE] = KD_I_NE + 1,
+	[OP_LT] = KD_I_LT + 1, [OP_LE] = KD_I_LE + 1, [OP_GT] = KD_I_GT + 1,
+	[OP_GE] = KD_I_GE + 1, [OP_LAND] = KD_I_LAND + 1, [OP_LOR] = KD_I_LOR + 1,
+	[OP_NEG] = KD_I_NEG + 1, [OP_NOT] = KD_I_NOT + 1};
+
+int kd_eval_op(int op, int64_t a, int64_t b, int64_t *out)
+{
+	return op >= 0 && op < KD_NOP && op_iop[op] &&
+	       kd_ieval((KdIop)(op_iop[op] - 1), a, b, out) == KD_IEVAL_OK;
+}
 
 static int eval(const KdWalk *w, const KdIns *in, int64_t *out)
 {
@@ -16,33 +33,7 @@ static int eval(const KdWalk *w, const KdIns *in, int64_t *out)
 		a = w->v[in->args[0]];
 	if (in->nargs > 1)
 		b = w->v[in->args[1]];
-	uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
-	switch (in->op) {
-	case OP_ADD: *out = (int64_t)(ua + ub); return 1;
-	case OP_SUB: *out = (int64_t)(ua - ub); return 1;
-	case OP_MUL: *out = (int64_t)(ua * ub); return 1;
-	case OP_DIV: case OP_REM:
-		if (!b || (a == INT64_MIN && b == -1))
-			return 0;
-		*out = in->op == OP_DIV ? a / b : a % b;
-		return 1;
-	case OP_SHL: if (b < 0 || b > 63) return 0; *out = (int64_t)(ua << b); return 1;
-	case OP_SHR: if (b < 0 || b > 63) return 0; *out = a >> b; return 1;
-	case OP_AND: *out = a & b; return 1;
-	case OP_OR: *out = a | b; return 1;
-	case OP_XOR: *out = a ^ b; return 1;
-	case OP_EQ: *out = a == b; return 1;
-	case OP_NE: *out = a != b; return 1;
-	case OP_LT: *out = a < b; return 1;
-	case OP_LE: *out = a <= b; return 1;
-	case OP_GT: *out = a > b; return 1;
-	case OP_GE: *out = a >= b; return 1;
-	case OP_LAND: *out = a && b; return 1;
-	case OP_LOR: *out = a || b; return 1;
-	case OP_NEG: *out = (int64_t)(0 - ua); return 1;
-	case OP_NOT: *out = !a; return 1;
-	default: return 0;
-	}
+	return kd_eval_op(in->op, a, b, out);
 }
 
 static void pass(KdWalk *w, const KdSucc *s, int64_t *tmp, char *tk)

@@ -24,6 +24,12 @@ static inline int64_t kd_walk_int(const KdWalk *w, const KdFunc *f, int v, int64
 	return f->val[v].kind == VK_CONST ? f->val[v].c : dflt;
 }
 
+/* *out = a op b for a scalar integer or bool op (KdOp) with known
+ * operands, by the language's arithmetic (util/ieval.h); 0 when op is
+ * no such op or the operands make it fail at run time (division by zero,
+ * a shift count outside 0..63).  A unary op ignores b. */
+int kd_eval_op(int op, int64_t a, int64_t b, int64_t *out);
+
 /* Returns 1 when the walk reached the end, 0 when it stopped at a branch
  * on a runtime value or after max_steps instructions. */
 int kd_walk(const KdFunc *f, KdWalkFn fn, void *ctx, int64_t max_steps);

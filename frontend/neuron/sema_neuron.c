@@ -5,73 +5,36 @@
  * 003), whose restrictions are checked here where the arguments are. */
 #include <string.h>
 
+#include "affine.h"
 #include "sema_neuron.h"
 #include "tile.h"
 
-/* ---- affine forms over symbols, for slice extents ---- */
+/* ---- slice extents: hi - lo as an affine form over symbols ---- */
 
-enum { NTERM = 8 };
-
-typedef struct {
-	int ok;
-	int64_t c;
-	int n;
-	struct { const KdSym *y; int64_t k; } t[NTERM];
-} Aff;
-
-static Aff aff_add(Aff x, Aff y, int64_t sy)
+static KdAff aff(const KdNode *n, int depth)
 {
-	if (!x.ok || !y.ok)
-		return (Aff){0};
-	x.c += y.c * sy;
-	for (int i = 0; i < y.n; i++) {
-		int j = 0;
-		while (j < x.n && x.t[j].y != y.t[i].y)
-			j++;
-		if (j == x.n) {
-			if (x.n == NTERM)
-				return (Aff){0};
-			x.t[x.n].y = y.t[i].y;
-			x.t[x.n++].k = 0;
-		}
-		x.t[j].k += y.t[i].k * sy;
-	}
-	return x;
-}
-
-static Aff aff(const KdNode *n, int depth)
-{
-	Aff r = {0};
+	KdAff r = {0};
 	if (!n || depth > 32)
 		return r;
-	if (n->is_const && n->ty && n->ty->kind == TY_INT) {
-		r.ok = 1;
-		r.c = n->cval;
-		return r;
-	}
+	if (n->is_const && n->ty && n->ty->kind == TY_INT)
+		return kd_aff_const(n->cval);
 	switch (n->kind) {
 	case N_IDENT:
-		if (!n->sym)
-			return r;
-		r.ok = 1;
-		r.n = 1;
-		r.t[0].y = n->sym;
-		r.t[0].k = 1;
-		return r;
+		return n->sym ? kd_aff_sym((intptr_t)n->sym, 1) : r;
 	case N_UNARY:
 		if (n->op == U_NEG)
-			return aff_add((Aff){.ok = 1}, aff(n->a, depth + 1), -1);
+			return kd_aff_scale(aff(n->a, depth + 1), -1);
 		if (n->op == U_PLUS)
 			return aff(n->a, depth + 1);
 		return r;
 	case N_BINARY: {
-		Aff a = aff(n->a, depth + 1), b = aff(n->b, depth + 1);
+		KdAff a = aff(n->a, depth + 1), b = aff(n->b, depth + 1);
 		if (n->op == B_ADD)
-			return aff_add(a, b, 1);
+			return kd_aff_add(a, b, 1);
 		if (n->op == B_SUB)
-			return aff_add(a, b, -1);
-		if (n->op == B_MUL && a.ok && b.ok && (!a.n || !b.n))
-			return a.n ? aff_add((Aff){.ok = 1}, a, b.c) : aff_add((Aff){.ok = 1}, b, a.c);
+			return kd_aff_add(a, b, -1);
+		if (n->op == B_MUL)
+			return kd_aff_mul(a, b);
 		return r;
 	}
 	default:
@@ -79,17 +42,13 @@ static Aff aff(const KdNode *n, int depth)
 	}
 }
 
-/* hi - lo when it is the same for every value of the symbols. */
-static int static_diff(const KdNode *hi, const KdNode *lo, int64_t *out)
+/* hi - lo when it is the same for every value of the symbols: 1, or 0
+ * with *overflow set when computing it overflowed 64 bits. */
+static int static_diff(const KdNode *hi, const KdNode *lo, int64_t *out, int *overflow)
 {
-	Aff d = aff_add(aff(hi, 0), aff(lo, 0), -1);
-	if (!d.ok)
-		return 0;
-	for (int i = 0; i < d.n; i++)
-		if (d.t[i].k)
-			return 0;
-	*out = d.c;
-	return 1;
+	KdAff d = kd_aff_add(aff(hi, 0), aff(lo, 0), -1);
+	*overflow = d.overflow;
+	return kd_aff_is_const(d, out);
 }
 
 int kd_sema_tile_type(KdDiag *d, KdNode *ty, const KdType *t)
@@ -150,8 +109,11 @@ static int one_index(KdDiag *d, const KdNode *x, int64_t dim, int64_t *ext, cons
 	zero.ty = &tint;
 	KdNode top = zero;
 	top.cval = dim;
-	if (!static_diff(hi ? hi : &top, lo ? lo : &zero, ext)) {
+	int overflow;
+	if (!static_diff(hi ? hi : &top, lo ? lo : &zero, ext, &overflow)) {
 		kd_error(d, x->span, "the extent hi - lo of a slice must be a compile-time constant");
+		if (overflow)
+			kd_note(d, x->span, "computing hi - lo symbolically overflows 64 bits");
 		return -1;
 	}
 	if (*ext < 1 || *ext > dim) {

@@ -33,11 +33,11 @@ void kd_check_vload(KdCheck *c, const KdIns *ins)
 	if (!off.known || !known || last < 0)
 		return;
 	int64_t nelem = b->dims[0];
-	if (off.lo < 0 || off.hi > nelem - 1 - last)
-		kd_check_error(c, ins, 0, "lanes %lld..%lld are outside '%s' (%lld elements)",
-		               (long long)(off.lo < 0 ? off.lo : off.hi),
-		               (long long)(off.lo < 0 ? off.lo : off.hi) + last, b->name,
-		               (long long)nelem);
+	char sp[48];
+	if (off.lo < 0 || off.hi > nelem - 1 - last) {
+		kd_span_str(sp, off.lo < 0 ? off.lo : off.hi, last + 1);
+		kd_check_error(c, ins, 0, "lanes %s are outside '%s' (%lld elements)", sp, b->name, (long long)nelem);
+	}
 }
 
 int64_t kd_cost_aipu(const KdFunc *f, const KdIns *ins)

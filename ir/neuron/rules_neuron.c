@@ -55,18 +55,18 @@ static int inside(KdCheck *c, const KdIns *ins, int i, const Tile *t)
 		                  (long long)(t->blk.lo < 0 ? t->blk.lo : t->blk.hi));
 		ok = 0;
 	}
-	if (t->p0.known && (t->p0.lo < 0 || t->p0.hi + t->np > ti->nparts)) {
-		int64_t s = t->p0.lo < 0 ? t->p0.lo : t->p0.hi;
-		kd_check_error_at(c, ins, t->v->argspan[TA_PSTART],
-		                  "%s: partitions %lld..%lld are outside '%s', which has %lld", pn, (long long)s,
-		                  (long long)(s + t->np - 1), bn, (long long)ti->nparts);
+	char sp[48];
+	if (t->p0.known && (t->p0.lo < 0 || t->p0.hi > ti->nparts - t->np)) {
+		kd_span_str(sp, t->p0.lo < 0 ? t->p0.lo : t->p0.hi, t->np);
+		kd_check_error_at(c, ins, t->v->argspan[TA_PSTART], "%s: partitions %s are outside '%s', which has %lld",
+		                  pn, sp, bn, (long long)ti->nparts);
 		ok = 0;
 	}
-	if (t->off.known && (t->off.lo < 0 || t->off.hi + t->nf > ti->nfree)) {
-		int64_t s = t->off.lo < 0 ? t->off.lo : t->off.hi;
+	if (t->off.known && (t->off.lo < 0 || t->off.hi > ti->nfree - t->nf)) {
+		kd_span_str(sp, t->off.lo < 0 ? t->off.lo : t->off.hi, t->nf);
 		kd_check_error_at(c, ins, t->v->argspan[TA_FOFF],
-		                  "%s: elements %lld..%lld of each partition are outside '%s', which has %lld per "
-		                  "partition", pn, (long long)s, (long long)(s + t->nf - 1), bn, (long long)ti->nfree);
+		                  "%s: elements %s of each partition are outside '%s', which has %lld per partition",
+		                  pn, sp, bn, (long long)ti->nfree);
 		ok = 0;
 	}
 	return ok;

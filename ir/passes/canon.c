@@ -2,9 +2,9 @@
  * replaces a value by one it provably equals, or removes an op that
  * provably changes nothing; dce then sweeps what became unused.
  *
- *  - scalar folding: integer and bool ops on constants (not div, rem or
- *    shifts, whose run-time checks must stay; not when 64-bit arithmetic
- *    overflows, which C leaves undefined);
+ *  - scalar folding: integer and bool ops on constants, to the value
+ *    generated C computes (util/ieval.h: 64-bit arithmetic wraps); not
+ *    div, rem or shifts, whose run-time checks stay in the C;
  *  - copy propagation: a block parameter that every jump passes the same
  *    value (or itself) is that value (a loop's induction variable stays);
  *  - aipu permutation algebra on the pure vector ops: vrevs(vrevs(x)) = x;
@@ -29,6 +29,7 @@
 
 #include "pass.h"
 #include "tile.h"
+#include "walk.h"
 
 typedef struct {
 	KdArena *a;
@@ -71,28 +72,10 @@ static int fold(Canon *u, const KdIns *in)
 {
 	KdFunc *f = u->f;
 	int64_t x, y = 0, r;
-	if (in->res < 0 || in->op > OP_NOT || !in->nargs || !is_int(f, in->args[0], &x) ||
-	    (in->nargs > 1 && !is_int(f, in->args[1], &y)))
+	if (in->res < 0 || in->op == OP_DIV || in->op == OP_REM || in->op == OP_SHL || in->op == OP_SHR ||
+	    !in->nargs || !is_int(f, in->args[0], &x) || (in->nargs > 1 && !is_int(f, in->args[1], &y)) ||
+	    !kd_eval_op(in->op, x, y, &r))
 		return 0;
-	switch (in->op) {
-	case OP_ADD: if (__builtin_add_overflow(x, y, &r)) return 0; break;
-	case OP_SUB: if (__builtin_sub_overflow(x, y, &r)) return 0; break;
-	case OP_MUL: if (__builtin_mul_overflow(x, y, &r)) return 0; break;
-	case OP_AND: r = x & y; break;
-	case OP_OR: r = x | y; break;
-	case OP_XOR: r = x ^ y; break;
-	case OP_EQ: r = x == y; break;
-	case OP_NE: r = x != y; break;
-	case OP_LT: r = x < y; break;
-	case OP_LE: r = x <= y; break;
-	case OP_GT: r = x > y; break;
-	case OP_GE: r = x >= y; break;
-	case OP_LAND: r = x && y; break;
-	case OP_LOR: r = x || y; break;
-	case OP_NEG: if (x == INT64_MIN) return 0; r = -x; break;
-	case OP_NOT: r = !x; break;
-	default: return 0;
-	}
 	const KdVal *res = &f->val[in->res];
 	int c;
 	if (res->type == VT_BOOL)

@@ -21,6 +21,7 @@ mkdir -p "$T"
 # the repository's root.
 REJECTS='
 tests/lit/aipu/bounds.k
+tests/lit/aipu/bounds_limits.k
 tests/lit/aipu/ops.k
 tests/lit/aipu/types.k
 tests/lit/ascend/align.k
@@ -47,11 +48,13 @@ tests/lit/frontend/err-unterminated.k
 tests/lit/frontend/nesting.k
 tests/lit/frontend/tokens-errors.k
 tests/lit/frontend/tokens.k
+tests/lit/neuron/bounds_limits.k
 tests/lit/neuron/capacity.k
 tests/lit/neuron/mod_alloc.k
 tests/lit/neuron/ops.k
 tests/lit/neuron/predicated.k
 tests/lit/neuron/shuffle.k
+tests/lit/neuron/slice_overflow.k
 tests/lit/sema/file.k
 tests/lit/sema/names.k
 tests/lit/sema/ops.k
