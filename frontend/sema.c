@@ -578,7 +578,7 @@ static int dims(Sema *s, KdNodeList *l, int64_t *out, const char *what)
 		} else if (t->kind != TY_INT || !x->is_const) {
 			kd_error(s->d, x->span, "%s must be compile-time integers", what);
 			ok = -1;
-		} else if (x->cval <= 0 || x->cval > ((int64_t)1 << 40)) {
+		} else if (x->cval <= 0 || x->cval > KD_MAX_TENSOR_BYTES) {
 			kd_error(s->d, x->span, "%s must be in 1..2^40, got %lld", what, (long long)x->cval);
 			ok = -1;
 		} else {
@@ -652,10 +652,16 @@ static KdType *type_of(Sema *s, KdNode *ty, int want)
 		kd_error(s->d, ty->span, "a tensor type needs at least one dimension");
 		return s->t_err;
 	}
-	int64_t bytes = kd_type_nelem(t) * kd_dtypes[t->dt].size;
-	if (bytes > ((int64_t)1 << 40)) {
-		kd_error(s->d, ty->span, "tensor of %lld bytes is too large", (long long)bytes);
-		return s->t_err;
+	/* The product is checked before it is formed: every later stage
+	 * multiplies extents freely, trusting this bound. */
+	int64_t bytes = kd_dtypes[t->dt].size;
+	for (int i = 0; i < t->rank; i++) {
+		if (t->dims[i] > KD_MAX_TENSOR_BYTES / bytes) {
+			kd_error(s->d, ty->span, "tensor is too large: more than %lld bytes",
+			         (long long)KD_MAX_TENSOR_BYTES);
+			return s->t_err;
+		}
+		bytes *= t->dims[i];
 	}
 	if (want == 'p' && !kd_spaces[sp].external) {
 		kd_error(s->d, ty->space_span, "kernel parameters live in external memory; '%s' is on-chip",

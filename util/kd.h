@@ -92,6 +92,13 @@ KD_PRINTF(2, 3) void kd_error_nopos(KdDiag *d, const char *fmt, ...);
 const char *kd_wgroup_name(int group);
 int kd_wgroup_lookup(const char *name);
 
+/* ---- the language's size limit ----
+ * A tensor's extents, its element count and its byte size are each at
+ * most 2^40 (docs/language.md).  Sema and the textual IR reader enforce
+ * it, so every later stage may multiply extents, offsets and element
+ * sizes without overflow checks. */
+#define KD_MAX_TENSOR_BYTES ((int64_t)1 << 40)
+
 /* ---- scalar dtypes, shared by every stage: kdsl_dtype's values ---- */
 typedef enum {
 	KD_DT_NONE = 0,

@@ -29,7 +29,7 @@ static int declare(KdIrRead *r, const char *name, KdSpan at, KdIrNode *ty, int p
 	for (int i = 0; i < b.rank; i++) {
 		KdIrNode *x = kd_irn_item(ty, i);
 		b.dims[i] = x->ival;
-		if (x->ival < 1 || x->ival > ((int64_t)1 << 40) / n) {
+		if (x->ival < 1 || x->ival > KD_MAX_TENSOR_BYTES / n) {
 			kd_error(r->d, x->sp, "dimension %lld out of range", (long long)x->ival);
 			b.dims[i] = 1;
 		}

@@ -118,7 +118,7 @@ void kd_irr_check_kinds(KdIrRead *r)
 				const KdVal *v = &f->val[in->args[k]];
 				/* what sema's index checks bound on source: the rule
 				 * checker computes byte addresses from these */
-				int64_t lim = (int64_t)1 << 40;
+				int64_t lim = KD_MAX_TENSOR_BYTES;
 				int count = in->op == OP_TILE && (k == TA_NPART || k == TA_NFREE);
 				if (v->type != VT_INT)
 					kd_error(r->d, in->argspan[k], "%s: operand %d must be an integer, got %s",

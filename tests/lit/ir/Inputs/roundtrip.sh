@@ -58,6 +58,7 @@ tests/lit/neuron/slice_overflow.k
 tests/lit/sema/file.k
 tests/lit/sema/names.k
 tests/lit/sema/ops.k
+tests/lit/sema/tensor_too_large.k
 tests/lit/sema/types.k
 '
 
