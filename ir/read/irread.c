@@ -547,9 +547,7 @@ static void build(KdIrRead *r, KdSpan close)
 		}
 	}
 	/* the instructions that did build are still checked: independent errors */
-	kd_irr_check_kinds(r);
-	if (r->m->target == KD_TARGET_AIPU)
-		kd_irr_check_aipu(r);
+	kd_irr_check_types(r);
 	kd_irr_mark_written(f);
 	if (r->d->nerror == nerr)
 		kd_module_add(r->a, r->m, f);
