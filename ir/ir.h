@@ -145,9 +145,11 @@ void kd_module_add(KdArena *a, KdModule *m, KdFunc *f);
 
 /* ---- printing and checking ---- */
 void kd_ir_print(KdBuf *out, const KdModule *m);
-/* Structural verifier: SSA dominance, block params, terminators, operand
- * types against the op table.  Reports through d; returns the error count.
- * A failure here is a compiler bug, so messages say "internal". */
+/* The IR verifier: SSA dominance, block params, terminators, operand
+ * kinds against the op table, and every instruction's typing rules (its
+ * op's verify hook, pure ops included).  Reports through d; returns the
+ * error count.  A failure here is a compiler bug, so messages say
+ * "internal". */
 int kd_ir_verify(KdDiag *d, const KdModule *m);
 /* Does a value of type t fit operand p of a target op (the op table's
  * operand kinds)?  The verifier's rule, shared with the IR reader. */

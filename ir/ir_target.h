@@ -45,9 +45,6 @@ typedef struct {
 	void (*read_buffer)(struct KdIrRead *r, KdBuffer *b, struct KdIrNode *attrs);
 	void (*print_buffer_attrs)(KdBuf *o, const KdBuffer *b);
 	void (*print_buffer_notes)(KdBuf *o, const KdBuffer *b);
-	/* Textual IR: checks of a function read back, before it is built
-	 * into the module (aipu: the vector type rules). */
-	void (*read_check)(struct KdIrRead *r);
 } KdIrTarget;
 
 /* The hooks of target t; KD_TARGET_NONE gives the generic (empty) set. */

@@ -9,6 +9,7 @@
 typedef struct KdIns KdIns;
 typedef struct KdFunc KdFunc;
 typedef struct KdCheck KdCheck;
+typedef struct KdVerify KdVerify;
 
 typedef enum {
 	/* scalar arithmetic: same order as KdBinop, then KdUnop */
@@ -86,6 +87,13 @@ typedef struct {
 	/* The runtime entry takes the element dtype of parameter N-1 before the
 	 * operands (typed vector ops); 0: it does not. */
 	int rt_dtype_of;
+	/* The op's typing rules on IR: operand kinds, dtypes, lane counts,
+	 * immediates, the result's type against the operands (NULL: only the
+	 * verifier's structural and table-driven checks).  Run by the IR
+	 * verifier on every instruction, after building and after each pass,
+	 * and by the textual IR reader; reports through kd_verify_fail
+	 * (verify.h). */
+	void (*verify)(KdVerify *v, const KdIns *ins);
 } KdOpDesc;
 
 extern const KdOpDesc kd_ops[KD_NOP];

@@ -5,11 +5,14 @@
 
 #include "ir.h"
 #include "rules.h"
+#include "verify.h"
 
 #define SP(x) (1u << KD_SP_##x)
 #define DT(x) KD_DTBIT(KD_##x)
-#define PURE(n, cop) {n, KD_TARGET_NONE, OK_PURE, 0, {{0}}, 0, NULL, cop, NULL, NULL, NULL, NULL, NULL}
-#define TERM(n) {n, KD_TARGET_NONE, OK_TERM, 0, {{0}}, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL}
+#define PURE(n, cop) {n, KD_TARGET_NONE, OK_PURE, 0, {{0}}, 0, NULL, cop, NULL, NULL, NULL, NULL, NULL, \
+                      .verify = kd_verify_core}
+#define TERM(n) {n, KD_TARGET_NONE, OK_TERM, 0, {{0}}, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, \
+                 .verify = kd_verify_core}
 
 /* Integer range parameters. */
 #define RANGE(n, l, h) {n, PK_INT, PF_RANGE, l, h, 0, 0}

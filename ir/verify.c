@@ -1,9 +1,13 @@
-/* verify.c: the structural IR verifier.  It runs after building and after
- * every pass; a failure is a compiler bug, reported as such. */
+/* verify.c: the IR verifier.  It runs after building and after every
+ * pass; a failure is a compiler bug, reported as such.  It checks the
+ * structure itself (SSA dominance, terminators, branch targets, the
+ * effect ops' operand kinds against the op table) and every instruction's
+ * typing rules, pure ones included, through its op's hook (verify.h). */
 #include <string.h>
 
-#include "ir.h"
 #include "ir_target.h"
+#include "irsyntax.h"
+#include "verify.h"
 
 typedef struct {
 	KdDiag *d;
@@ -190,6 +194,61 @@ static void use(Ver *v, const KdIns *in, int b, int p, int x)
 	}
 }
 
+static void report(KdVerify *v, KdSpan at, const char *fmt, va_list ap)
+{
+	KdBuf b = {0};
+	kd_buf_vprintf(&b, fmt, ap);
+	if (v->reader)
+		kd_error(v->d, at, "%s", b.s);
+	else
+		kd_error(v->d, at, "%sinvalid IR in '%s': %s", v->input ? "" : "internal compiler error: ",
+		         v->f->name, b.s);
+	kd_buf_free(&b);
+	v->nerr++;
+}
+
+void kd_verify_fail(KdVerify *v, const KdIns *in, int k, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	report(v, k >= 0 && k < in->nargs && in->argspan ? in->argspan[k] : in->span, fmt, ap);
+	va_end(ap);
+}
+
+void kd_verify_fail_at(KdVerify *v, KdSpan at, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	report(v, at, fmt, ap);
+	va_end(ap);
+}
+
+const char *kd_verify_type_str(KdVerify *v, const KdVal *x)
+{
+	if (x->type == VT_REF)
+		return "tensor";
+	KdBuf b = {0};
+	kd_ir_put_type(&b, x);
+	const char *s = kd_strdup(v->a, b.s ? b.s : "");
+	kd_buf_free(&b);
+	return s;
+}
+
+int kd_verify_skipped(const KdVerify *v, const KdIns *in)
+{
+	for (int k = 0; v->skip >= 0 && k < in->nargs; k++)
+		if (in->args[k] == v->skip)
+			return 1;
+	return 0;
+}
+
+void kd_verify_ins(KdVerify *v, const KdIns *in)
+{
+	const KdOpDesc *d = &kd_ops[in->op];
+	if (d->verify && !kd_verify_skipped(v, in))
+		d->verify(v, in);
+}
+
 int kd_operand_kind_ok(const KdOpParam *p, KdValType t)
 {
 	switch (p->kind) {
@@ -206,9 +265,17 @@ int kd_operand_kind_ok(const KdOpParam *p, KdValType t)
 	}
 }
 
+/* A vector or mask value: its type is one aipu has. */
+static void value(KdVerify *ty, const KdVal *x, KdSpan at)
+{
+	if (x->type == VT_VEC || x->type == VT_MASK)
+		kd_verify_vec_value(ty, x, at);
+}
+
 static void func(Ver *v)
 {
 	const KdFunc *f = v->f;
+	KdVerify ty = {.d = v->d, .f = f, .a = v->a, .input = v->input, .skip = -1};
 	v->pos = kd_alloc(v->a, sizeof *v->pos * ((size_t)f->nins + 1));
 	for (int b = 0; b < f->nblk; b++)
 		for (int k = 0; k < f->blk[b]->nins; k++)
@@ -220,9 +287,12 @@ static void func(Ver *v)
 			fail(v, NULL, "empty block");
 			continue;
 		}
+		for (int i = 0; i < bl->nparam; i++)
+			value(&ty, &f->val[bl->params[i]], f->ins[bl->insv[0]].span);
 		for (int k = 0; k < bl->nins; k++) {
 			const KdIns *in = &f->ins[bl->insv[k]];
 			const KdOpDesc *d = &kd_ops[in->op];
+			int nerr = v->nerr;
 			if ((d->kind == OK_TERM) != (k == bl->nins - 1))
 				fail(v, in, "a block must end in exactly one terminator");
 			if (in->blk != b)
@@ -235,8 +305,6 @@ static void func(Ver *v)
 					fail(v, in, "branch to a bad block");
 					continue;
 				}
-				if (sc->nargs != f->blk[sc->blk]->nparam)
-					fail(v, in, "branch passes the wrong number of block arguments");
 				for (int i = 0; i < sc->nargs; i++)
 					use(v, in, b, k, sc->args[i]);
 			}
@@ -260,8 +328,16 @@ static void func(Ver *v)
 			if ((in->op == OP_VIEW || in->op == OP_TILE) && (in->res < 0 || f->val[in->res].buf < 0 ||
 			                          f->val[in->res].buf >= f->nbuf))
 				fail(v, in, "view without a buffer");
+			/* the typing rules (the block arguments' among them) read
+			 * operands and blocks the checks above proved exist */
+			if (v->nerr > nerr)
+				continue;
+			if (in->res >= 0)
+				value(&ty, &f->val[in->res], in->span);
+			kd_verify_ins(&ty, in);
 		}
 	}
+	v->nerr += ty.nerr;
 }
 
 static int verify(KdDiag *d, const KdModule *m, int input)

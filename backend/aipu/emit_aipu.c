@@ -14,8 +14,11 @@
 #include <string.h>
 
 #include "emit_aipu.h"
+#include "types_aipu.h"
 
-enum { MAXLANES = 128 };
+/* Lane arrays are this long: the IR verifier holds every vector and mask
+ * to it (ir/aipu/verify_aipu.c). */
+enum { MAXLANES = KD_AIPU_MAX_LANES };
 
 /* The vector-extension form works 16 bytes at a time (see shuffle_begin). */
 enum { PART_BYTES = 16 };

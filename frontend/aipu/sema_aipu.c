@@ -8,29 +8,15 @@
 #include "sema_aipu.h"
 #include "op.h"
 
-#define AIPU_DTYPES (KD_DTBIT(KD_I8) | KD_DTBIT(KD_I16) | KD_DTBIT(KD_I32) | KD_DTBIT(KD_U8) | \
-                     KD_DTBIT(KD_U16) | KD_DTBIT(KD_U32) | KD_DTBIT(KD_F16) | KD_DTBIT(KD_F32))
-
+/* The dtypes, native widths, allowed widths, lane limit and part names
+ * are types_aipu.h's, shared with the IR verifier (ir/aipu/verify_aipu.c). */
+enum { W_NATIVE = KD_AIPU_W_NATIVE, W_MULTI = KD_AIPU_W_MULTI, W_FLEX = KD_AIPU_W_FLEX };
 /* the native vector's bits (256) */
 enum { VBITS = KDSL_AIPU_VECTOR_BITS };
-
-int kd_aipu_native(KdDtype dt)
-{
-	return kd_dtypes[dt].size ? KDSL_AIPU_VECTOR_BYTES / kd_dtypes[dt].size : 0;
-}
 
 static int mask_native(const KdType *t)
 {
 	return t->maskbits ? VBITS / t->maskbits : t->lanes;
-}
-
-int kd_aipu_part(const char *s)
-{
-	static const char *const parts[] = {"all", "low", "high", "even", "odd"};
-	for (int i = 0; i < 5; i++)
-		if (!strcmp(s, parts[i]))
-			return i;
-	return -1;
 }
 
 int kd_aipu_mask_parse(const char *s, unsigned char *out, int max)
@@ -92,29 +78,6 @@ const char *kd_vec_type_str(KdArena *a, const KdType *t)
 	return kd_fmt(a, "%sx%d", kd_dtypes[t->dt].name, t->lanes);
 }
 
-/* Widths the page allows: native, a multiple (2-4x, "Multiple Width
- * Vector") or a divisor of native ("Flexible Width Vector"). */
-enum { W_NATIVE = 0, W_MULTI = 1, W_FLEX = 2 };
-
-static int width_ok(int lanes, int native, int allow)
-{
-	if (lanes == native)
-		return 1;
-	if ((allow & W_MULTI) && lanes % native == 0 && lanes / native >= 2 && lanes / native <= 4)
-		return 1;
-	if ((allow & W_FLEX) && lanes >= 1 && lanes < native && native % lanes == 0)
-		return 1;
-	return 0;
-}
-
-static const char *width_words(int allow)
-{
-	return allow == (W_MULTI | W_FLEX) ? "a divisor of the native lane count or 1-4 times it"
-	       : allow == W_MULTI          ? "1-4 times the native lane count"
-	       : allow == W_FLEX           ? "the native lane count or a divisor of it"
-	                                   : "the native lane count";
-}
-
 KdType *kd_sema_vec_type(KdArena *a, KdDiag *d, KdNode *ty, KdType *err)
 {
 	if (ty->maskbits) {
@@ -123,22 +86,22 @@ KdType *kd_sema_vec_type(KdArena *a, KdDiag *d, KdNode *ty, KdType *err)
 			kd_error(d, ty->span, "mask types govern 8, 16 or 32-bit elements, got bool%d", b);
 			return err;
 		}
-		if (!width_ok(ty->lanes, VBITS / b, W_MULTI | W_FLEX)) {
+		if (!kd_aipu_width_ok(ty->lanes, KDSL_AIPU_VECTOR_BITS / b, W_MULTI | W_FLEX)) {
 			kd_error(d, ty->span, "bool%dx%d: lanes must be %s (%d)", b, ty->lanes,
-			         width_words(W_MULTI | W_FLEX), VBITS / b);
+			         kd_aipu_width_words(W_MULTI | W_FLEX), KDSL_AIPU_VECTOR_BITS / b);
 			return err;
 		}
 		return mty(a, b, ty->lanes);
 	}
-	if (!(AIPU_DTYPES & KD_DTBIT(ty->dtype))) {
+	if (!(KD_AIPU_DTYPES & KD_DTBIT(ty->dtype))) {
 		kd_error(d, ty->span, "vector elements must be one of %s, got %s",
-		         kd_dtype_list(a, AIPU_DTYPES), kd_dtypes[ty->dtype].name);
+		         kd_dtype_list(a, KD_AIPU_DTYPES), kd_dtypes[ty->dtype].name);
 		return err;
 	}
 	int n = kd_aipu_native(ty->dtype);
-	if (!width_ok(ty->lanes, n, W_MULTI | W_FLEX)) {
+	if (!kd_aipu_width_ok(ty->lanes, n, W_MULTI | W_FLEX)) {
 		kd_error(d, ty->span, "%sx%d: lanes must be %s (%d for %s)", kd_dtypes[ty->dtype].name,
-		         ty->lanes, width_words(W_MULTI | W_FLEX), n, kd_dtypes[ty->dtype].name);
+		         ty->lanes, kd_aipu_width_words(W_MULTI | W_FLEX), n, kd_dtypes[ty->dtype].name);
 		return err;
 	}
 	return vty(a, ty->dtype, ty->lanes);
@@ -243,10 +206,10 @@ static int native_of(const KdType *t)
 
 static int width(Ctx *c, KdNode *at, const KdType *t, int allow)
 {
-	if (width_ok(t->lanes, native_of(t), allow))
+	if (kd_aipu_width_ok(t->lanes, native_of(t), allow))
 		return 1;
-	fail(c, at, "%s has %d lanes; they must be %s (%d)", tstr(c, t), t->lanes, width_words(allow),
-	     native_of(t));
+	fail(c, at, "%s has %d lanes; they must be %s (%d)", tstr(c, t), t->lanes,
+	     kd_aipu_width_words(allow), native_of(t));
 	return 0;
 }
 
@@ -418,7 +381,7 @@ KdType *kd_sema_aipu_call(KdArena *a, KdDiag *d, KdNode *n, KdType *err)
 			     tstr(&c, t), 2 * t->lanes, 4 * native_of(t));
 			return err;
 		}
-		return result(&c, ret_like(&c, t, p == 0 ? 2 * t->lanes : t->lanes));
+		return result(&c, ret_like(&c, t, kd_aipu_part_lanes(t->lanes, p)));
 	}
 	case OP_VSPLIT: {
 		if (!(t = vec(&c, 0, 0)) || !dtype_ok(&c, arg(&c, 0), t))
@@ -484,7 +447,7 @@ KdType *kd_sema_aipu_call(KdArena *a, KdDiag *d, KdNode *n, KdType *err)
 			int64_t lanes = 0;
 			if (!arg(&c, 2) && arg(&c, 1) && arg(&c, 1)->ty->kind == TY_MASK)
 				lanes = arg(&c, 1)->ty->lanes;
-			else if (int_arg(&c, 2, 1, 1, 128, &lanes) <= 0) {
+			else if (int_arg(&c, 2, 1, 1, KD_AIPU_MAX_LANES, &lanes) <= 0) {
 				if (!c.bad)
 					fail(&c, x, "a bool x needs lanes (the mask's lane count)");
 				return err;
@@ -559,7 +522,7 @@ KdType *kd_sema_aipu_call(KdArena *a, KdDiag *d, KdNode *n, KdType *err)
 	case OP_TAIL_MASK: {
 		int64_t lanes = 0;
 		int_arg(&c, 0, 0, INT64_MIN, INT64_MAX, &k);
-		if (int_arg(&c, 1, 1, 1, 128, &lanes) <= 0)
+		if (int_arg(&c, 1, 1, 1, KD_AIPU_MAX_LANES, &lanes) <= 0)
 			return err;
 		int bits = VBITS % lanes == 0 && (VBITS / lanes == 8 || VBITS / lanes == 16 || VBITS / lanes == 32)
 		           ? (int)(VBITS / lanes) : 0;

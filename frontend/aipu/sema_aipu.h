@@ -6,6 +6,7 @@
 #define KD_SEMA_AIPU_H
 
 #include "sema.h"
+#include "types_aipu.h"
 
 /* The type a written vector or mask type names, or err after reporting. */
 KdType *kd_sema_vec_type(KdArena *a, KdDiag *d, KdNode *ty, KdType *err);
@@ -21,9 +22,5 @@ const char *kd_vec_type_str(KdArena *a, const KdType *t);
 /* Parses a run-length mask string ("3T5F", "TTF"): returns the lane count
  * and writes up to max lanes (0/1) to out; -1 on a malformed string. */
 int kd_aipu_mask_parse(const char *s, unsigned char *out, int max);
-/* Part names of vconcat/vzip: 0 all, 1 low, 2 high, 3 even, 4 odd; -1 if unknown. */
-int kd_aipu_part(const char *s);
-/* Native lane count of a dtype (256 bits). */
-int kd_aipu_native(KdDtype dt);
 
 #endif

@@ -1,8 +1,7 @@
 /* target_aipu.c: the IR stage's aipu hooks (ir_target.h).  Its IR has
- * vector and mask values; the textual IR reader checks their type rules
- * (irread_check.c). */
+ * vector and mask values, whose type rules are the op table's verifier
+ * hooks (verify_aipu.c), run on built and on read IR alike. */
 #include "ir_target.h"
-#include "irsyn.h"
 
 /* --stats: a vstore moves its lanes (vload is pure, so only the stores
  * are counted). */
@@ -19,5 +18,4 @@ const KdIrTarget kd_ir_target_aipu = {
 	.bytes = bytes,
 	.vectors = 1,
 	.omit_optional = 1,
-	.read_check = kd_irr_check_aipu,
 };

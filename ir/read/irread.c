@@ -564,9 +564,7 @@ static void build(KdIrRead *r, KdSpan close)
 		}
 	}
 	/* the instructions that did build are still checked: independent errors */
-	kd_irr_check_kinds(r);
-	if (kd_ir_target(r->m->target)->read_check)
-		kd_ir_target(r->m->target)->read_check(r);
+	kd_irr_check_types(r);
 	kd_irr_mark_written(f);
 	if (r->d->nerror == nerr)
 		kd_module_add(r->a, r->m, f);

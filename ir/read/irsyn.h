@@ -85,9 +85,9 @@ typedef struct KdIrRead {
 /* irread_buf.c */
 void kd_irr_param_buffers(KdIrRead *r);
 /* irread_check.c */
-void kd_irr_check_kinds(KdIrRead *r);
+/* The typing rules of every instruction (the op table's, its hooks'). */
+void kd_irr_check_types(KdIrRead *r);
 void kd_irr_mark_written(KdFunc *f);
-void kd_irr_check_aipu(KdIrRead *r);
 
 /* Lexer state; end of input is the NUL at text[len]. */
 typedef struct {

@@ -1,11 +1,14 @@
-/* test_ir.c: building IR by hand, the verifier, the affine range
- * analysis behind the rule checker, dead-value removal and the printer. */
+/* test_ir.c: building IR by hand, the verifier (its typing rules of pure
+ * aipu ops under --verify-each among them), the affine range analysis
+ * behind the rule checker, dead-value removal and the printer. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ir.h"
+#include "pass.h"
 #include "rules.h"
+#include "types_aipu.h"
 #include "../check_run.h"
 
 static KdArena *A;
@@ -181,6 +184,154 @@ START_TEST(dce_removes_unused_values)
 }
 END_TEST
 
+/* What the diagnostics said so far. */
+static const char *diag_text(void)
+{
+	static char text[4096];
+	fflush(sink);
+	rewind(sink);
+	size_t n = fread(text, 1, sizeof text - 1, sink);
+	text[n] = 0;
+	return text;
+}
+
+/* Appends op to f's block 0 with a result of type i32xLANES (lanes 0: none). */
+static int vop(KdFunc *f, KdOp op, int nargs, const int *args, int lanes)
+{
+	KdSpan sp = {0, 1};
+	int i = kd_ins_add(A, f, 0, op, nargs, args, NULL, sp);
+	if (!lanes)
+		return -1;
+	int r = kd_ins_result(A, f, i, VT_VEC, KD_I32, -1, NULL);
+	f->val[r].lanes = lanes;
+	return r;
+}
+
+typedef struct {
+	KdFunc *f;
+	int x, c, s, revs;   /* the values %x, %c, %s and the vrevs instruction */
+} AipuFn;
+
+/* The aipu kernel k(src: gm i32[64], dst: gm i32[64]), as lowering makes it:
+ *   %x = vload src[0] : i32x8
+ *   %c = vconcat %x, %x, all : i32x16
+ *   %s = vsplit %c, 1 : i32x8
+ *   %r = vrevs %s : i32x8
+ *   vstore dst[0], %r */
+static AipuFn aipu_fn(void)
+{
+	KdSpan sp = {0, 1};
+	AipuFn a;
+	KdFunc *f = a.f = kd_func_new(A, "k", KD_TARGET_AIPU, sp);
+	kd_block_new(A, f, "entry");
+	int bufs[2];
+	for (int i = 0; i < 2; i++) {
+		KdBuffer b = {.name = i ? "dst" : "src", .space = KD_SP_GM, .dt = KD_I32, .rank = 1,
+		              .dims = {64}, .nelem = 64, .bytes = 256, .param = i, .written = i, .span = sp};
+		bufs[i] = kd_buf_new(A, f, b);
+	}
+	int view[2], zero = kd_val_const(A, f, 0);
+	for (int i = 0; i < 2; i++) {
+		int v = kd_ins_add(A, f, 0, OP_VIEW, 1, &zero, NULL, sp);
+		view[i] = kd_ins_result(A, f, v, VT_REF, KD_I32, bufs[i], NULL);
+	}
+	a.x = vop(f, OP_VLOAD, 1, &view[0], 8);
+	a.c = vop(f, OP_VCONCAT, 3, (int[]){a.x, a.x, kd_val_const(A, f, KD_AIPU_PART_ALL)}, 16);
+	a.s = vop(f, OP_VSPLIT, 2, (int[]){a.c, kd_val_const(A, f, 1)}, 8);
+	int r = vop(f, OP_VREVS, 1, &a.s, 8);
+	a.revs = f->val[r].def;
+	vop(f, OP_VSTORE, 2, (int[]){view[1], r}, 0);
+	kd_ins_add(A, f, 0, OP_RET, 0, NULL, NULL, sp);
+	return a;
+}
+
+static KdModule *aipu_module(KdFunc *f)
+{
+	KdModule *m = module_of(f);
+	m->target = KD_TARGET_AIPU;
+	return m;
+}
+
+START_TEST(aipu_ir_verifies)
+{
+	AipuFn a = aipu_fn();
+	ck_assert_int_eq(kd_ir_verify(&diag, aipu_module(a.f)), 0);
+}
+END_TEST
+
+/* canon's vsplit(vconcat(x, y), i) = x or y, done wrong: the vsplit's
+ * user gets the 16-lane concatenation.  The pure vrevs is checked too. */
+START_TEST(verifier_catches_a_broken_lane_count)
+{
+	AipuFn a = aipu_fn();
+	a.f->ins[a.revs].args[0] = a.c;
+	ck_assert_int_eq(kd_ir_verify(&diag, aipu_module(a.f)), 1);
+	ck_assert_ptr_nonnull(strstr(diag_text(), "internal compiler error: invalid IR in 'k': "
+	                                          "vrevs: operand 1 has 16 lanes, the result 8"));
+}
+END_TEST
+
+/* A permutation a pass makes with the wrong result type: vconcat's "all"
+ * of two 8-lane vectors given 8 lanes (and so vsplit's part 1 is gone). */
+START_TEST(verifier_catches_a_wrong_result_type)
+{
+	AipuFn a = aipu_fn();
+	a.f->val[a.c].lanes = 8;
+	ck_assert_int_eq(kd_ir_verify(&diag, aipu_module(a.f)), 2);
+	ck_assert_ptr_nonnull(strstr(diag_text(), "vconcat: operands of 8 and 8 lanes give 16 lanes, not 8"));
+	ck_assert_ptr_nonnull(strstr(diag_text(), "vsplit: part must be a constant 0..0"));
+}
+END_TEST
+
+/* --verify-each: canon's permutation algebra on the kernel above passes
+ * the verifier after every pass (vrevs now reads %x); IR with a broken
+ * lane count does not, and the pass manager names the pass after which
+ * it was found. */
+START_TEST(verify_each_checks_pure_ops)
+{
+	AipuFn a = aipu_fn();
+	KdModule *m = aipu_module(a.f);
+	KdPassOptions o = {.passes = "canon,dce", .verify_each = 1};
+	ck_assert_int_eq(kd_run_passes(&diag, m, &o), 0);
+	ck_assert_int_eq(a.f->ins[a.revs].args[0], a.x);
+	ck_assert_int_eq(diag.nerror, 0);
+	a.f->val[a.x].lanes = 16;
+	o.passes = "dce";
+	ck_assert_int_eq(kd_run_passes(&diag, m, &o), 1);
+	ck_assert_ptr_nonnull(strstr(diag_text(), "vrevs: operand 1 has 16 lanes, the result 8"));
+	ck_assert_ptr_nonnull(strstr(diag_text(), "pass 'dce' produced IR the verifier rejects"));
+}
+END_TEST
+
+/* Every generic and aipu op has its typing rules in the table, and the
+ * vector dtypes sema and the verifier share are the ones the aipu ops
+ * list. */
+START_TEST(every_op_has_a_verify_hook)
+{
+	for (int i = 0; i < KD_NOP; i++)
+		if (kd_ops[i].target == KD_TARGET_NONE || kd_ops[i].target == KD_TARGET_AIPU)
+			ck_assert_msg(kd_ops[i].verify != NULL, "op %s", kd_ops[i].name);
+	ck_assert_uint_eq(kd_ops[OP_VLOAD].dtypes, KD_AIPU_DTYPES);
+	ck_assert_uint_eq(kd_ops[OP_VCONCAT].dtypes, KD_AIPU_DTYPES);
+}
+END_TEST
+
+/* An op whose hook has no case for it (the placeholder unary plus, never
+ * built) is an internal error, not an instruction passed unchecked. */
+START_TEST(op_without_typing_rule_is_internal_error)
+{
+	KdSpan sp = {0, 1};
+	KdFunc *f = kd_func_new(A, "k", KD_TARGET_ASCEND, sp);
+	kd_block_new(A, f, "entry");
+	int one = kd_val_const(A, f, 1);
+	int p = kd_ins_add(A, f, 0, OP_PLUS_UNUSED, 1, &one, NULL, sp);
+	kd_ins_result(A, f, p, VT_INT, KD_I64, -1, NULL);
+	kd_ins_add(A, f, 0, OP_RET, 0, NULL, NULL, sp);
+	ck_assert_int_eq(kd_ir_verify(&diag, module_of(f)), 1);
+	ck_assert_ptr_nonnull(strstr(diag_text(), "internal compiler error: op 'plus' has no typing rule"));
+}
+END_TEST
+
 START_TEST(op_table_is_consistent)
 {
 	const KdOpDesc *d = kd_op_lookup(KD_TARGET_ASCEND, "data_move");
@@ -218,6 +369,12 @@ int main(void)
 	tcase_add_test(tc, use_before_definition_is_caught);
 	tcase_add_test(tc, dce_removes_unused_values);
 	tcase_add_test(tc, op_table_is_consistent);
+	tcase_add_test(tc, aipu_ir_verifies);
+	tcase_add_test(tc, verifier_catches_a_broken_lane_count);
+	tcase_add_test(tc, verifier_catches_a_wrong_result_type);
+	tcase_add_test(tc, verify_each_checks_pure_ops);
+	tcase_add_test(tc, every_op_has_a_verify_hook);
+	tcase_add_test(tc, op_without_typing_rule_is_internal_error);
 	suite_add_tcase(s, tc);
 	return kd_check_run(s);
 }

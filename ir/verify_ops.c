@@ -1,0 +1,201 @@
+/* verify_ops.c: the typing rules of the generic IR ops (the op table's
+ * verify hook of add ... ret, see verify.h): what sema guarantees on
+ * source and later stages index or emit by.  Each rule stops at its
+ * first broken operand, so one mistake is one message. */
+#include "tile.h"
+#include "verify.h"
+
+static const KdVal *arg(const KdVerify *v, const KdIns *in, int k)
+{
+	return &v->f->val[in->args[k]];
+}
+
+static const char *name(const KdIns *in)
+{
+	return kd_ops[in->op].name;
+}
+
+static int is_vec(const KdVal *x)
+{
+	return x->type == VT_VEC || x->type == VT_MASK;
+}
+
+static int is_num(const KdVal *x)
+{
+	return x->type == VT_INT || x->type == VT_FLOAT || x->type == VT_BOOL || is_vec(x);
+}
+
+/* in has exactly n operands (the reader's shapes; a built op always does). */
+static int count(KdVerify *v, const KdIns *in, int n)
+{
+	if (in->nargs == n)
+		return 1;
+	kd_verify_fail(v, in, -1, "%s takes %d operand%s, got %d", name(in), n, n == 1 ? "" : "s",
+	               in->nargs);
+	return 0;
+}
+
+/* The vector form of an element-wise op (aipu), once its operands and
+ * result are vectors of one lane count: +, -, * give a vector of the
+ * operands' dtype, a comparison a mask; nothing else has one (sema's
+ * rule, and all the vector emitter writes). */
+static void vector_form(KdVerify *v, const KdIns *in, const KdVal *r)
+{
+	int arith = in->op == OP_ADD || in->op == OP_SUB || in->op == OP_MUL;
+	int cmp = in->op == OP_EQ || in->op == OP_NE || in->op == OP_LT || in->op == OP_LE ||
+	          in->op == OP_GT || in->op == OP_GE;
+	if (!arith && !cmp) {
+		kd_verify_fail(v, in, -1, "%s has no vector form (vectors take add, sub, mul and comparisons)",
+		               name(in));
+		return;
+	}
+	if (r->type != (arith ? VT_VEC : VT_MASK)) {
+		kd_verify_fail(v, in, -1, "%s: the result of vectors must be a %s", name(in),
+		               arith ? "vector" : "mask");
+		return;
+	}
+	for (int k = 0; k < in->nargs; k++)
+		if (arg(v, in, k)->type != VT_VEC) {
+			kd_verify_fail(v, in, k, "%s: operand %d must be a vector, got %s", name(in), k + 1,
+			               kd_verify_type_str(v, arg(v, in, k)));
+			return;
+		}
+	if (arg(v, in, 0)->dt != arg(v, in, 1)->dt)
+		kd_verify_fail(v, in, 1, "%s: operand 2 is a %s vector, operand 1 %s", name(in),
+		               kd_dtypes[arg(v, in, 1)->dt].name, kd_dtypes[arg(v, in, 0)->dt].name);
+}
+
+/* add ... not: two operands (neg and not one), numbers; all scalars, or
+ * (aipu) vectors of the result's lanes, a vector result's dtype theirs. */
+static void elementwise(KdVerify *v, const KdIns *in)
+{
+	if (!count(v, in, in->op == OP_NEG || in->op == OP_NOT ? 1 : 2))
+		return;
+	if (in->res < 0) {
+		kd_verify_fail(v, in, -1, "%s needs a result", name(in));
+		return;
+	}
+	const KdVal *r = &v->f->val[in->res];
+	for (int k = 0; k < in->nargs; k++) {
+		const KdVal *a = arg(v, in, k);
+		if (!is_num(a))
+			kd_verify_fail(v, in, k, "%s: operand %d must be a number, got %s", name(in), k + 1,
+			               kd_verify_type_str(v, a));
+		else if (r->type == VT_VEC && a->type == VT_VEC && a->dt != r->dt)
+			kd_verify_fail(v, in, k, "%s: operand %d is a %s vector, the result %s", name(in), k + 1,
+			               kd_dtypes[a->dt].name, kd_dtypes[r->dt].name);
+		else if (is_vec(a) != is_vec(r))
+			kd_verify_fail(v, in, k, "%s: operand %d must be a %s like the result", name(in), k + 1,
+			               is_vec(r) ? "vector" : "scalar");
+		else if (is_vec(a) && a->lanes != r->lanes)
+			kd_verify_fail(v, in, k, "%s: operand %d has %d lanes, the result %d", name(in), k + 1,
+			               a->lanes, r->lanes);
+		else
+			continue;
+		return;
+	}
+	if (is_vec(r))
+		vector_form(v, in, r);
+}
+
+/* cast x: a number (the emitter converts scalars only). */
+static void cast(KdVerify *v, const KdIns *in)
+{
+	if (!count(v, in, 1))
+		return;
+	const KdVal *x = arg(v, in, 0);
+	if (x->type != VT_INT && x->type != VT_FLOAT && x->type != VT_BOOL)
+		kd_verify_fail(v, in, 0, "cast: operand 1 must be a number, got %s", kd_verify_type_str(v, x));
+}
+
+/* list e0, e1, ...: integers (a neuron list argument). */
+static void list(KdVerify *v, const KdIns *in)
+{
+	for (int k = 0; k < in->nargs; k++)
+		if (arg(v, in, k)->type != VT_INT) {
+			kd_verify_fail(v, in, k, "list: operand %d must be an integer, got %s", k + 1,
+			               kd_verify_type_str(v, arg(v, in, k)));
+			return;
+		}
+}
+
+/* view @b, offset and tile @b, ...: integers within what sema's index
+ * checks bound on source (the rule checker computes byte addresses from
+ * them); a tile's counts constants.  The buffer is operand 1 in the text,
+ * so the value operands count from 2. */
+static void view(KdVerify *v, const KdIns *in)
+{
+	if (!count(v, in, in->op == OP_TILE ? TA_N : 1))
+		return;
+	int64_t lim = (int64_t)1 << 40;
+	for (int k = 0; k < in->nargs; k++) {
+		const KdVal *x = arg(v, in, k);
+		int counts = in->op == OP_TILE && (k == TA_NPART || k == TA_NFREE);
+		if (x->type != VT_INT)
+			kd_verify_fail(v, in, k, "%s: operand %d must be an integer, got %s", name(in), k + 2,
+			               kd_verify_type_str(v, x));
+		else if (counts && (x->kind != VK_CONST || x->c < 1 || x->c > lim))
+			kd_verify_fail(v, in, k, "tile: operand %d must be a constant count 1..%lld", k + 2,
+			               (long long)lim);
+		else if (x->kind == VK_CONST && (x->c < -lim || x->c > lim))
+			kd_verify_fail(v, in, k, "%s: operand %d out of range (|x| <= %lld)", name(in), k + 2,
+			               (long long)lim);
+		else
+			continue;
+		return;
+	}
+}
+
+/* jmp and br: the values passed to a block's parameters have their
+ * types; br's condition is a bool (or an integer). */
+static void branch(KdVerify *v, const KdIns *in)
+{
+	const KdFunc *f = v->f;
+	if (!count(v, in, in->op == OP_BR))
+		return;
+	if (in->op == OP_BR) {
+		const KdVal *c = arg(v, in, 0);
+		if (c->type != VT_BOOL && c->type != VT_INT) {
+			kd_verify_fail(v, in, 0, "br: the condition must be a bool, got %s",
+			               kd_verify_type_str(v, c));
+			return;
+		}
+	}
+	for (int s = 0; s < in->nsucc; s++) {
+		const KdSucc *sc = &in->succ[s];
+		const KdBlock *to = f->blk[sc->blk];
+		if (sc->nargs != to->nparam) {
+			kd_verify_fail(v, in, -1, "bb%d takes %d argument%s, got %d", sc->blk, to->nparam,
+			               to->nparam == 1 ? "" : "s", sc->nargs);
+			continue;
+		}
+		for (int i = 0; i < sc->nargs; i++) {
+			const KdVal *a = &f->val[sc->args[i]], *p = &f->val[to->params[i]];
+			if (a->type != p->type || a->lanes != p->lanes)
+				kd_verify_fail(v, in, -1, "argument %d of bb%d must be %s, got %s", i + 1, sc->blk,
+				               kd_verify_type_str(v, p), kd_verify_type_str(v, a));
+		}
+	}
+}
+
+void kd_verify_core(KdVerify *v, const KdIns *in)
+{
+	switch (in->op) {
+	case OP_ADD: case OP_SUB: case OP_MUL: case OP_DIV: case OP_REM: case OP_SHL: case OP_SHR:
+	case OP_AND: case OP_OR: case OP_XOR: case OP_EQ: case OP_NE: case OP_LT: case OP_LE:
+	case OP_GT: case OP_GE: case OP_LAND: case OP_LOR: case OP_NEG: case OP_NOT:
+		elementwise(v, in);
+		return;
+	case OP_CAST: cast(v, in); return;
+	case OP_LIST: list(v, in); return;
+	case OP_VIEW: case OP_TILE: view(v, in); return;
+	case OP_JMP: case OP_BR: branch(v, in); return;
+	case OP_RET: count(v, in, 0); return;
+	default:
+		/* an op given this hook in the table but no rules here */
+		kd_error(v->d, in->span, "internal compiler error: op '%s' has no typing rule in verify_ops.c",
+		         name(in));
+		v->nerr++;
+		return;
+	}
+}
