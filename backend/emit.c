@@ -215,7 +215,7 @@ static void effect(Emit *e, const KdIns *in)
 		if (f->target == KD_TARGET_NEURON && kd_emit_neuron_arg(e->o, f, p, in->args[i], val_cb, e))
 			continue;
 		if (p->kind == PK_TENSOR)
-			ref(e, in->args[i], p->flags & PF_WRITE);
+			ref(e, in->args[i], kd_mem_writes(p));
 		else if (p->kind == PK_NUM && f->val[in->args[i]].type != VT_FLOAT) {
 			kd_buf_puts(e->o, "(double)");
 			val(e, in->args[i]);

@@ -101,7 +101,7 @@ void kd_irr_check_kinds(KdIrRead *r)
 					kd_error(r->d, in->argspan[k], "%s: operand %d ('%s') must be a %s, got %s",
 					         d->name, k + 1, d->param[k].name, kind_names[d->param[k].kind],
 					         type_str(r, &f->val[in->args[k]]));
-		} else if (in->op <= OP_LOR || in->op == OP_NEG) {
+		} else if (d->flags & KD_OPF_ARITH) {
 			for (int k = 0; k < in->nargs; k++) {
 				KdValType t = f->val[in->args[k]].type;
 				if (t != VT_INT && t != VT_FLOAT && t != VT_BOOL && t != VT_VEC && t != VT_MASK)
@@ -142,7 +142,7 @@ void kd_irr_mark_written(KdFunc *f)
 		const KdOpDesc *d = &kd_ops[in->op];
 		for (int k = 0; d->target && k < in->nargs && k < d->nparam; k++) {
 			const KdVal *v = &f->val[in->args[k]];
-			if ((d->param[k].flags & PF_WRITE) && v->type == VT_REF && v->buf >= 0)
+			if (kd_param_writes(d, k) && v->type == VT_REF && v->buf >= 0)
 				f->buf[v->buf].written = 1;
 		}
 	}
@@ -182,7 +182,7 @@ static int same_lanes_op(int op)
 static void check_vtbl(KdIrRead *r, const KdIns *in, const KdVal *res)
 {
 	const KdFunc *f = r->f;
-	if (in->nargs < 3 || in->nargs > 5) {
+	if (in->nargs < VTBL_IR_TABLE + 2 || in->nargs > VTBL_IR_TABLE + 4) {
 		kd_error(r->d, in->span, "vtbl takes an index vector and 2 to 4 table vectors, got %d operands",
 		         in->nargs);
 		return;
@@ -191,10 +191,10 @@ static void check_vtbl(KdIrRead *r, const KdIns *in, const KdVal *res)
 		const KdVal *a = &f->val[in->args[k]];
 		if (in->args[k] == r->poison)
 			continue;
-		if (k == 0 && (a->type != VT_VEC || kd_dtypes[a->dt].is_float || a->lanes != res->lanes))
+		if (k == VTBL_IR_INDICES && (a->type != VT_VEC || kd_dtypes[a->dt].is_float || a->lanes != res->lanes))
 			kd_error(r->d, in->argspan[k], "vtbl: indices must be an integer vector of %d lanes, got %s",
 			         res->lanes, type_str(r, a));
-		else if (k > 0 && (a->type != VT_VEC || a->dt != res->dt || a->lanes != res->lanes))
+		else if (k >= VTBL_IR_TABLE && (a->type != VT_VEC || a->dt != res->dt || a->lanes != res->lanes))
 			kd_error(r->d, in->argspan[k], "vtbl: table operand %d must be a %sx%d vector like the "
 			         "result, got %s", k, kd_dtypes[res->dt].name, res->lanes, type_str(r, a));
 	}
@@ -203,24 +203,26 @@ static void check_vtbl(KdIrRead *r, const KdIns *in, const KdVal *res)
 /* vbcast and vsplat: a scalar, then (vbcast) an optional mask of the
  * result's lanes.  vbcast's operand kinds are checked with every op's;
  * vsplat, which only lowering makes, has no table entry to check by. */
+_Static_assert(VBCAST_X == 0, "vbcast takes its scalar first, as vsplat does");
+
 static void check_splat(KdIrRead *r, const KdIns *in, const KdVal *res)
 {
 	const KdFunc *f = r->f;
-	int most = in->op == OP_VBCAST ? 2 : 1;
+	int most = in->op == OP_VBCAST ? VBCAST_MASK + 1 : 1;
 	if (in->nargs < 1 || in->nargs > most) {
 		kd_error(r->d, in->span, "%s takes %s, got %d operands", kd_ops[in->op].name,
 		         most == 2 ? "a scalar and an optional mask" : "one scalar", in->nargs);
 		return;
 	}
-	const KdVal *x = &f->val[in->args[0]];
-	if (in->op == OP_VSPLAT && in->args[0] != r->poison && x->type != VT_INT && x->type != VT_FLOAT &&
-	    x->type != VT_BOOL)
-		kd_error(r->d, in->argspan[0], "vsplat: x must be a scalar, got %s", type_str(r, x));
-	if (in->nargs == 2) {
-		const KdVal *m = &f->val[in->args[1]];
+	const KdVal *x = &f->val[in->args[VBCAST_X]];
+	if (in->op == OP_VSPLAT && in->args[VBCAST_X] != r->poison && x->type != VT_INT &&
+	    x->type != VT_FLOAT && x->type != VT_BOOL)
+		kd_error(r->d, in->argspan[VBCAST_X], "vsplat: x must be a scalar, got %s", type_str(r, x));
+	if (in->nargs > VBCAST_MASK) {
+		const KdVal *m = &f->val[in->args[VBCAST_MASK]];
 		if (m->type == VT_MASK && m->lanes != res->lanes)
-			kd_error(r->d, in->argspan[1], "vbcast: mask has %d lanes, the result %d", m->lanes,
-			         res->lanes);
+			kd_error(r->d, in->argspan[VBCAST_MASK], "vbcast: mask has %d lanes, the result %d",
+			         m->lanes, res->lanes);
 	}
 }
 
@@ -249,7 +251,8 @@ void kd_irr_check_aipu(KdIrRead *r)
 				         in->nargs);
 		}
 		/* a vector result's element type is its vector operands' */
-		int same_dt = res->type == VT_VEC && (in->op <= OP_NOT || same_lanes_op(in->op) ||
+		int elementwise = (d->flags & KD_OPF_ARITH) != 0;
+		int same_dt = res->type == VT_VEC && (elementwise || same_lanes_op(in->op) ||
 		              in->op == OP_VREPLIC || in->op == OP_VCONCAT || in->op == OP_VZIP);
 		for (int k = 0; same_dt && k < in->nargs; k++) {
 			const KdVal *a = &f->val[in->args[k]];
@@ -257,7 +260,7 @@ void kd_irr_check_aipu(KdIrRead *r)
 				kd_error(r->d, in->argspan[k], "%s: operand %d is a %s vector, the result %s",
 				         d->name, k + 1, kd_dtypes[a->dt].name, kd_dtypes[res->dt].name);
 		}
-		int elementwise = in->op <= OP_NOT, lanes_too = elementwise || same_lanes_op(in->op);
+		int lanes_too = elementwise || same_lanes_op(in->op);
 		for (int k = 0; lanes_too && k < in->nargs; k++) {
 			const KdVal *a = &f->val[in->args[k]];
 			int va = a->type == VT_VEC || a->type == VT_MASK;
@@ -276,33 +279,37 @@ void kd_irr_check_aipu(KdIrRead *r)
 			check_vtbl(r, in, res);
 		if (in->op == OP_VBCAST || in->op == OP_VSPLAT)
 			check_splat(r, in, res);
-		if (in->op == OP_VSLDL && in->nargs == 3) {
-			int64_t sh = const_of(f, in->args[2], 0);
+		if (in->op == OP_VSLDL && in->nargs == VSLDL_NPARAM) {
+			int64_t sh = const_of(f, in->args[VSLDL_SHIFT], 0);
 			if (sh < 0 || sh > res->lanes)
-				kd_error(r->d, in->argspan[2], "vsldl: shift must be in 0..%d, got %lld", res->lanes,
+				kd_error(r->d, in->argspan[VSLDL_SHIFT], "vsldl: shift must be in 0..%d, got %lld", res->lanes,
 				         (long long)sh);
 		}
 		/* a constant index becomes a shuffle mask: it must name a lane (a
 		 * run-time one is checked by the generated code) */
-		if (in->op == OP_VREPLIC && in->nargs == 2 && f->val[in->args[1]].kind == VK_CONST) {
-			int64_t ix = f->val[in->args[1]].c;
+		if (in->op == OP_VREPLIC && in->nargs == VREPLIC_NPARAM &&
+		    f->val[in->args[VREPLIC_INDEX]].kind == VK_CONST) {
+			int64_t ix = f->val[in->args[VREPLIC_INDEX]].c;
 			if (ix < 0 || ix >= res->lanes)
-				kd_error(r->d, in->argspan[1], "vreplic: index must be in 0..%d, got %lld",
+				kd_error(r->d, in->argspan[VREPLIC_INDEX], "vreplic: index must be in 0..%d, got %lld",
 				         res->lanes - 1, (long long)ix);
 		}
-		if (in->op == OP_VSPLIT && in->nargs == 2) {
-			int n = f->val[in->args[0]].lanes;
-			int64_t p = const_of(f, in->args[1], -1);
+		if (in->op == OP_VSPLIT && in->nargs == VSPLIT_IR_N) {
+			int n = f->val[in->args[VSPLIT_IR_X]].lanes;
+			int64_t p = const_of(f, in->args[VSPLIT_IR_PART], -1);
 			if (p < 0 || p >= MAX_LANES || !res->lanes || (p + 1) * res->lanes > n)
-				kd_error(r->d, in->argspan[1], "vsplit: part must be a constant 0..%d",
+				kd_error(r->d, in->argspan[VSPLIT_IR_PART], "vsplit: part must be a constant 0..%d",
 				         res->lanes ? n / res->lanes - 1 : 0);
 		}
-		if ((in->op == OP_VCONCAT || in->op == OP_VZIP) && in->nargs == 3) {
-			const KdVal *x = &f->val[in->args[0]], *y = &f->val[in->args[1]];
-			int64_t p = const_of(f, in->args[2], -1);
+		if ((in->op == OP_VCONCAT || in->op == OP_VZIP) && in->nargs == VCONCAT_NPARAM) {
+			_Static_assert(KD_SAME_POS(VCONCAT_X, VZIP_X) && KD_SAME_POS(VCONCAT_Y, VZIP_Y) &&
+			               KD_SAME_POS(VCONCAT_PART, VZIP_PART) &&
+			               KD_SAME_POS(VCONCAT_NPARAM, VZIP_NPARAM), "vconcat and vzip share positions");
+			const KdVal *x = &f->val[in->args[VCONCAT_X]], *y = &f->val[in->args[VCONCAT_Y]];
+			int64_t p = const_of(f, in->args[VCONCAT_PART], -1);
 			int want = p == 0 ? 2 * x->lanes : x->lanes;
 			if (p < 0 || p > 4)
-				kd_error(r->d, in->argspan[2], "%s: part must be a constant 0..4 (all, low, high, "
+				kd_error(r->d, in->argspan[VCONCAT_PART], "%s: part must be a constant 0..4 (all, low, high, "
 				         "even, odd)", kd_ops[in->op].name);
 			else if (x->lanes != y->lanes || (p && x->lanes % 2) || res->lanes != want)
 				kd_error(r->d, in->span, "%s: operands of %d and %d lanes give %d lanes, not %d",
