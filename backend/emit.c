@@ -33,6 +33,8 @@ static const char *const helper_def[H_N] = {
 
 typedef struct {
 	KdBuf *o;
+	KdDiag *d;
+	int nerr;          /* ops it could not emit (internal errors) */
 	unsigned used;     /* helpers called, bit per H_* */
 	const KdModule *m;
 	const KdFunc *f;
@@ -199,10 +201,21 @@ static void ref(Emit *e, int v, int writes)
 	}
 }
 
+/* An op this emitter has no C for: a compiler bug, reported. */
+static void unhandled(Emit *e, const KdIns *in)
+{
+	kd_op_unhandled(e->d, in->span, "emit", in->op);
+	e->nerr++;
+}
+
 static void effect(Emit *e, const KdIns *in)
 {
 	const KdOpDesc *d = &kd_ops[in->op];
 	const KdFunc *f = e->f;
+	if (!d->rt) {
+		unhandled(e, in);
+		return;
+	}
 	if (f->target == KD_TARGET_NEURON)
 		kd_emit_tile_checks(e->o, f, in, e->site[in - f->ins], val_cb, e);
 	kd_buf_printf(e->o, "\tif ((kd_err = %s(kd_rt, &kd_site[%d]", d->rt, e->site[in - f->ins]);
@@ -267,6 +280,12 @@ static void pure(Emit *e, const KdIns *in)
 	int fl = in->nargs && f->val[in->args[0]].type == VT_FLOAT;
 	if (in->op == OP_VIEW || in->op == OP_TILE || in->op == OP_LIST)
 		return;
+	/* the scalar operators and casts; an aipu op giving a scalar, say,
+	 * has no C here */
+	if (in->op != OP_CAST && !d->c_op) {
+		unhandled(e, in);
+		return;
+	}
 	if ((in->op == OP_DIV || in->op == OP_REM) && !fl) {
 		kd_buf_puts(e->o, "\tif (");
 		val(e, in->args[1]);
@@ -380,6 +399,7 @@ static void term(Emit *e, const KdIns *in, int next)
 		kd_buf_puts(e->o, "\t}\n");
 		break;
 	default:
+		unhandled(e, in);
 		break;
 	}
 }
@@ -544,8 +564,8 @@ static void func(Emit *e, const KdFunc *f)
 				continue;
 			line(e, in->span);
 			if (kd_emit_vec_handles(f, in)) {
-				KdVecOut vo = {o, f, e->site[in - f->ins], val_cb, e};
-				kd_emit_vec_ins(&vo, in);
+				KdVecOut vo = {o, e->d, f, e->site[in - f->ins], val_cb, e};
+				e->nerr += kd_emit_vec_ins(&vo, in) < 0;
 			} else if (d->kind == OK_EFFECT)
 				effect(e, in);
 			else if (d->kind == OK_TERM)
@@ -561,10 +581,10 @@ static void func(Emit *e, const KdFunc *f)
 	free(e->target);
 }
 
-void kd_emit_c(KdBuf *out, const KdModule *m)
+int kd_emit_c(KdBuf *out, KdDiag *d, const KdModule *m)
 {
 	KdBuf body = {0};
-	Emit e = {.o = &body, .m = m};
+	Emit e = {.o = &body, .d = d, .m = m};
 	for (int i = 0; i < m->nfn; i++) {
 		kd_buf_puts(&body, "\n");
 		func(&e, m->fn[i]);
@@ -582,6 +602,7 @@ void kd_emit_c(KdBuf *out, const KdModule *m)
 	kd_emit_vec_types(out, m);
 	kd_buf_put(out, body.s ? body.s : "", body.n);
 	kd_buf_free(&body);
+	return e.nerr;
 }
 
 void kd_emit_header(KdBuf *out, const KdModule *m)

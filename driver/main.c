@@ -133,7 +133,8 @@ checked:
 	if (ir)
 		kd_ir_dce(m);
 	if (c_out) {
-		kd_emit_c(c_out, m);
+		if (kd_emit_c(c_out, &d, m))
+			goto done;
 		if (harness)
 			kd_emit_harness(c_out, m);
 		rc = 0;
@@ -154,7 +155,7 @@ checked:
 			goto finish;
 		}
 	}
-	kd_emit_c(&out, m);
+	kd_emit_c(&out, &d, m);
 done:
 	if (d.nerror) {
 		rc = 1;

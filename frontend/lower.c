@@ -202,7 +202,7 @@ static int expr_cb(void *b, KdNode *n)
 /* The aipu lowering (lower_aipu.c) emits into the current block. */
 static KdVecLower vec_build(Build *b)
 {
-	KdVecLower vb = {b->a, b->f, b->cur, expr_cb, b};
+	KdVecLower vb = {b->a, b->d, b->f, b->cur, expr_cb, b};
 	return vb;
 }
 

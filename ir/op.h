@@ -193,6 +193,11 @@ static inline int kd_param_rmw_if(const KdOpDesc *d, int k)
 	return k < d->nparam ? d->param[k].rmw_if - 1 : -1;
 }
 
+/* A switch over ops met one it has no case for: a compiler bug.  Reported
+ * as an error ("internal error: WHERE: op NAME not handled"), so the run
+ * fails instead of going on with something plausible. */
+void kd_op_unhandled(KdDiag *d, KdSpan at, const char *where, KdOp op);
+
 /* The docs generator: markdown for every op of a target (kdslc --doc-ops). */
 void kd_op_doc(KdBuf *out, KdTarget target);
 

@@ -65,6 +65,12 @@ const KdOpDesc *kd_op_lookup(KdTarget target, const char *name)
 	return NULL;
 }
 
+void kd_op_unhandled(KdDiag *d, KdSpan at, const char *where, KdOp op)
+{
+	kd_error(d, at, "internal error: %s: op %s not handled", where,
+	         (unsigned)op < KD_NOP && kd_ops[op].name ? kd_ops[op].name : "(not an op)");
+}
+
 int kd_op_param_index(const KdOpDesc *d, const char *name)
 {
 	for (int i = 0; i < d->nparam; i++)

@@ -803,7 +803,7 @@ static void table(KdVecOut *v, const KdIns *in)
 _Static_assert(VSPLIT_IR_X == 0 && VREVS_X == 0 && VSEL_X == 0 && VSHFL_X == 0 && VBCAST_X == 0 &&
                VSLDL_X == 0 && VREPLIC_X == 0 && TAIL_MASK_N == 0, "x first");
 
-void kd_emit_vec_ins(KdVecOut *v, const KdIns *in)
+int kd_emit_vec_ins(KdVecOut *v, const KdIns *in)
 {
 	int r = in->res, x = in->nargs ? in->args[0] : -1;
 	char buf[64];
@@ -930,8 +930,14 @@ void kd_emit_vec_ins(KdVecOut *v, const KdIns *in)
 			kd_buf_printf(v->o, " = %d;\n", cval(v, in->args[i]) != 0);
 		}
 		break;
-	default:
+	case OP_ADD: case OP_SUB: case OP_MUL:
+	case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT: case OP_GE:
+	case OP_VMIN: case OP_VMAX:
 		elementwise(v, in);
 		break;
+	default:
+		kd_op_unhandled(v->d, in->span, "emit (aipu vectors)", in->op);
+		return -1;
 	}
+	return 0;
 }

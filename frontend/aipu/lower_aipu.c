@@ -225,6 +225,7 @@ int kd_lower_aipu_call(KdVecLower *vb, KdNode *n)
 		na = TAIL_MASK_LANES;
 		break;
 	default:
+		kd_op_unhandled(vb->d, n->span, "lower", op);
 		return iconst(vb, 0);
 	}
 	return ins(vb, op, na, args, spans, n->span, vt(rt), rt->kind == TY_MASK ? KD_BOOL : rt->dt,

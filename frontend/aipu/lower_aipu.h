@@ -1,4 +1,4 @@
-/* build_aipu.h: lowering of the aipu ops and vector operators to SSA
+/* lower_aipu.h: lowering of the aipu ops and vector operators to SSA
  * (lower_aipu.c), called from lower.c. */
 #ifndef KD_BUILD_AIPU_H
 #define KD_BUILD_AIPU_H
@@ -8,6 +8,7 @@
 
 typedef struct {
 	KdArena *a;
+	KdDiag *d;
 	KdFunc *f;
 	int cur;                              /* the block instructions go to */
 	int (*expr)(void *ctx, KdNode *n);    /* lower.c's expression lowering */

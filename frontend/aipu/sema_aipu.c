@@ -564,7 +564,7 @@ KdType *kd_sema_aipu_call(KdArena *a, KdDiag *d, KdNode *n, KdType *err)
 		return result(&c, mty(a, bits, (int)lanes));
 	}
 	default:
-		fail(&c, NULL, "not callable");
+		kd_op_unhandled(d, n->span, "sema", (KdOp)(c.op - kd_ops));
 		return err;
 	}
 }
