@@ -60,6 +60,9 @@ int kd_compile(const KdOptions *o, KdBuf *c_out, int harness)
 	d.werror_all = o->werror;
 	memcpy(d.wgroup_off, o->wno, sizeof d.wgroup_off);
 	memcpy(d.wgroup_err, o->werr, sizeof d.wgroup_err);
+	/* an op whose .def entry lacks a field would fail somewhere later */
+	if (kd_op_table_check(&d))
+		goto done;
 
 	size_t il = strlen(o->input);
 	int ir = o->lang == 'i' || (!o->lang && il > 4 && !strcmp(o->input + il - 4, ".kir"));

@@ -83,7 +83,7 @@ typedef enum {
 	OK_PURE = 1,   /* no memory effect: foldable, removable when unused */
 	OK_TERM,       /* ends a block */
 	OK_EFFECT      /* reads or writes tensors */
-} KdOpKind;        /* from 1: a table entry that forgets its kind is caught (tests/unit) */
+} KdOpKind;        /* from 1: an entry that forgets its kind is caught (ops_check.c) */
 
 /* Classes of ops the passes, the reader and the emitter test (instead of
  * ranges of the enum). */
@@ -197,6 +197,12 @@ static inline int kd_param_rmw_if(const KdOpDesc *d, int k)
  * as an error ("internal error: WHERE: op NAME not handled"), so the run
  * fails instead of going on with something plausible. */
 void kd_op_unhandled(KdDiag *d, KdSpan at, const char *where, KdOp op);
+
+/* The table's own consistency (ops_check.c): every entry has what its
+ * kind needs (a forgotten designated field is zero).  Reports internal
+ * errors; returns their count.  kdslc checks the table at its start. */
+int kd_op_desc_check(KdDiag *d, const KdOpDesc *o);
+int kd_op_table_check(KdDiag *d);
 
 /* The docs generator: markdown for every op of a target (kdslc --doc-ops). */
 void kd_op_doc(KdBuf *out, KdTarget target);
