@@ -34,6 +34,9 @@ typedef enum {
 #include "ascend/ops_ascend.def"
 #include "neuron/ops_neuron.def"
 #include "aipu/ops_aipu.def"
+#ifdef KD_TEST_OPS
+#include "ops_test.def"   /* tests/unit: an op with no stage's cases */
+#endif
 #undef KD_OP
 #undef KD_LOWERED
 	KD_NOP
@@ -72,6 +75,9 @@ typedef enum {
 #include "ascend/ops_ascend.def"
 #include "neuron/ops_neuron.def"
 #include "aipu/ops_aipu.def"
+#ifdef KD_TEST_OPS
+#include "ops_test.def"   /* tests/unit: an op with no stage's cases */
+#endif
 #undef KD_OP
 #undef KD_LOWERED
 
