@@ -90,9 +90,23 @@ static const char *kind_name(const KdOpParam *p)
 	return names[p->kind];
 }
 
+static void mem_effect(KdBuf *out, const KdOpDesc *d, const KdOpParam *p)
+{
+	static const char *const names[] = {[KD_MEM_READ] = "read", [KD_MEM_WRITE] = "written",
+	                                    [KD_MEM_OVERWRITE] = "overwritten"};
+	if (p->mem == KD_MEM_NONE)
+		return;
+	kd_buf_printf(out, " (%s", names[p->mem]);
+	if (p->rmw_if)
+		kd_buf_printf(out, "; read first when `%s`", d->param[p->rmw_if - 1].name);
+	kd_buf_puts(out, ")");
+}
+
 void kd_op_doc(KdBuf *out, KdTarget target)
 {
 	KdArena *a = kd_arena_new();
+	kd_buf_puts(out, "A tensor parameter is read, written (some of its bytes; the others keep their "
+	                 "value) or overwritten (every byte of the operand) by the op.\n\n");
 	for (int i = 0; i < KD_NOP; i++) {
 		const KdOpDesc *d = &kd_ops[i];
 		if (d->target != target)
@@ -104,8 +118,9 @@ void kd_op_doc(KdBuf *out, KdTarget target)
 		kd_buf_puts(out, "| parameter | kind | rule |\n| --- | --- | --- |\n");
 		for (int j = 0; j < d->nparam; j++) {
 			const KdOpParam *p = &d->param[j];
-			kd_buf_printf(out, "| `%s` | %s%s | ", p->name, kind_name(p),
-			              kd_mem_writes(p) ? " (written)" : "");
+			kd_buf_printf(out, "| `%s` | %s", p->name, kind_name(p));
+			mem_effect(out, d, p);
+			kd_buf_puts(out, " | ");
 			if (p->flags & PF_RANGE)
 				kd_buf_printf(out, "%lld..%lld", (long long)p->lo, (long long)p->hi);
 			for (int k = 0; p->enums && p->enums[k]; k++)
