@@ -34,6 +34,8 @@ static const char *rt_dtype(KdDtype dt)
 
 typedef struct {
 	KdBuf *o;
+	KdDiag *d;
+	int nerr;          /* ops it could not emit (internal errors) */
 	unsigned used;     /* helpers called, bit per H_* */
 	const KdModule *m;
 	const KdEmitTarget *tg;
@@ -143,7 +145,7 @@ static void val_cb(void *e, int v)
 /* What the target's hooks see while instruction in is written. */
 static KdEmitCtx hook_ctx(Emit *e, const KdIns *in)
 {
-	KdEmitCtx c = {e->o, e->f, e->site[in - e->f->ins], val_cb, e};
+	KdEmitCtx c = {e->o, e->d, e->f, e->site[in - e->f->ins], val_cb, e};
 	return c;
 }
 
@@ -199,10 +201,21 @@ static void ref(Emit *e, int v, int writes)
 	}
 }
 
+/* An op this emitter has no C for: a compiler bug, reported. */
+static void unhandled(Emit *e, const KdIns *in)
+{
+	kd_op_unhandled(e->d, in->span, "emit", in->op);
+	e->nerr++;
+}
+
 static void effect(Emit *e, const KdIns *in)
 {
 	const KdOpDesc *d = &kd_ops[in->op];
 	const KdFunc *f = e->f;
+	if (!d->rt) {
+		unhandled(e, in);
+		return;
+	}
 	KdEmitCtx hc = hook_ctx(e, in);
 	if (e->tg->checks)
 		e->tg->checks(&hc, in);
@@ -216,7 +229,7 @@ static void effect(Emit *e, const KdIns *in)
 		if (e->tg->arg && e->tg->arg(&hc, p, in->args[i]))
 			continue;
 		if (p->kind == PK_TENSOR)
-			ref(e, in->args[i], p->flags & PF_WRITE);
+			ref(e, in->args[i], kd_mem_writes(p));
 		else if (p->kind == PK_NUM && f->val[in->args[i]].type != VT_FLOAT) {
 			kd_buf_puts(e->o, "(double)");
 			val(e, in->args[i]);
@@ -268,6 +281,12 @@ static void pure(Emit *e, const KdIns *in)
 	int fl = in->nargs && f->val[in->args[0]].type == VT_FLOAT;
 	if (in->op == OP_VIEW || in->op == OP_TILE || in->op == OP_LIST)
 		return;
+	/* the scalar operators and casts; an aipu op giving a scalar, say,
+	 * has no C here */
+	if (in->op != OP_CAST && !d->c_op) {
+		unhandled(e, in);
+		return;
+	}
 	if ((in->op == OP_DIV || in->op == OP_REM) && !fl) {
 		kd_buf_puts(e->o, "\tif (");
 		val(e, in->args[1]);
@@ -381,6 +400,7 @@ static void term(Emit *e, const KdIns *in, int next)
 		kd_buf_puts(e->o, "\t}\n");
 		break;
 	default:
+		unhandled(e, in);
 		break;
 	}
 }
@@ -546,7 +566,7 @@ static void func(Emit *e, const KdFunc *f)
 			line(e, in->span);
 			if (target_ins(e, in)) {
 				KdEmitCtx hc = hook_ctx(e, in);
-				e->tg->ins(&hc, in);
+				e->nerr += e->tg->ins(&hc, in) < 0;
 			} else if (d->kind == OK_EFFECT)
 				effect(e, in);
 			else if (d->kind == OK_TERM)
@@ -562,10 +582,10 @@ static void func(Emit *e, const KdFunc *f)
 	free(e->target);
 }
 
-void kd_emit_c(KdBuf *out, const KdModule *m)
+int kd_emit_c(KdBuf *out, KdDiag *d, const KdModule *m)
 {
 	KdBuf body = {0};
-	Emit e = {.o = &body, .m = m, .tg = kd_emit_target(m->target)};
+	Emit e = {.o = &body, .d = d, .m = m, .tg = kd_emit_target(m->target)};
 	for (int i = 0; i < m->nfn; i++) {
 		kd_buf_puts(&body, "\n");
 		func(&e, m->fn[i]);
@@ -584,6 +604,7 @@ void kd_emit_c(KdBuf *out, const KdModule *m)
 		e.tg->types(out, m);
 	kd_buf_put(out, body.s ? body.s : "", body.n);
 	kd_buf_free(&body);
+	return e.nerr;
 }
 
 void kd_emit_header(KdBuf *out, const KdModule *m)

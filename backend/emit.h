@@ -5,8 +5,10 @@
 
 #include "ir.h"
 
-/* The kernels' C source, with #line directives back to the .k file. */
-void kd_emit_c(KdBuf *out, const KdModule *m);
+/* The kernels' C source, with #line directives back to the .k file.  An
+ * op it cannot emit is an internal error reported through d; returns the
+ * number of those (0: out is complete). */
+int kd_emit_c(KdBuf *out, KdDiag *d, const KdModule *m);
 /* The prototypes, for embedding (--header FILE). */
 void kd_emit_header(KdBuf *out, const KdModule *m);
 /* A kernel table and main() for `kdslc run` (appended to kd_emit_c's output). */

@@ -12,6 +12,7 @@
  * scalar operand. */
 typedef struct {
 	KdBuf *o;
+	KdDiag *d;        /* internal errors: an op the hook has no C for */
 	const KdFunc *f;
 	int site;
 	void (*val)(void *ctx, int v);
@@ -29,7 +30,7 @@ typedef struct {
 	 * or masks, and vstore), with ins; needs_site says which of those
 	 * check at run time and so need a kd_site entry. */
 	int (*handles)(const KdFunc *f, const KdIns *in);
-	void (*ins)(KdEmitCtx *c, const KdIns *in);
+	int (*ins)(KdEmitCtx *c, const KdIns *in);   /* <0: internal error reported */
 	int (*needs_site)(const KdFunc *f, const KdIns *in);
 	/* Statements before an op's runtime call (neuron: run-time checks
 	 * of block indices). */

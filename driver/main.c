@@ -57,6 +57,9 @@ int kd_compile(const KdOptions *o, KdBuf *c_out, int harness)
 	d.werror_all = o->werror;
 	memcpy(d.wgroup_off, o->wno, sizeof d.wgroup_off);
 	memcpy(d.wgroup_err, o->werr, sizeof d.wgroup_err);
+	/* an op whose .def entry lacks a field would fail somewhere later */
+	if (kd_op_table_check(&d))
+		goto done;
 
 	size_t il = strlen(o->input);
 	int ir = o->lang == 'i' || (!o->lang && il > 4 && !strcmp(o->input + il - 4, ".kir"));
@@ -130,7 +133,8 @@ checked:
 	if (ir)
 		kd_ir_dce(m);
 	if (c_out) {
-		kd_emit_c(c_out, m);
+		if (kd_emit_c(c_out, &d, m))
+			goto done;
 		if (harness)
 			kd_emit_harness(c_out, m);
 		rc = 0;
@@ -151,7 +155,7 @@ checked:
 			goto finish;
 		}
 	}
-	kd_emit_c(&out, m);
+	kd_emit_c(&out, &d, m);
 done:
 	if (d.nerror) {
 		rc = 1;

@@ -13,6 +13,7 @@
  * instructions go to, and the lowering of an expression. */
 typedef struct {
 	KdArena *a;
+	KdDiag *d;        /* internal errors: an op the hook has no case for */
 	KdFunc *f;
 	int cur;
 	int (*expr)(void *ctx, KdNode *n);

@@ -47,6 +47,46 @@ static int slot_of(Build *b, KdSym *y)
 	return y->slot - 1;
 }
 
+/* The switches have no default, so an operator added to ast.h without
+ * its op fails to compile (-Wswitch); the end is unreachable. */
+KdOp kd_binop_op(KdBinop b)
+{
+	switch (b) {
+	case B_ADD: return OP_ADD;
+	case B_SUB: return OP_SUB;
+	case B_MUL: return OP_MUL;
+	case B_DIV: return OP_DIV;
+	case B_REM: return OP_REM;
+	case B_SHL: return OP_SHL;
+	case B_SHR: return OP_SHR;
+	case B_AND: return OP_AND;
+	case B_OR: return OP_OR;
+	case B_XOR: return OP_XOR;
+	case B_EQ: return OP_EQ;
+	case B_NE: return OP_NE;
+	case B_LT: return OP_LT;
+	case B_LE: return OP_LE;
+	case B_GT: return OP_GT;
+	case B_GE: return OP_GE;
+	case B_LAND: return OP_LAND;
+	case B_LOR: return OP_LOR;
+	case B_NBINOP: break;
+	}
+	fprintf(stderr, "kdslc: internal error: lower: binary operator %d has no op\n", (int)b);
+	abort();
+}
+
+KdOp kd_unop_op(KdUnop u)
+{
+	switch (u) {
+	case U_NEG: return OP_NEG;
+	case U_NOT: return OP_NOT;
+	case U_PLUS: case U_NUNOP: break;
+	}
+	fprintf(stderr, "kdslc: internal error: lower: unary operator %d has no op\n", (int)u);
+	abort();
+}
+
 static KdValType vtype(const KdType *t)
 {
 	switch (t->kind) {
@@ -101,7 +141,7 @@ static int expr_cb(void *b, KdNode *n)
 /* What the target's lowering hooks see: they emit into the current block. */
 static KdLowerCtx lower_ctx(Build *b)
 {
-	KdLowerCtx lc = {b->a, b->f, b->cur, expr_cb, b};
+	KdLowerCtx lc = {b->a, b->d, b->f, b->cur, expr_cb, b};
 	return lc;
 }
 
@@ -156,7 +196,7 @@ static int call(Build *b, KdNode *n)
 	}
 	kd_ins_add(b->a, b->f, b->cur, (KdOp)(d - kd_ops), d->nparam, args, spans, n->span);
 	for (int p = 0; p < d->nparam; p++)
-		if ((d->param[p].flags & PF_WRITE) && b->f->val[args[p]].type == VT_REF)
+		if (kd_param_writes(d, p) && b->f->val[args[p]].type == VT_REF)
 			b->f->buf[b->f->val[args[p]].buf].written = 1;
 	return -1;
 }
@@ -185,14 +225,14 @@ static int expr(Build *b, KdNode *n)
 		}
 		int args[2] = {l, r};
 		KdSpan spans[2] = {n->a->span, n->b->span};
-		return emit(b, (KdOp)(OP_ADD + n->op), 2, args, spans, n->span, t,
+		return emit(b, kd_binop_op((KdBinop)n->op), 2, args, spans, n->span, t,
 		            t == VT_FLOAT ? KD_DT_NONE : t == VT_BOOL ? KD_BOOL : KD_I64, NULL);
 	}
 	case N_UNARY: {
 		int v = expr(b, n->a);
 		if (n->op == U_PLUS)
 			return v;
-		return emit(b, n->op == U_NEG ? OP_NEG : OP_NOT, 1, &v, &n->a->span, n->span,
+		return emit(b, kd_unop_op((KdUnop)n->op), 1, &v, &n->a->span, n->span,
 		            vtype(n->ty), n->op == U_NOT ? KD_BOOL : b->f->val[v].dt, NULL);
 	}
 	case N_CAST: {

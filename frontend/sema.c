@@ -229,6 +229,9 @@ static KdType *binary(Sema *s, KdNode *n)
 		if (is_intlike(l) && is_intlike(r))
 			t = s->t_bool;
 		break;
+	default:
+		kd_error(s->d, n->span, "internal error: sema: operator '%s' not handled", op);
+		return s->t_err;
 	}
 	if (t == s->t_err) {
 		kd_error(s->d, n->span, "invalid operands to '%s': %s and %s", op,

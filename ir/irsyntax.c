@@ -98,7 +98,7 @@ void kd_ir_default_type(const KdFunc *f, const KdIns *in, int buf, KdVal *x)
 		x->dt = buf >= 0 && buf < f->nbuf ? f->buf[buf].dt : KD_DT_NONE;
 	} else if (in->op == OP_LIST) {
 		x->type = VT_LIST, x->dt = KD_I64;
-	} else if ((in->op >= OP_EQ && in->op <= OP_LOR) || in->op == OP_NOT) {
+	} else if (kd_ops[in->op].flags & (KD_OPF_COMPARE | KD_OPF_LOGIC)) {
 		x->type = VT_BOOL, x->dt = KD_BOOL;
 	} else {
 		x->type = VT_INT, x->dt = KD_I64;

@@ -5,54 +5,63 @@
 
 #include "ir.h"
 #include "rules.h"
+#include "tile.h"
+#include "types_aipu.h"
 #include "verify.h"
 
 #define SP(x) (1u << KD_SP_##x)
 #define DT(x) KD_DTBIT(KD_##x)
-#define PURE(n, cop) {n, KD_TARGET_NONE, OK_PURE, 0, {{0}}, 0, NULL, cop, NULL, NULL, NULL, NULL, NULL, \
-                      .verify = kd_verify_core}
-#define TERM(n) {n, KD_TARGET_NONE, OK_TERM, 0, {{0}}, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, \
-                 .verify = kd_verify_core}
+#define ARITH(n, cop, nargs, cls) \
+	{.name = n, .kind = OK_PURE, .flags = KD_OPF_ARITH | (cls), .arity = nargs, .c_op = cop, \
+	 .verify = kd_verify_core}
 
-/* Integer range parameters. */
-#define RANGE(n, l, h) {n, PK_INT, PF_RANGE, l, h, 0, 0}
-#define TENSOR(n, fl, sp) {n, PK_TENSOR, fl, 0, 0, 0, sp}
+/* Parameter shorthands for the .def files. */
+#define RANGE(n, l, h) {.name = n, .kind = PK_INT, .flags = PF_RANGE, .lo = l, .hi = h}
+#define TENSOR(n, effect, sp) {.name = n, .kind = PK_TENSOR, .mem = effect, .spaces = sp}
 
 const KdOpDesc kd_ops[KD_NOP] = {
-	[OP_ADD] = PURE("add", "+"),
-	[OP_SUB] = PURE("sub", "-"),
-	[OP_MUL] = PURE("mul", "*"),
-	[OP_DIV] = PURE("div", "/"),
-	[OP_REM] = PURE("rem", "%"),
-	[OP_SHL] = PURE("shl", "<<"),
-	[OP_SHR] = PURE("shr", ">>"),
-	[OP_AND] = PURE("and", "&"),
-	[OP_OR] = PURE("or", "|"),
-	[OP_XOR] = PURE("xor", "^"),
-	[OP_EQ] = PURE("eq", "=="),
-	[OP_NE] = PURE("ne", "!="),
-	[OP_LT] = PURE("lt", "<"),
-	[OP_LE] = PURE("le", "<="),
-	[OP_GT] = PURE("gt", ">"),
-	[OP_GE] = PURE("ge", ">="),
-	[OP_LAND] = PURE("land", "&&"),
-	[OP_LOR] = PURE("lor", "||"),
-	[OP_NEG] = PURE("neg", "-"),
-	[OP_NOT] = PURE("not", "!"),
-	[OP_PLUS_UNUSED] = PURE("plus", "+"),
-	[OP_CAST] = PURE("cast", NULL),
-	[OP_VIEW] = PURE("view", NULL),
-	[OP_TILE] = PURE("tile", NULL),
-	[OP_LIST] = PURE("list", NULL),
-	[OP_JMP] = TERM("jmp"),
-	[OP_BR] = TERM("br"),
-	[OP_RET] = TERM("ret"),
+	[OP_ADD] = ARITH("add", "+", 2, 0),
+	[OP_SUB] = ARITH("sub", "-", 2, 0),
+	[OP_MUL] = ARITH("mul", "*", 2, 0),
+	[OP_DIV] = ARITH("div", "/", 2, 0),
+	[OP_REM] = ARITH("rem", "%", 2, 0),
+	[OP_SHL] = ARITH("shl", "<<", 2, 0),
+	[OP_SHR] = ARITH("shr", ">>", 2, 0),
+	[OP_AND] = ARITH("and", "&", 2, 0),
+	[OP_OR] = ARITH("or", "|", 2, 0),
+	[OP_XOR] = ARITH("xor", "^", 2, 0),
+	[OP_EQ] = ARITH("eq", "==", 2, KD_OPF_COMPARE),
+	[OP_NE] = ARITH("ne", "!=", 2, KD_OPF_COMPARE),
+	[OP_LT] = ARITH("lt", "<", 2, KD_OPF_COMPARE),
+	[OP_LE] = ARITH("le", "<=", 2, KD_OPF_COMPARE),
+	[OP_GT] = ARITH("gt", ">", 2, KD_OPF_COMPARE),
+	[OP_GE] = ARITH("ge", ">=", 2, KD_OPF_COMPARE),
+	[OP_LAND] = ARITH("land", "&&", 2, KD_OPF_LOGIC),
+	[OP_LOR] = ARITH("lor", "||", 2, KD_OPF_LOGIC),
+	[OP_NEG] = ARITH("neg", "-", 1, 0),
+	[OP_NOT] = ARITH("not", "!", 1, KD_OPF_LOGIC),
+	[OP_CAST] = {.name = "cast", .kind = OK_PURE, .arity = 1, .verify = kd_verify_core},
+	[OP_VIEW] = {.name = "view", .kind = OK_PURE, .arity = 1, .verify = kd_verify_core},
+	[OP_TILE] = {.name = "tile", .kind = OK_PURE, .arity = TA_N, .verify = kd_verify_core},
+	[OP_LIST] = {.name = "list", .kind = OK_PURE, .arity = -1, .verify = kd_verify_core},
+	[OP_VSPLAT] = {.name = "vsplat", .kind = OK_PURE, .flags = KD_OPF_VECTOR_ONLY, .arity = 1,
+	                .verify = kd_verify_aipu},
+	[OP_VMASKLIT] = {.name = "vmask", .kind = OK_PURE, .flags = KD_OPF_VECTOR_ONLY, .arity = -1,
+	                .verify = kd_verify_aipu},
+	[OP_JMP] = {.name = "jmp", .kind = OK_TERM, .arity = 0, .nsucc = 1, .verify = kd_verify_core},
+	[OP_BR] = {.name = "br", .kind = OK_TERM, .arity = 1, .nsucc = 2, .verify = kd_verify_core},
+	[OP_RET] = {.name = "ret", .kind = OK_TERM, .arity = 0, .verify = kd_verify_core},
 
-#define KD_OP(name, ...) [OP_##name] = __VA_ARGS__,
+#define KD_OP(name, params, ...) [OP_##name] = {.nparam = name##_NPARAM, __VA_ARGS__},
+#define KD_LOWERED(name, args)
 #include "ascend/ops_ascend.def"
 #include "neuron/ops_neuron.def"
 #include "aipu/ops_aipu.def"
+#ifdef KD_TEST_OPS
+#include "ops_test.def"   /* tests/unit: an op with no stage's cases */
+#endif
 #undef KD_OP
+#undef KD_LOWERED
 };
 
 const KdOpDesc *kd_op_lookup(KdTarget target, const char *name)
@@ -62,6 +71,12 @@ const KdOpDesc *kd_op_lookup(KdTarget target, const char *name)
 		    !strcmp(kd_ops[i].name, name))
 			return &kd_ops[i];
 	return NULL;
+}
+
+void kd_op_unhandled(KdDiag *d, KdSpan at, const char *where, KdOp op)
+{
+	kd_error(d, at, "internal error: %s: op %s not handled", where,
+	         (unsigned)op < KD_NOP && kd_ops[op].name ? kd_ops[op].name : "(not an op)");
 }
 
 int kd_op_param_index(const KdOpDesc *d, const char *name)
@@ -80,9 +95,23 @@ static const char *kind_name(const KdOpParam *p)
 	return names[p->kind];
 }
 
+static void mem_effect(KdBuf *out, const KdOpDesc *d, const KdOpParam *p)
+{
+	static const char *const names[] = {[KD_MEM_READ] = "read", [KD_MEM_WRITE] = "written",
+	                                    [KD_MEM_OVERWRITE] = "overwritten"};
+	if (p->mem == KD_MEM_NONE)
+		return;
+	kd_buf_printf(out, " (%s", names[p->mem]);
+	if (p->rmw_if)
+		kd_buf_printf(out, "; read first when `%s`", d->param[p->rmw_if - 1].name);
+	kd_buf_puts(out, ")");
+}
+
 void kd_op_doc(KdBuf *out, KdTarget target)
 {
 	KdArena *a = kd_arena_new();
+	kd_buf_puts(out, "A tensor parameter is read, written (some of its bytes; the others keep their "
+	                 "value) or overwritten (every byte of the operand) by the op.\n\n");
 	for (int i = 0; i < KD_NOP; i++) {
 		const KdOpDesc *d = &kd_ops[i];
 		if (d->target != target)
@@ -94,8 +123,9 @@ void kd_op_doc(KdBuf *out, KdTarget target)
 		kd_buf_puts(out, "| parameter | kind | rule |\n| --- | --- | --- |\n");
 		for (int j = 0; j < d->nparam; j++) {
 			const KdOpParam *p = &d->param[j];
-			kd_buf_printf(out, "| `%s` | %s%s | ", p->name, kind_name(p),
-			              p->flags & PF_WRITE ? " (written)" : "");
+			kd_buf_printf(out, "| `%s` | %s", p->name, kind_name(p));
+			mem_effect(out, d, p);
+			kd_buf_puts(out, " | ");
 			if (p->flags & PF_RANGE)
 				kd_buf_printf(out, "%lld..%lld", (long long)p->lo, (long long)p->hi);
 			for (int k = 0; p->enums && p->enums[k]; k++)

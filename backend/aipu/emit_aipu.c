@@ -106,13 +106,23 @@ int kd_emit_vec_handles(const KdFunc *f, const KdIns *in)
 	return in->res >= 0 && (f->val[in->res].type == VT_VEC || f->val[in->res].type == VT_MASK);
 }
 
+/* vload and vstore: the view first, then (vstore) the vector, then the
+ * mask if any; the mask operand, or -1. */
+_Static_assert(KD_SAME_POS(VLOAD_IR_SRC, VSTORE_DST), "vload and vstore take the view first");
+enum { MEM_VIEW = VSTORE_DST };
+
+static int mem_mask(const KdIns *in)
+{
+	int k = in->op == OP_VSTORE ? (int)VSTORE_MASK : (int)VLOAD_IR_MASK;
+	return in->nargs > k ? in->args[k] : -1;
+}
+
 /* vload/vstore check at run time unless the rule checker could prove
  * them: a constant offset with no mask or a constant one. */
 static int mem_checked(const KdFunc *f, const KdIns *in)
 {
-	int store = in->op == OP_VSTORE;
-	int off = kd_defins(f, in->args[0])->args[0];
-	int m = in->nargs > (store ? 2 : 1) ? in->args[store ? 2 : 1] : -1;
+	int off = kd_defins(f, in->args[MEM_VIEW])->args[0];
+	int m = mem_mask(in);
 	const KdIns *mi = m < 0 ? NULL : kd_defins(f, m);   /* NULL: a block parameter */
 	int mlit = m < 0 || (mi && mi->op == OP_VMASKLIT);
 	return !(f->val[off].kind == VK_CONST && mlit);
@@ -122,7 +132,7 @@ int kd_emit_vec_needs_site(const KdFunc *f, const KdIns *in)
 {
 	if (in->op == OP_VLOAD || in->op == OP_VSTORE)
 		return mem_checked(f, in);
-	return in->op == OP_VREPLIC && f->val[in->args[1]].kind != VK_CONST;
+	return in->op == OP_VREPLIC && f->val[in->args[VREPLIC_INDEX]].kind != VK_CONST;
 }
 
 /* ---- printing helpers ---- */
@@ -530,12 +540,12 @@ static void lane_move(KdVecOut *v, int store, const KdBuffer *b, int off, int ve
 static void mem(KdVecOut *v, const KdIns *in, int store)
 {
 	const KdFunc *f = v->f;
-	const KdIns *vi = defins(v, in->args[0]);
-	const KdBuffer *b = &f->buf[f->val[in->args[0]].buf];
+	const KdIns *vi = defins(v, in->args[MEM_VIEW]);
+	const KdBuffer *b = &f->buf[f->val[in->args[MEM_VIEW]].buf];
 	int off = vi->args[0];
-	int vec = store ? in->args[1] : in->res;
+	int vec = store ? in->args[VSTORE_V] : in->res;
 	int n = lanes(v, vec);
-	int m = in->nargs > (store ? 2 : 1) ? in->args[store ? 2 : 1] : -1;
+	int m = mem_mask(in);
 	if (m >= 0 && all_true_lit(v, m))
 		m = -1;
 	/* Constant offsets with constant masks were proved in bounds by the rule checker. */
@@ -585,9 +595,13 @@ static void mem(KdVecOut *v, const KdIns *in, int store)
 }
 
 /* vconcat / vzip: parts 0 all, 1 low, 2 high, 3 even, 4 odd. */
+_Static_assert(KD_SAME_POS(VCONCAT_X, VZIP_X) && KD_SAME_POS(VCONCAT_Y, VZIP_Y) &&
+               KD_SAME_POS(VCONCAT_PART, VZIP_PART), "vconcat and vzip share positions");
+
 static void concat_zip(KdVecOut *v, const KdIns *in, int zip)
 {
-	int r = in->res, x = in->args[0], y = in->args[1], p = (int)cval(v, in->args[2]);
+	int r = in->res, x = in->args[VCONCAT_X], y = in->args[VCONCAT_Y];
+	int p = (int)cval(v, in->args[VCONCAT_PART]);
 	int n = lanes(v, x), h = n / 2, cnt = p == 0 ? n : h;
 	char src[32];
 	switch (p) {
@@ -639,10 +653,12 @@ static int mask_bits(KdVecOut *v, int m, int *bits)
 	return 1;
 }
 
+_Static_assert(KD_SAME_POS(VCOMPT_X, VCOMPC_X), "vcompt and vcompc take x first");
+
 static void compress(KdVecOut *v, const KdIns *in, int fill)
 {
-	int r = in->res, x = in->args[0], n = lanes(v, x);
-	int m = in->args[fill ? 2 : 1];
+	int r = in->res, x = in->args[VCOMPT_X], n = lanes(v, x);
+	int m = in->args[fill ? (int)VCOMPC_MASK : (int)VCOMPT_MASK];
 	int bits[MAXLANES], idx[MAXLANES], opened = 0;
 	if (mask_bits(v, m, bits)) {
 		/* a literal mask: a constant permutation, zeros (vcompt) or y's
@@ -653,7 +669,7 @@ static void compress(KdVecOut *v, const KdIns *in, int fill)
 				idx[k++] = i;
 		for (int j = 0; k < n; k++, j++)
 			idx[k] = fill ? n + j : -1;
-		opened = shuffle_begin(v, r, x, fill ? in->args[1] : -1, idx, m);
+		opened = shuffle_begin(v, r, x, fill ? in->args[VCOMPC_Y] : -1, idx, m);
 	}
 	kd_buf_printf(v->o, "\t{\n\t\tint kd_n = 0;\n\t\tfor (int kd_i = 0; kd_i < %d; kd_i++)\n\t\t\tif (", n);
 	lane(v, m, "kd_i");
@@ -668,7 +684,7 @@ static void compress(KdVecOut *v, const KdIns *in, int fill)
 	lane(v, r, "kd_n");
 	if (fill) {
 		put(v, " = ");
-		lane(v, in->args[1], "kd_j");
+		lane(v, in->args[VCOMPC_Y], "kd_j");
 	} else {
 		put(v, " = 0");
 	}
@@ -701,7 +717,8 @@ static void f16_lanes(KdVecOut *v, KdOp op, const char *sym, int a, int b)
 			put(v, "kd_y");
 		else
 			lane(v, b, "kd_i");
-	} else if (op <= OP_MUL) {
+	} else if (!(kd_ops[op].flags & KD_OPF_COMPARE)) {
+		/* arithmetic: rounded back to f16 (a comparison gives a mask lane) */
 		put(v, "kdsl_f64_to_f16(");
 		f16_lane(v, a);
 		kd_buf_printf(v->o, " %s ", sym);
@@ -714,13 +731,16 @@ static void f16_lanes(KdVecOut *v, KdOp op, const char *sym, int a, int b)
 	}
 }
 
+/* The vector operators (add, sub, mul, the comparisons: their C
+ * operator is the table's) and min/max, whose x and y stand where the
+ * operators' two operands do. */
+_Static_assert(VMIN_X == 0 && VMIN_Y == 1 && VMAX_X == 0 && VMAX_Y == 1, "min and max take (x, y)");
+
 static void elementwise(KdVecOut *v, const KdIns *in)
 {
 	int r = in->res, a = in->args[0], b = in->args[1];
 	KdDtype dt = v->f->val[a].dt;
-	const char *ops[] = {[OP_ADD] = "+", [OP_SUB] = "-", [OP_MUL] = "*", [OP_EQ] = "==",
-	                     [OP_NE] = "!=", [OP_LT] = "<", [OP_LE] = "<=", [OP_GT] = ">",
-	                     [OP_GE] = ">="};
+	const char *sym = kd_ops[in->op].c_op;
 	/* max(x, x), x > x: the second operand goes through a local, or gcc
 	 * and clang warn of a self-comparison (-Wtautological-compare). */
 	int same = a == b;
@@ -738,8 +758,7 @@ static void elementwise(KdVecOut *v, const KdIns *in)
 		 * exact sum, difference or product of two f16 values fits (at
 		 * most 40 significant bits), so the one rounding back to f16 is
 		 * IEEE's. */
-		f16_lanes(v, in->op, in->op == OP_VMIN || in->op == OP_VMAX ? NULL : ops[in->op], a,
-		          same ? -1 : b);
+		f16_lanes(v, in->op, sym, a, same ? -1 : b);
 	} else if (in->op == OP_VMIN || in->op == OP_VMAX) {
 		lane(v, a, "kd_i");
 		put(v, in->op == OP_VMIN ? " < " : " > ");
@@ -748,15 +767,16 @@ static void elementwise(KdVecOut *v, const KdIns *in)
 		lane(v, a, "kd_i");
 		put(v, " : ");
 		B_LANE();
-	} else if (in->op <= OP_MUL && !kd_dtypes[dt].is_float) {
+	} else if (!(kd_ops[in->op].flags & KD_OPF_COMPARE) && !kd_dtypes[dt].is_float) {
+		/* integer arithmetic wraps at the lane's width */
 		kd_buf_printf(v->o, "(%s)((uint32_t)", elem(dt));
 		lane(v, a, "kd_i");
-		kd_buf_printf(v->o, " %s (uint32_t)", ops[in->op]);
+		kd_buf_printf(v->o, " %s (uint32_t)", sym);
 		B_LANE();
 		put(v, ")");
 	} else {
 		lane(v, a, "kd_i");
-		kd_buf_printf(v->o, " %s ", ops[in->op]);
+		kd_buf_printf(v->o, " %s ", sym);
 		B_LANE();
 	}
 #undef B_LANE
@@ -765,23 +785,28 @@ static void elementwise(KdVecOut *v, const KdIns *in)
 
 static void table(KdVecOut *v, const KdIns *in)
 {
-	int r = in->res, idx = in->args[0], n = lanes(v, r);
+	int r = in->res, idx = in->args[VTBL_IR_INDICES], n = lanes(v, r);
 	kd_buf_printf(v->o, "\tfor (int kd_i = 0; kd_i < %d; kd_i++) {\n\t\tuint64_t kd_k = (uint64_t)(int64_t)", n);
 	lane(v, idx, "kd_i");
 	put(v, ";\n\t\t");
 	lane(v, r, "kd_i");
 	put(v, " = ");
-	for (int t = 1; t < in->nargs; t++) {
+	for (int t = 0; t + VTBL_IR_TABLE < in->nargs; t++) {
 		char at[48];
-		snprintf(at, sizeof at, "kd_k - %d", (t - 1) * n);
-		kd_buf_printf(v->o, "kd_k < %d ? ", t * n);
-		lane(v, in->args[t], t == 1 ? "kd_k" : at);
+		snprintf(at, sizeof at, "kd_k - %d", t * n);
+		kd_buf_printf(v->o, "kd_k < %d ? ", (t + 1) * n);
+		lane(v, in->args[VTBL_IR_TABLE + t], t == 0 ? "kd_k" : at);
 		put(v, " : ");
 	}
 	put(v, "0;\n\t}\n");
 }
 
-void kd_emit_vec_ins(KdVecOut *v, const KdIns *in)
+/* Every op below takes its vector (x, or vsplat's and vbcast's scalar,
+ * or tail_mask's n) first. */
+_Static_assert(VSPLIT_IR_X == 0 && VREVS_X == 0 && VSEL_X == 0 && VSHFL_X == 0 && VBCAST_X == 0 &&
+               VSLDL_X == 0 && VREPLIC_X == 0 && TAIL_MASK_N == 0, "x first");
+
+int kd_emit_vec_ins(KdVecOut *v, const KdIns *in)
 {
 	int r = in->res, x = in->nargs ? in->args[0] : -1;
 	char buf[64];
@@ -792,9 +817,9 @@ void kd_emit_vec_ins(KdVecOut *v, const KdIns *in)
 	case OP_VCONCAT: concat_zip(v, in, 0); break;
 	case OP_VZIP: concat_zip(v, in, 1); break;
 	case OP_VSPLIT:
-		snprintf(buf, sizeof buf, "%lld + kd_i", (long long)cval(v, in->args[1]) * n);
+		snprintf(buf, sizeof buf, "%lld + kd_i", (long long)cval(v, in->args[VSPLIT_IR_PART]) * n);
 		for (int i = 0; i < n; i++)
-			idx[i] = (int)cval(v, in->args[1]) * n + i;
+			idx[i] = (int)cval(v, in->args[VSPLIT_IR_PART]) * n + i;
 		permute(v, r, x, idx, buf);
 		break;
 	case OP_VCOMPT: compress(v, in, 0); break;
@@ -808,26 +833,26 @@ void kd_emit_vec_ins(KdVecOut *v, const KdIns *in)
 	case OP_VSEL: {
 		/* a literal mask picks each lane from a known operand: a shuffle */
 		int bits[MAXLANES], opened = 0;
-		if (mask_bits(v, in->args[2], bits)) {
+		if (mask_bits(v, in->args[VSEL_MASK], bits)) {
 			for (int i = 0; i < n; i++)
 				idx[i] = bits[i] ? i : n + i;
-			opened = shuffle_begin(v, r, x, in->args[1], idx, in->args[2]);
+			opened = shuffle_begin(v, r, x, in->args[VSEL_Y], idx, in->args[VSEL_MASK]);
 		}
 		loop(v, lanes(v, r));
 		lane(v, r, "kd_i");
 		put(v, " = ");
-		lane(v, in->args[2], "kd_i");
+		lane(v, in->args[VSEL_MASK], "kd_i");
 		put(v, " ? ");
 		lane(v, x, "kd_i");
 		put(v, " : ");
-		lane(v, in->args[1], "kd_i");
+		lane(v, in->args[VSEL_Y], "kd_i");
 		put(v, ";\n");
 		shuffle_end(v, opened);
 		break;
 	}
 	case OP_VSHFL: {
-		if (is_const(v, in->args[1])) {
-			int64_t s = ((cval(v, in->args[1]) % n) + n) % n;
+		if (is_const(v, in->args[VSHFL_SHIFT])) {
+			int64_t s = ((cval(v, in->args[VSHFL_SHIFT]) % n) + n) % n;
 			snprintf(buf, sizeof buf, "(kd_i + %lld) %% %d", (long long)s, n);
 			for (int i = 0; i < n; i++)
 				idx[i] = (int)((i + s) % n);
@@ -835,7 +860,7 @@ void kd_emit_vec_ins(KdVecOut *v, const KdIns *in)
 			break;
 		}
 		put(v, "\t{\n\t\tint64_t kd_s = ");
-		val(v, in->args[1]);
+		val(v, in->args[VSHFL_SHIFT]);
 		kd_buf_printf(v->o, " %% %d;\n\t\tif (kd_s < 0)\n\t\t\tkd_s += %d;\n", n, n);
 		kd_buf_printf(v->o, "\t\tfor (int kd_i = 0; kd_i < %d; kd_i++)\n\t\t\t", n);
 		lane(v, r, "kd_i");
@@ -845,44 +870,44 @@ void kd_emit_vec_ins(KdVecOut *v, const KdIns *in)
 		put(v, ";\n\t}\n");
 		break;
 	}
-	case OP_VBCAST: splat(v, r, x, in->nargs > 1 ? in->args[1] : -1); break;
+	case OP_VBCAST: splat(v, r, x, in->nargs > VBCAST_MASK ? in->args[VBCAST_MASK] : -1); break;
 	case OP_VSPLAT: splat(v, r, x, -1); break;
 	case OP_VSLDL: {
-		int s = (int)cval(v, in->args[2]);
+		int s = (int)cval(v, in->args[VSLDL_SHIFT]);
 		char dst[32];
 		for (int i = 0; i < n; i++)
 			idx[i] = i + s;
-		int opened = shuffle_begin(v, r, x, in->args[1], idx, -1);
+		int opened = shuffle_begin(v, r, x, in->args[VSLDL_Y], idx, -1);
 		snprintf(buf, sizeof buf, "kd_i + %d", s);
 		copy(v, r, "kd_i", x, buf, n - s);
 		snprintf(dst, sizeof dst, "%d + kd_i", n - s);
-		copy(v, r, dst, in->args[1], "kd_i", s);
+		copy(v, r, dst, in->args[VSLDL_Y], "kd_i", s);
 		shuffle_end(v, opened);
 		break;
 	}
 	case OP_VTBL: table(v, in); break;
 	case OP_VREPLIC: {
-		if (is_const(v, in->args[1])) {
-			snprintf(buf, sizeof buf, "%lld", (long long)cval(v, in->args[1]));
+		if (is_const(v, in->args[VREPLIC_INDEX])) {
+			snprintf(buf, sizeof buf, "%lld", (long long)cval(v, in->args[VREPLIC_INDEX]));
 			for (int i = 0; i < n; i++)
-				idx[i] = (int)cval(v, in->args[1]);
+				idx[i] = (int)cval(v, in->args[VREPLIC_INDEX]);
 			permute(v, r, x, idx, buf);
 			break;
 		}
 		put(v, "\tif (");
-		val(v, in->args[1]);
+		val(v, in->args[VREPLIC_INDEX]);
 		put(v, " < 0 || ");
-		val(v, in->args[1]);
+		val(v, in->args[VREPLIC_INDEX]);
 		kd_buf_printf(v->o, " > %d)\n\t\treturn kdsl_rt_fail(kd_rt, &kd_site[%d], KDSL_ERR_RANGE, "
 		              "\"index must be in 0..%d, got %%lld\", (long long)", n - 1, v->site, n - 1);
-		val(v, in->args[1]);
+		val(v, in->args[VREPLIC_INDEX]);
 		put(v, ");\n");
 		loop(v, n);
 		lane(v, r, "kd_i");
 		put(v, " = ");
 		val(v, x);
 		put(v, ".v[");
-		val(v, in->args[1]);
+		val(v, in->args[VREPLIC_INDEX]);
 		put(v, "];\n");
 		break;
 	}
@@ -908,8 +933,14 @@ void kd_emit_vec_ins(KdVecOut *v, const KdIns *in)
 			kd_buf_printf(v->o, " = %d;\n", cval(v, in->args[i]) != 0);
 		}
 		break;
-	default:
+	case OP_ADD: case OP_SUB: case OP_MUL:
+	case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT: case OP_GE:
+	case OP_VMIN: case OP_VMAX:
 		elementwise(v, in);
 		break;
+	default:
+		kd_op_unhandled(v->d, in->span, "emit (aipu vectors)", in->op);
+		return -1;
 	}
+	return 0;
 }

@@ -15,6 +15,7 @@ void kd_emit_vec_ctype(KdBuf *o, const KdVal *x);
 int kd_emit_vec_handles(const KdFunc *f, const KdIns *in);
 /* Instructions that may fail at run time and so need a kd_site entry. */
 int kd_emit_vec_needs_site(const KdFunc *f, const KdIns *in);
-void kd_emit_vec_ins(KdVecOut *v, const KdIns *in);
+/* 0, or -1 after reporting an op it cannot emit. */
+int kd_emit_vec_ins(KdVecOut *v, const KdIns *in);
 
 #endif

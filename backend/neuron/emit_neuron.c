@@ -87,7 +87,7 @@ int kd_emit_neuron_arg(KdBuf *o, const KdFunc *f, const KdOpParam *p, int v, KdE
 {
 	const KdVal *x = &f->val[v];
 	if (p->kind == PK_TENSOR) {
-		tile(o, f, v, p->flags & PF_WRITE, val, ctx);
+		tile(o, f, v, kd_mem_writes(p), val, ctx);
 		return 1;
 	}
 	if (p->kind == PK_TILE_OR_NUM) {

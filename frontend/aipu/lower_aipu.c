@@ -2,6 +2,7 @@
  * every type rule, so lowering only normalises operands: a broadcast
  * scalar becomes a vsplat, a mask string or list a constant mask (vmask),
  * part names and immediates integer constants. */
+#include "lower.h"
 #include "lower_aipu.h"
 #include "sema_aipu.h"
 
@@ -102,13 +103,13 @@ static KdValType vt(const KdType *t)
 
 int kd_lower_aipu_tuple(KdVecLower *vb, KdNode *n, int *out, int max)
 {
-	KdNode *x = n->bound[0];
+	KdNode *x = n->bound[VSPLIT_X];
 	const KdType *t = x->ty;
 	int v = vb->expr(vb->ctx, x), nat = kd_aipu_native(t->dt), k = t->lanes / nat;
 	for (int i = 0; i < k && i < max; i++) {
-		int args[2] = {v, iconst(vb, i)};
-		KdSpan spans[2] = {x->span, n->span};
-		out[i] = ins(vb, OP_VSPLIT, 2, args, spans, n->span, VT_VEC, t->dt, nat);
+		int args[VSPLIT_IR_N] = {[VSPLIT_IR_X] = v, [VSPLIT_IR_PART] = iconst(vb, i)};
+		KdSpan spans[VSPLIT_IR_N] = {[VSPLIT_IR_X] = x->span, [VSPLIT_IR_PART] = n->span};
+		out[i] = ins(vb, OP_VSPLIT, VSPLIT_IR_N, args, spans, n->span, VT_VEC, t->dt, nat);
 	}
 	return k;
 }
@@ -125,24 +126,26 @@ int kd_lower_aipu_call(KdVecLower *vb, KdNode *n)
 		spans[i] = n->span;
 	switch (op) {
 	case OP_VLOAD: {
-		args[na++] = view(vb, b[0]);
-		int m = mem_mask(vb, b[2], rt->lanes);
-		spans[0] = b[0]->span;
+		args[VLOAD_IR_SRC] = view(vb, b[VLOAD_SRC]);
+		spans[VLOAD_IR_SRC] = b[VLOAD_SRC]->span;
+		na = VLOAD_IR_MASK;
+		int m = mem_mask(vb, b[VLOAD_MASK], rt->lanes);
 		if (m >= 0) {
-			spans[na] = b[2]->span;
+			spans[VLOAD_IR_MASK] = b[VLOAD_MASK]->span;
 			args[na++] = m;
 		}
 		break;
 	}
 	case OP_VSTORE: {
-		int lanes = b[1]->ty->lanes;
-		args[0] = view(vb, b[0]);
-		args[1] = vb->expr(vb->ctx, b[1]);
-		args[2] = mem_mask(vb, b[2], lanes);
-		for (int i = 0; i < 3; i++)
+		int lanes = b[VSTORE_V]->ty->lanes;
+		args[VSTORE_DST] = view(vb, b[VSTORE_DST]);
+		args[VSTORE_V] = vb->expr(vb->ctx, b[VSTORE_V]);
+		args[VSTORE_MASK] = mem_mask(vb, b[VSTORE_MASK], lanes);
+		for (int i = 0; i < VSTORE_NPARAM; i++)
 			spans[i] = b[i] ? b[i]->span : n->span;
-		vb->f->buf[vb->f->val[args[0]].buf].written = 1;
-		kd_ins_add(vb->a, vb->f, vb->cur, op, args[2] < 0 ? 2 : 3, args, spans, n->span);
+		vb->f->buf[vb->f->val[args[VSTORE_DST]].buf].written = 1;
+		kd_ins_add(vb->a, vb->f, vb->cur, op, args[VSTORE_MASK] < 0 ? VSTORE_MASK : VSTORE_NPARAM, args,
+		           spans, n->span);
 		return -1;
 	}
 	case OP_VCONCAT:
@@ -152,14 +155,15 @@ int kd_lower_aipu_call(KdVecLower *vb, KdNode *n)
 	case OP_VSLDL:
 	case OP_VMIN:
 	case OP_VMAX: {
-		const KdType *t = is_vecish(b[0]->ty) ? b[0]->ty : b[1]->ty;
-		KdNode *third = d->nparam > 2 ? b[2] : NULL;
-		if (op == OP_VSEL && !third && is_vecish(b[0]->ty))
-			return vb->expr(vb->ctx, b[0]);   /* no mask: every lane is x's */
-		args[na++] = as_vec(vb, b[0], t);
-		args[na++] = as_vec(vb, b[1], t);
-		spans[0] = b[0]->span;
-		spans[1] = b[1]->span;
+		const KdType *t = is_vecish(b[KD_AIPU_X]->ty) ? b[KD_AIPU_X]->ty : b[KD_AIPU_Y]->ty;
+		KdNode *third = d->nparam > KD_AIPU_THIRD ? b[KD_AIPU_THIRD] : NULL;
+		if (op == OP_VSEL && !third && is_vecish(b[KD_AIPU_X]->ty))
+			return vb->expr(vb->ctx, b[KD_AIPU_X]);   /* no mask: every lane is x's */
+		args[KD_AIPU_X] = as_vec(vb, b[KD_AIPU_X], t);
+		args[KD_AIPU_Y] = as_vec(vb, b[KD_AIPU_Y], t);
+		spans[KD_AIPU_X] = b[KD_AIPU_X]->span;
+		spans[KD_AIPU_Y] = b[KD_AIPU_Y]->span;
+		na = KD_AIPU_THIRD;
 		if (op == OP_VCONCAT || op == OP_VZIP)
 			args[na++] = iconst(vb, third ? kd_aipu_part(third->name) : 0);
 		else if (op == OP_VCOMPC || op == OP_VSEL)
@@ -167,38 +171,47 @@ int kd_lower_aipu_call(KdVecLower *vb, KdNode *n)
 		else if (op == OP_VSLDL)
 			args[na++] = iconst(vb, third->cval);
 		if (third)
-			spans[2] = third->span;
+			spans[KD_AIPU_THIRD] = third->span;
 		break;
 	}
 	case OP_VCOMPT:
-		args[na++] = vb->expr(vb->ctx, b[0]);
-		args[na++] = mask(vb, b[1], rt->lanes);
-		spans[0] = b[0]->span;
-		spans[1] = b[1]->span;
+		args[VCOMPT_X] = vb->expr(vb->ctx, b[VCOMPT_X]);
+		args[VCOMPT_MASK] = mask(vb, b[VCOMPT_MASK], rt->lanes);
+		spans[VCOMPT_X] = b[VCOMPT_X]->span;
+		spans[VCOMPT_MASK] = b[VCOMPT_MASK]->span;
+		na = VCOMPT_NPARAM;
 		break;
 	case OP_VREVS:
-		args[na++] = vb->expr(vb->ctx, b[0]);
+		args[VREVS_X] = vb->expr(vb->ctx, b[VREVS_X]);
+		na = VREVS_NPARAM;
 		break;
 	case OP_VSHFL:
-	case OP_VREPLIC:
-		args[na++] = vb->expr(vb->ctx, b[0]);
-		args[na++] = b[1] ? vb->expr(vb->ctx, b[1]) : iconst(vb, 0);
-		spans[0] = b[0]->span;
-		if (b[1])
-			spans[1] = b[1]->span;
+	case OP_VREPLIC: {
+		/* x and an integer: vshfl's shift, vreplic's index */
+		enum { NUM = VSHFL_SHIFT };
+		_Static_assert(KD_SAME_POS(VREPLIC_INDEX, NUM), "vshfl and vreplic share positions");
+		args[KD_AIPU_X] = vb->expr(vb->ctx, b[KD_AIPU_X]);
+		args[NUM] = b[NUM] ? vb->expr(vb->ctx, b[NUM]) : iconst(vb, 0);
+		spans[KD_AIPU_X] = b[KD_AIPU_X]->span;
+		if (b[NUM])
+			spans[NUM] = b[NUM]->span;
+		na = NUM + 1;
 		break;
+	}
 	case OP_VBCAST:
-		args[na++] = vb->expr(vb->ctx, b[0]);
-		spans[0] = b[0]->span;
-		if (b[1]) {
-			spans[na] = b[1]->span;
-			args[na++] = mask(vb, b[1], rt->lanes);
+		args[VBCAST_X] = vb->expr(vb->ctx, b[VBCAST_X]);
+		spans[VBCAST_X] = b[VBCAST_X]->span;
+		na = VBCAST_MASK;
+		if (b[VBCAST_MASK]) {
+			spans[na] = b[VBCAST_MASK]->span;
+			args[na++] = mask(vb, b[VBCAST_MASK], rt->lanes);
 		}
 		break;
 	case OP_VTBL: {
-		KdNode *tb = b[0];
-		args[na++] = vb->expr(vb->ctx, b[1]);
-		spans[0] = b[1]->span;
+		KdNode *tb = b[VTBL_TABLE];
+		args[VTBL_IR_INDICES] = vb->expr(vb->ctx, b[VTBL_INDICES]);
+		spans[VTBL_IR_INDICES] = b[VTBL_INDICES]->span;
+		na = VTBL_IR_TABLE;
 		for (int i = 0; i < tb->list.n; i++) {
 			spans[na] = ((KdNode *)tb->list.v[i])->span;
 			args[na++] = vb->expr(vb->ctx, tb->list.v[i]);
@@ -206,10 +219,13 @@ int kd_lower_aipu_call(KdVecLower *vb, KdNode *n)
 		break;
 	}
 	case OP_TAIL_MASK:
-		args[na++] = vb->expr(vb->ctx, b[0]);
-		spans[0] = b[0]->span;
+		/* lanes is the result's type */
+		args[TAIL_MASK_N] = vb->expr(vb->ctx, b[TAIL_MASK_N]);
+		spans[TAIL_MASK_N] = b[TAIL_MASK_N]->span;
+		na = TAIL_MASK_LANES;
 		break;
 	default:
+		kd_op_unhandled(vb->d, n->span, "lower", op);
 		return iconst(vb, 0);
 	}
 	return ins(vb, op, na, args, spans, n->span, vt(rt), rt->kind == TY_MASK ? KD_BOOL : rt->dt,
@@ -221,6 +237,6 @@ int kd_lower_vec_binary(KdVecLower *vb, KdNode *n)
 	const KdType *t = is_vecish(n->a->ty) ? n->a->ty : n->b->ty;
 	int args[2] = {as_vec(vb, n->a, t), as_vec(vb, n->b, t)};
 	KdSpan spans[2] = {n->a->span, n->b->span};
-	return ins(vb, (KdOp)(OP_ADD + n->op), 2, args, spans, n->span, vt(n->ty),
+	return ins(vb, kd_binop_op((KdBinop)n->op), 2, args, spans, n->span, vt(n->ty),
 	           n->ty->kind == TY_MASK ? KD_BOOL : n->ty->dt, n->ty->lanes);
 }

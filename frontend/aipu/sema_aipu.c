@@ -325,12 +325,12 @@ static KdType *ret_like(Ctx *c, const KdType *t, int lanes)
 
 static KdType *load_store(Ctx *c, int store)
 {
-	KdNode *x = arg(c, 0);
+	KdNode *x = arg(c, VLOAD_SRC);
 	const KdType *tt = x->ty;
 	if (tt->kind == TY_ERROR)
 		return c->err;
 	if (tt->kind != TY_TENSOR || !tt->is_view) {
-		fail(c, x, "%s must be an element address t[k] of a gm tensor, got %s", c->op->param[0].name,
+		fail(c, x, "%s must be an element address t[k] of a gm tensor, got %s", c->op->param[VLOAD_SRC].name,
 		     tstr(c, tt));
 		return c->err;
 	}
@@ -339,17 +339,17 @@ static KdType *load_store(Ctx *c, int store)
 	int n = kd_aipu_native(tt->dt);
 	int64_t lanes = n;
 	if (store) {
-		const KdType *v = vec(c, 1, 0);
+		const KdType *v = vec(c, VSTORE_V, 0);
 		if (!v)
 			return c->err;
 		if (v->dt != tt->dt)
-			fail(c, arg(c, 1), "v is %s but the tensor holds %s", tstr(c, v), kd_dtypes[tt->dt].name);
+			fail(c, arg(c, VSTORE_V), "v is %s but the tensor holds %s", tstr(c, v), kd_dtypes[tt->dt].name);
 		lanes = v->lanes;
-	} else if (int_arg(c, 1, 1, 1, 4 * n, &lanes) > 0) {
+	} else if (int_arg(c, VLOAD_LANES, 1, 1, 4 * n, &lanes) > 0) {
 		KdType probe = {.kind = TY_VEC, .dt = tt->dt, .lanes = (int)lanes};
-		width(c, arg(c, 1), &probe, W_MULTI | W_FLEX);
+		width(c, arg(c, VLOAD_LANES), &probe, W_MULTI | W_FLEX);
 	}
-	mask(c, 2, (int)lanes);
+	mask(c, VLOAD_MASK, (int)lanes);
 	return store ? result(c, NULL) : result(c, vty(c->a, tt->dt, (int)lanes));
 }
 
@@ -368,12 +368,12 @@ KdType *kd_sema_aipu_call(KdArena *a, KdDiag *d, KdNode *n, KdType *err)
 	case OP_VCONCAT:
 	case OP_VZIP: {
 		int zip = c.op == &kd_ops[OP_VZIP];
-		if (!(t = common(&c, 0, 1, zip)) || !dtype_ok(&c, arg(&c, 0), t))
+		if (!(t = common(&c, KD_AIPU_X, KD_AIPU_Y, zip)) || !dtype_ok(&c, arg(&c, KD_AIPU_X), t))
 			return err;
-		int p = part(&c, 2);
+		int p = part(&c, KD_AIPU_THIRD);
 		if (p < 0)
 			return err;
-		KdNode *at = t == arg(&c, 0)->ty ? arg(&c, 0) : arg(&c, 1);
+		KdNode *at = t == arg(&c, KD_AIPU_X)->ty ? arg(&c, KD_AIPU_X) : arg(&c, KD_AIPU_Y);
 		if (!width(&c, at, t, zip && p == 0 ? W_MULTI | W_FLEX : W_MULTI))
 			return err;
 		if (p == 0 && 2 * t->lanes > 4 * native_of(t)) {
@@ -384,11 +384,11 @@ KdType *kd_sema_aipu_call(KdArena *a, KdDiag *d, KdNode *n, KdType *err)
 		return result(&c, ret_like(&c, t, kd_aipu_part_lanes(t->lanes, p)));
 	}
 	case OP_VSPLIT: {
-		if (!(t = vec(&c, 0, 0)) || !dtype_ok(&c, arg(&c, 0), t))
+		if (!(t = vec(&c, VSPLIT_X, 0)) || !dtype_ok(&c, arg(&c, VSPLIT_X), t))
 			return err;
 		int nat = kd_aipu_native(t->dt);
 		if (t->lanes % nat || t->lanes / nat < 2 || t->lanes / nat > 4) {
-			fail(&c, arg(&c, 0), "x must be 2, 3 or 4 times the native width (%d lanes), got %s",
+			fail(&c, arg(&c, VSPLIT_X), "x must be 2, 3 or 4 times the native width (%d lanes), got %s",
 			     nat, tstr(&c, t));
 			return err;
 		}
@@ -405,54 +405,55 @@ KdType *kd_sema_aipu_call(KdArena *a, KdDiag *d, KdNode *n, KdType *err)
 	case OP_VSHFL:
 	case OP_VREPLIC: {
 		int is_revs = c.op == &kd_ops[OP_VREVS];
-		if (!(t = vec(&c, 0, is_revs)) || !dtype_ok(&c, arg(&c, 0), t) ||
-		    !width(&c, arg(&c, 0), t, W_NATIVE))
+		if (!(t = vec(&c, KD_AIPU_X, is_revs)) || !dtype_ok(&c, arg(&c, KD_AIPU_X), t) ||
+		    !width(&c, arg(&c, KD_AIPU_X), t, W_NATIVE))
 			return err;
 		if (c.op == &kd_ops[OP_VCOMPT])
-			mask(&c, 1, t->lanes);
+			mask(&c, VCOMPT_MASK, t->lanes);
 		else if (c.op == &kd_ops[OP_VSHFL])
-			int_arg(&c, 1, 0, INT64_MIN, INT64_MAX, &k);
+			int_arg(&c, VSHFL_SHIFT, 0, INT64_MIN, INT64_MAX, &k);
 		else if (c.op == &kd_ops[OP_VREPLIC])
-			int_arg(&c, 1, 0, 0, t->lanes - 1, &k);
+			int_arg(&c, VREPLIC_INDEX, 0, 0, t->lanes - 1, &k);
 		return result(&c, ret_like(&c, t, t->lanes));
 	}
 	case OP_VCOMPC:
 	case OP_VSLDL:
-		if (!(t = common(&c, 0, 1, 0)) || !dtype_ok(&c, arg(&c, 0), t))
+		if (!(t = common(&c, KD_AIPU_X, KD_AIPU_Y, 0)) || !dtype_ok(&c, arg(&c, KD_AIPU_X), t))
 			return err;
-		if (!width(&c, t == arg(&c, 0)->ty ? arg(&c, 0) : arg(&c, 1), t, W_NATIVE))
+		if (!width(&c, t == arg(&c, KD_AIPU_X)->ty ? arg(&c, KD_AIPU_X) : arg(&c, KD_AIPU_Y), t, W_NATIVE))
 			return err;
 		if (c.op == &kd_ops[OP_VCOMPC])
-			mask(&c, 2, t->lanes);
+			mask(&c, VCOMPC_MASK, t->lanes);
 		else
-			int_arg(&c, 2, 1, 0, t->lanes, &k);
+			int_arg(&c, VSLDL_SHIFT, 1, 0, t->lanes, &k);
 		return result(&c, ret_like(&c, t, t->lanes));
 	case OP_VSEL:
 	case OP_VMIN:
 	case OP_VMAX: {
 		int sel = c.op == &kd_ops[OP_VSEL];
-		if (!(t = common(&c, 0, 1, sel)) || !dtype_ok(&c, arg(&c, 0), t))
+		if (!(t = common(&c, KD_AIPU_X, KD_AIPU_Y, sel)) || !dtype_ok(&c, arg(&c, KD_AIPU_X), t))
 			return err;
-		if (!width(&c, t == arg(&c, 0)->ty ? arg(&c, 0) : arg(&c, 1), t, W_MULTI | W_FLEX))
+		if (!width(&c, t == arg(&c, KD_AIPU_X)->ty ? arg(&c, KD_AIPU_X) : arg(&c, KD_AIPU_Y), t,
+		           W_MULTI | W_FLEX))
 			return err;
 		if (sel)
-			mask(&c, 2, t->lanes);
+			mask(&c, VSEL_MASK, t->lanes);
 		return result(&c, ret_like(&c, t, t->lanes));
 	}
 	case OP_VBCAST: {
-		KdNode *x = arg(&c, 0);
+		KdNode *x = arg(&c, VBCAST_X);
 		KdDtype dt = x->ty->dt;
 		if (x->ty->kind == TY_BOOL) {
 			/* vbcast(x > 0, lanes=16): a bool broadcast to a mask */
 			int64_t lanes = 0;
-			if (!arg(&c, 2) && arg(&c, 1) && arg(&c, 1)->ty->kind == TY_MASK)
-				lanes = arg(&c, 1)->ty->lanes;
-			else if (int_arg(&c, 2, 1, 1, KD_AIPU_MAX_LANES, &lanes) <= 0) {
+			if (!arg(&c, VBCAST_LANES) && arg(&c, VBCAST_MASK) && arg(&c, VBCAST_MASK)->ty->kind == TY_MASK)
+				lanes = arg(&c, VBCAST_MASK)->ty->lanes;
+			else if (int_arg(&c, VBCAST_LANES, 1, 1, KD_AIPU_MAX_LANES, &lanes) <= 0) {
 				if (!c.bad)
 					fail(&c, x, "a bool x needs lanes (the mask's lane count)");
 				return err;
 			}
-			mask(&c, 1, (int)lanes);
+			mask(&c, VBCAST_MASK, (int)lanes);
 			int bits = VBITS % lanes == 0 && (VBITS / lanes == 8 || VBITS / lanes == 16 ||
 			                                  VBITS / lanes == 32) ? (int)(VBITS / lanes) : 0;
 			return result(&c, mty(a, bits, (int)lanes));
@@ -466,20 +467,20 @@ KdType *kd_sema_aipu_call(KdArena *a, KdDiag *d, KdNode *n, KdType *err)
 		}
 		/* lanes: given, else a mask value's, else native */
 		int64_t lanes = kd_aipu_native(dt);
-		if (!arg(&c, 2) && arg(&c, 1) && arg(&c, 1)->ty->kind == TY_MASK)
-			lanes = arg(&c, 1)->ty->lanes;
+		if (!arg(&c, VBCAST_LANES) && arg(&c, VBCAST_MASK) && arg(&c, VBCAST_MASK)->ty->kind == TY_MASK)
+			lanes = arg(&c, VBCAST_MASK)->ty->lanes;
 		KdType probe0 = {.kind = TY_VEC, .dt = dt, .lanes = (int)lanes};
-		if (!arg(&c, 2) && !width(&c, arg(&c, 1), &probe0, W_MULTI | W_FLEX))
+		if (!arg(&c, VBCAST_LANES) && !width(&c, arg(&c, VBCAST_MASK), &probe0, W_MULTI | W_FLEX))
 			return err;
-		if (int_arg(&c, 2, 1, 1, 4 * lanes, &lanes) > 0) {
+		if (int_arg(&c, VBCAST_LANES, 1, 1, 4 * lanes, &lanes) > 0) {
 			KdType probe = {.kind = TY_VEC, .dt = dt, .lanes = (int)lanes};
-			width(&c, arg(&c, 2), &probe, W_MULTI | W_FLEX);
+			width(&c, arg(&c, VBCAST_LANES), &probe, W_MULTI | W_FLEX);
 		}
-		mask(&c, 1, (int)lanes);
+		mask(&c, VBCAST_MASK, (int)lanes);
 		return result(&c, vty(a, dt, (int)lanes));
 	}
 	case OP_VTBL: {
-		KdNode *tb = arg(&c, 0);
+		KdNode *tb = arg(&c, VTBL_TABLE);
 		if (tb->ty->kind == TY_ERROR)
 			return err;
 		if (tb->kind != N_TUPLE && tb->kind != N_LIST) {
@@ -509,11 +510,11 @@ KdType *kd_sema_aipu_call(KdArena *a, KdDiag *d, KdNode *n, KdType *err)
 				return err;
 			}
 		}
-		const KdType *ix = vec(&c, 1, 0);
+		const KdType *ix = vec(&c, VTBL_INDICES, 0);
 		if (!ix)
 			return err;
 		if (kd_dtypes[ix->dt].is_float || ix->lanes != t->lanes) {
-			fail(&c, arg(&c, 1), "indices must be an integer vector of %d lanes, got %s", t->lanes,
+			fail(&c, arg(&c, VTBL_INDICES), "indices must be an integer vector of %d lanes, got %s", t->lanes,
 			     tstr(&c, ix));
 			return err;
 		}
@@ -521,15 +522,15 @@ KdType *kd_sema_aipu_call(KdArena *a, KdDiag *d, KdNode *n, KdType *err)
 	}
 	case OP_TAIL_MASK: {
 		int64_t lanes = 0;
-		int_arg(&c, 0, 0, INT64_MIN, INT64_MAX, &k);
-		if (int_arg(&c, 1, 1, 1, KD_AIPU_MAX_LANES, &lanes) <= 0)
+		int_arg(&c, TAIL_MASK_N, 0, INT64_MIN, INT64_MAX, &k);
+		if (int_arg(&c, TAIL_MASK_LANES, 1, 1, KD_AIPU_MAX_LANES, &lanes) <= 0)
 			return err;
 		int bits = VBITS % lanes == 0 && (VBITS / lanes == 8 || VBITS / lanes == 16 || VBITS / lanes == 32)
 		           ? (int)(VBITS / lanes) : 0;
 		return result(&c, mty(a, bits, (int)lanes));
 	}
 	default:
-		fail(&c, NULL, "not callable");
+		kd_op_unhandled(d, n->span, "sema", (KdOp)(c.op - kd_ops));
 		return err;
 	}
 }

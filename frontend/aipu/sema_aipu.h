@@ -5,8 +5,29 @@
 #ifndef KD_SEMA_AIPU_H
 #define KD_SEMA_AIPU_H
 
+#include "op.h"
 #include "sema.h"
 #include "types_aipu.h"
+
+/* Parameter positions shared by the aipu ops sema and lowering treat in
+ * one case: the two-vector ops' x and y and their third parameter (a
+ * part, a mask or a shift), and x, where every other op but vtbl and
+ * tail_mask takes it too. */
+enum { KD_AIPU_X = VCONCAT_X, KD_AIPU_Y = VCONCAT_Y, KD_AIPU_THIRD = VCONCAT_PART };
+_Static_assert(KD_SAME_POS(VZIP_X, KD_AIPU_X) && KD_SAME_POS(VZIP_Y, KD_AIPU_Y) &&
+               KD_SAME_POS(VZIP_PART, KD_AIPU_THIRD) && KD_SAME_POS(VCOMPC_X, KD_AIPU_X) &&
+               KD_SAME_POS(VCOMPC_Y, KD_AIPU_Y) && KD_SAME_POS(VCOMPC_MASK, KD_AIPU_THIRD) &&
+               KD_SAME_POS(VSEL_X, KD_AIPU_X) && KD_SAME_POS(VSEL_Y, KD_AIPU_Y) &&
+               KD_SAME_POS(VSEL_MASK, KD_AIPU_THIRD) && KD_SAME_POS(VSLDL_X, KD_AIPU_X) &&
+               KD_SAME_POS(VSLDL_Y, KD_AIPU_Y) && KD_SAME_POS(VSLDL_SHIFT, KD_AIPU_THIRD) &&
+               KD_SAME_POS(VMIN_X, KD_AIPU_X) && KD_SAME_POS(VMIN_Y, KD_AIPU_Y) &&
+               KD_SAME_POS(VMAX_X, KD_AIPU_X) && KD_SAME_POS(VMAX_Y, KD_AIPU_Y) &&
+               KD_SAME_POS(VCOMPT_X, KD_AIPU_X) && KD_SAME_POS(VREVS_X, KD_AIPU_X) &&
+               KD_SAME_POS(VSHFL_X, KD_AIPU_X) && KD_SAME_POS(VREPLIC_X, KD_AIPU_X) &&
+               KD_SAME_POS(VSPLIT_X, KD_AIPU_X), "aipu ops share positions");
+/* vload and vstore: the tensor first, the mask last. */
+_Static_assert(KD_SAME_POS(VLOAD_SRC, VSTORE_DST) && KD_SAME_POS(VLOAD_MASK, VSTORE_MASK),
+               "vload and vstore share positions");
 
 /* The type a written vector or mask type names, or err after reporting. */
 KdType *kd_sema_vec_type(KdArena *a, KdDiag *d, KdNode *ty, KdType *err);

@@ -19,15 +19,20 @@ static int last_active(const KdFunc *f, int m, int lanes, int *known)
 	return last;
 }
 
+/* vload and vstore: the view first, then (vstore) the vector, then the
+ * mask if any. */
+_Static_assert(KD_SAME_POS(VLOAD_IR_SRC, VSTORE_DST), "vload and vstore take the view first");
+enum { MEM_VIEW = VSTORE_DST };
+
 void kd_check_vload(KdCheck *c, const KdIns *ins)
 {
 	const KdFunc *f = c->f;
 	KdRange off;
-	const KdBuffer *b = kd_check_ref(c, ins, 0, &off);
+	const KdBuffer *b = kd_check_ref(c, ins, MEM_VIEW, &off);
 	int store = ins->op == OP_VSTORE;
-	int lanes = store ? f->val[ins->args[1]].lanes : f->val[ins->res].lanes;
+	int lanes = store ? f->val[ins->args[VSTORE_V]].lanes : f->val[ins->res].lanes;
 	int known = 1, last = lanes - 1;
-	int m = store ? 2 : 1;
+	int m = store ? (int)VSTORE_MASK : (int)VLOAD_IR_MASK;
 	if (ins->nargs > m)
 		last = last_active(f, ins->args[m], lanes, &known);
 	if (!off.known || !known || last < 0)
@@ -36,7 +41,8 @@ void kd_check_vload(KdCheck *c, const KdIns *ins)
 	char sp[48];
 	if (off.lo < 0 || off.hi > nelem - 1 - last) {
 		kd_span_str(sp, off.lo < 0 ? off.lo : off.hi, last + 1);
-		kd_check_error(c, ins, 0, "lanes %s are outside '%s' (%lld elements)", sp, b->name, (long long)nelem);
+		kd_check_error(c, ins, MEM_VIEW, "lanes %s are outside '%s' (%lld elements)", sp, b->name,
+		               (long long)nelem);
 	}
 }
 

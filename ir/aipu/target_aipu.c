@@ -9,8 +9,8 @@ static void bytes(int64_t *by, const KdWalk *w, const KdFunc *f, const KdIns *in
 {
 	(void)w;
 	if (ins->op == OP_VSTORE) {
-		const KdBuffer *b = &f->buf[f->val[ins->args[0]].buf];
-		by[b->space] += (int64_t)f->val[ins->args[1]].lanes * kd_dtypes[b->dt].size;
+		const KdBuffer *b = &f->buf[f->val[ins->args[VSTORE_DST]].buf];
+		by[b->space] += (int64_t)f->val[ins->args[VSTORE_V]].lanes * kd_dtypes[b->dt].size;
 	}
 }
 

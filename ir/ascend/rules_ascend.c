@@ -47,54 +47,65 @@ void kd_check_data_move(KdCheck *c, const KdIns *ins)
 {
 	const KdFunc *f = c->f;
 	KdRange doff, soff;
-	const KdBuffer *dst = kd_check_ref(c, ins, 0, &doff), *src = kd_check_ref(c, ins, 1, &soff);
+	const KdBuffer *dst = kd_check_ref(c, ins, DATA_MOVE_DST, &doff);
+	const KdBuffer *src = kd_check_ref(c, ins, DATA_MOVE_SRC, &soff);
 	if (dst->dt != src->dt)
 		kd_check_error(c, ins, -1, "src and dst must have the same dtype, got %s (src '%s') and %s (dst '%s')",
 		               kd_dtypes[src->dt].name, src->name, kd_dtypes[dst->dt].name, dst->name);
 	if (!kd_ascend_move_pair_ok(src->space, dst->space))
 		kd_check_error(c, ins, -1, "cannot move from %s to %s (scopes allowed: " KDSL_ASCEND_MOVE_PAIRS_TEXT ")",
 		               kd_spaces[src->space].name, kd_spaces[dst->space].name);
-	aligned(c, ins, 0, dst, doff);
-	aligned(c, ins, 1, src, soff);
+	aligned(c, ins, DATA_MOVE_DST, dst, doff);
+	aligned(c, ins, DATA_MOVE_SRC, src, soff);
 	int64_t nburst, burst, sstride, dstride;
-	if (!kd_arg_legal(f, ins, 3, &nburst) || !kd_arg_legal(f, ins, 4, &burst))
+	if (!kd_arg_legal(f, ins, DATA_MOVE_NBURST, &nburst) || !kd_arg_legal(f, ins, DATA_MOVE_BURST, &burst))
 		return;
-	if (kd_arg_legal(f, ins, 5, &sstride))
-		inside(c, ins, 1, src, soff, ((nburst - 1) * (burst + sstride) + burst) * KDSL_ASCEND_BLOCK, "reads");
-	if (kd_arg_legal(f, ins, 6, &dstride))
-		inside(c, ins, 0, dst, doff, ((nburst - 1) * (burst + dstride) + burst) * KDSL_ASCEND_BLOCK, "writes");
+	if (kd_arg_legal(f, ins, DATA_MOVE_SRC_STRIDE, &sstride))
+		inside(c, ins, DATA_MOVE_SRC, src, soff, ((nburst - 1) * (burst + sstride) + burst) * KDSL_ASCEND_BLOCK, "reads");
+	if (kd_arg_legal(f, ins, DATA_MOVE_DST_STRIDE, &dstride))
+		inside(c, ins, DATA_MOVE_DST, dst, doff, ((nburst - 1) * (burst + dstride) + burst) * KDSL_ASCEND_BLOCK, "writes");
 }
 
-/* vec_dup (mask, dst, scalar, repeat, dst_rs) and vec_add (mask, dst, src0,
- * src1, repeat, dst_rs, src0_rs, src1_rs). */
+/* The TIK vector ops: mask first, then each tensor (dst first) with its
+ * rep stride, and the repeat count. */
+typedef struct {
+	int ntensor, repeat;
+	int tensor[3], stride[3];
+} VecLayout;
+
+static const VecLayout dup_layout = {1, VEC_DUP_REPEAT_TIMES, {VEC_DUP_DST}, {VEC_DUP_DST_REP_STRIDE}};
+static const VecLayout add_layout = {3, VEC_ADD_REPEAT_TIMES, {VEC_ADD_DST, VEC_ADD_SRC0, VEC_ADD_SRC1},
+                                  {VEC_ADD_DST_REP_STRIDE, VEC_ADD_SRC0_REP_STRIDE, VEC_ADD_SRC1_REP_STRIDE}};
+_Static_assert(KD_SAME_POS(VEC_DUP_MASK, VEC_ADD_MASK), "vec ops take mask first");
+enum { VEC_MASK = VEC_ADD_MASK };
+
 void kd_check_vec(KdCheck *c, const KdIns *ins)
 {
 	const KdFunc *f = c->f;
-	int is_add = ins->op == OP_VEC_ADD;
-	int ntensor = is_add ? 3 : 1, rep = is_add ? 4 : 3;
+	const VecLayout *l = ins->op == OP_VEC_ADD ? &add_layout : &dup_layout;
 	KdRange off[3];
 	const KdBuffer *b[3];
-	for (int t = 0; t < ntensor; t++) {
-		b[t] = kd_check_ref(c, ins, 1 + t, &off[t]);
-		aligned(c, ins, 1 + t, b[t], off[t]);
+	for (int t = 0; t < l->ntensor; t++) {
+		b[t] = kd_check_ref(c, ins, l->tensor[t], &off[t]);
+		aligned(c, ins, l->tensor[t], b[t], off[t]);
 	}
-	for (int t = 1; t < ntensor; t++)
+	for (int t = 1; t < l->ntensor; t++)
 		if (b[t]->dt != b[0]->dt)
-			kd_check_error(c, ins, 1 + t, "all operands must have the same dtype, got %s ('%s') and %s ('%s')",
+			kd_check_error(c, ins, l->tensor[t], "all operands must have the same dtype, got %s ('%s') and %s ('%s')",
 			               kd_dtypes[b[t]->dt].name, b[t]->name, kd_dtypes[b[0]->dt].name, b[0]->name);
 	int64_t mask, repeat, stride;
 	int sz = kd_dtypes[b[0]->dt].size;
-	KdRange mr = kd_range_of(c, ins->args[0]);
+	KdRange mr = kd_range_of(c, ins->args[VEC_MASK]);
 	/* above the dtype's mask but within the table's range (the widest) */
 	if (mr.known && sz && mr.lo >= 1 && mr.hi > KDSL_ASCEND_REPEAT_BYTES / sz && mr.hi <= KDSL_ASCEND_MASK_MAX)
-		kd_check_error(c, ins, 0, "mask must be in 1..%d for %s, got %lld", KDSL_ASCEND_REPEAT_BYTES / sz,
+		kd_check_error(c, ins, VEC_MASK, "mask must be in 1..%d for %s, got %lld", KDSL_ASCEND_REPEAT_BYTES / sz,
 		               kd_dtypes[b[0]->dt].name, (long long)mr.hi);
-	if (!kd_arg_legal(f, ins, 0, &mask) || mask > KDSL_ASCEND_REPEAT_BYTES / sz ||
-	    !kd_arg_legal(f, ins, rep, &repeat) || !repeat)
+	if (!kd_arg_legal(f, ins, VEC_MASK, &mask) || mask > KDSL_ASCEND_REPEAT_BYTES / sz ||
+	    !kd_arg_legal(f, ins, l->repeat, &repeat) || !repeat)
 		return;
-	for (int t = 0; t < ntensor; t++)
-		if (kd_arg_legal(f, ins, rep + 1 + t, &stride))
-			inside(c, ins, 1 + t, b[t], off[t], (repeat - 1) * stride * KDSL_ASCEND_BLOCK + mask * sz,
+	for (int t = 0; t < l->ntensor; t++)
+		if (kd_arg_legal(f, ins, l->stride[t], &stride))
+			inside(c, ins, l->tensor[t], b[t], off[t], (repeat - 1) * stride * KDSL_ASCEND_BLOCK + mask * sz,
 			       t ? "reads" : "writes");
 }
 
@@ -104,14 +115,14 @@ void kd_check_vec(KdCheck *c, const KdIns *ins)
 int64_t kd_cost_data_move(const KdFunc *f, const KdIns *ins)
 {
 	int64_t nburst = 1, burst = 1;
-	kd_arg_const(f, ins, 3, &nburst);
-	kd_arg_const(f, ins, 4, &burst);
+	kd_arg_const(f, ins, DATA_MOVE_NBURST, &nburst);
+	kd_arg_const(f, ins, DATA_MOVE_BURST, &burst);
 	return 100 + nburst * (burst + 4);
 }
 
 int64_t kd_cost_vec(const KdFunc *f, const KdIns *ins)
 {
 	int64_t repeat = 1;
-	kd_arg_const(f, ins, ins->op == OP_VEC_ADD ? 4 : 3, &repeat);
+	kd_arg_const(f, ins, (ins->op == OP_VEC_ADD ? &add_layout : &dup_layout)->repeat, &repeat);
 	return 20 + repeat;
 }

@@ -7,17 +7,22 @@
  * tensor operand. */
 static void bytes(int64_t *by, const KdWalk *w, const KdFunc *f, const KdIns *ins)
 {
+	const KdOpDesc *d = &kd_ops[ins->op];
 	if (ins->op == OP_DATA_MOVE) {
-		int64_t n = kd_walk_int(w, f, ins->args[3], 1) * kd_walk_int(w, f, ins->args[4], 1) * KDSL_ASCEND_BLOCK;
-		by[f->buf[f->val[ins->args[0]].buf].space] += n;
-		by[f->buf[f->val[ins->args[1]].buf].space] += n;
+		int64_t n = kd_walk_int(w, f, ins->args[DATA_MOVE_NBURST], 1) *
+		            kd_walk_int(w, f, ins->args[DATA_MOVE_BURST], 1) * KDSL_ASCEND_BLOCK;
+		by[f->buf[f->val[ins->args[DATA_MOVE_DST]].buf].space] += n;
+		by[f->buf[f->val[ins->args[DATA_MOVE_SRC]].buf].space] += n;
 	} else if (ins->op == OP_VEC_DUP || ins->op == OP_VEC_ADD) {
 		/* mask elements per repeat, in each tensor operand */
-		int rep = ins->op == OP_VEC_ADD ? 4 : 3, nt = ins->op == OP_VEC_ADD ? 3 : 1;
-		for (int t = 1; t <= nt; t++) {
+		_Static_assert(KD_SAME_POS(VEC_DUP_MASK, VEC_ADD_MASK), "vec ops take mask first");
+		int rep = ins->op == OP_VEC_ADD ? VEC_ADD_REPEAT_TIMES : VEC_DUP_REPEAT_TIMES;
+		for (int t = 0; t < d->nparam; t++) {
+			if (d->param[t].kind != PK_TENSOR)
+				continue;
 			const KdBuffer *b = &f->buf[f->val[ins->args[t]].buf];
-			by[b->space] += kd_walk_int(w, f, ins->args[0], 0) * kd_walk_int(w, f, ins->args[rep], 0) *
-			                kd_dtypes[b->dt].size;
+			by[b->space] += kd_walk_int(w, f, ins->args[VEC_ADD_MASK], 0) *
+			                kd_walk_int(w, f, ins->args[rep], 0) * kd_dtypes[b->dt].size;
 		}
 	}
 }

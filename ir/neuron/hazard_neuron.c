@@ -60,9 +60,11 @@ static void step(void *ctx, const KdWalk *w, const KdIns *ins)
 			int64_t blk;
 			if (!operand(w, ins, i, &b, &blk))
 				continue;
-			int writes = (d->param[i].flags & PF_WRITE) != 0;
-			/* matmul with accumulate=true reads the tile it adds to */
-			int reads = !writes || (ins->op == OP_NC_MATMUL && w->known[ins->args[3]] && w->v[ins->args[3]]);
+			/* an accumulating op (matmul with accumulate=true) reads the
+			 * tile it adds to */
+			int writes = kd_param_writes(d, i), rmw = kd_param_rmw_if(d, i);
+			int reads = !writes || (rmw >= 0 && rmw < ins->nargs && w->known[ins->args[rmw]] &&
+			                        w->v[ins->args[rmw]]);
 			int bi = (int)(b - f->buf);
 			int64_t ph = kd_tile_phys(b->tile, blk);
 			/* -Wno-hazard: neither the warning nor its note */

@@ -91,16 +91,27 @@ static void same_dtype(KdCheck *c, const KdIns *ins, int i, const Tile *t, const
 		               kd_dtypes[t->b->dt].name, kd_dtypes[ref->b->dt].name);
 }
 
-/* Tile operands: bounds, and the same shape as dst (operand 0). */
+/* The operand the op writes (its dst), from the op table. */
+static int dst_of(const KdIns *ins)
+{
+	const KdOpDesc *d = &kd_ops[ins->op];
+	for (int i = 0; i < d->nparam; i++)
+		if (kd_param_writes(d, i))
+			return i;
+	return 0;
+}
+
+/* Tile operands: bounds, and the same shape as dst (the shape ops take
+ * it first). */
 static int tiles(KdCheck *c, const KdIns *ins, Tile *t, int shape)
 {
-	int n = 0;
+	int n = 0, dst = dst_of(ins);
 	for (int i = 0; i < ins->nargs; i++) {
 		if (!tile_of(c, ins, i, &t[i]))
 			continue;
 		inside(c, ins, i, &t[i]);
-		if (shape && i)
-			same_shape(c, ins, i, &t[i], &t[0], 0);
+		if (shape && i > dst)
+			same_shape(c, ins, i, &t[i], &t[dst], dst);
 		n++;
 	}
 	return n;
@@ -118,32 +129,40 @@ void kd_check_neuron_shape(KdCheck *c, const KdIns *ins)
 	tiles(c, ins, t, 1);
 }
 
+/* load and store */
+_Static_assert(KD_SAME_POS(LOAD_DST, STORE_DST) && KD_SAME_POS(LOAD_SRC, STORE_SRC),
+               "load and store take (dst, src)");
+
 void kd_check_neuron_same(KdCheck *c, const KdIns *ins)
 {
 	Tile t[KD_MAXPARAM];
 	tiles(c, ins, t, 1);
-	same_dtype(c, ins, 1, &t[1], &t[0], 0);
+	same_dtype(c, ins, LOAD_SRC, &t[LOAD_SRC], &t[LOAD_DST], LOAD_DST);
 }
 
 void kd_check_neuron_matmul(KdCheck *c, const KdIns *ins)
 {
 	Tile t[KD_MAXPARAM];
 	tiles(c, ins, t, 0);
-	const Tile *d = &t[0], *s = &t[1], *m = &t[2];
+	const Tile *d = &t[NC_MATMUL_DST], *s = &t[NC_MATMUL_STATIONARY], *m = &t[NC_MATMUL_MOVING];
 	if (d->b->dt != KD_F32)
-		kd_check_error(c, ins, 0, "dst must be f32 (matmul accumulates in f32), got %s", kd_dtypes[d->b->dt].name);
+		kd_check_error(c, ins, NC_MATMUL_DST, "dst must be f32 (matmul accumulates in f32), got %s",
+		               kd_dtypes[d->b->dt].name);
 	if (m->np != s->np)
-		kd_check_error(c, ins, 2, "moving must have the same partitions K as stationary, got %lld and %lld",
+		kd_check_error(c, ins, NC_MATMUL_MOVING,
+		               "moving must have the same partitions K as stationary, got %lld and %lld",
 		               (long long)m->np, (long long)s->np);
 	if (s->nf > KDSL_NEURON_MATMUL_MAX_M)
-		kd_check_error(c, ins, 1, "M (stationary's elements per partition) must be at most %d, got %lld",
+		kd_check_error(c, ins, NC_MATMUL_STATIONARY,
+		               "M (stationary's elements per partition) must be at most %d, got %lld",
 		               KDSL_NEURON_MATMUL_MAX_M, (long long)s->nf);
 	if (m->nf > KDSL_NEURON_MATMUL_MAX_N)
-		kd_check_error(c, ins, 2, "N (moving's elements per partition) must be at most %d, got %lld",
+		kd_check_error(c, ins, NC_MATMUL_MOVING,
+		               "N (moving's elements per partition) must be at most %d, got %lld",
 		               KDSL_NEURON_MATMUL_MAX_N, (long long)m->nf);
 	if (s->nf <= KDSL_NEURON_MATMUL_MAX_M && m->nf <= KDSL_NEURON_MATMUL_MAX_N &&
 	    (d->np != s->nf || d->nf != m->nf))
-		kd_check_error(c, ins, 0, "dst must be [M, N] = [%lld, %lld], got [%lld, %lld]", (long long)s->nf,
+		kd_check_error(c, ins, NC_MATMUL_DST, "dst must be [M, N] = [%lld, %lld], got [%lld, %lld]", (long long)s->nf,
 		               (long long)m->nf, (long long)d->np, (long long)d->nf);
 }
 
@@ -180,13 +199,16 @@ void kd_check_neuron_shuffle(KdCheck *c, const KdIns *ins)
 {
 	Tile t[KD_MAXPARAM];
 	tiles(c, ins, t, 0);
-	const Tile *d = &t[0], *s = &t[1];
-	same_dtype(c, ins, 0, d, s, 1);
+	enum { DST = NC_STREAM_SHUFFLE_DST, SRC = NC_STREAM_SHUFFLE_SRC, MASK = NC_STREAM_SHUFFLE_SHUFFLE_MASK };
+	const Tile *d = &t[DST], *s = &t[SRC];
+	same_dtype(c, ins, DST, d, s, SRC);
 	if (d->nf != s->nf)
-		kd_check_error(c, ins, 0, "dst must have the same number of elements per partition as src, got %lld and %lld",
+		kd_check_error(c, ins, DST, "dst must have the same number of elements per partition as src, got %lld and %lld",
 		               (long long)d->nf, (long long)s->nf);
 	int64_t np = d->np > s->np ? d->np : s->np, active = kdsl_neuron_shuffle_active(np);
-	for (int i = 0; i < 2; i++) {
+	static const int ends[] = {DST, SRC};
+	for (int k = 0; k < 2; k++) {
+		int i = ends[k];
 		KdRange r = t[i].p0;
 		if (!r.known)
 			continue;
@@ -195,7 +217,7 @@ void kd_check_neuron_shuffle(KdCheck *c, const KdIns *ins)
 			if (!kdsl_neuron_shuffle_start_ok(active, v)) {
 				kd_check_error_at(c, ins, t[i].v->argspan[TA_PSTART],
 				                  "%s start partition must be %s when num_active_partitions is %lld, got %lld",
-				                  i ? "src" : "dst", kdsl_neuron_shuffle_starts(active), (long long)active,
+				                  kd_ops[ins->op].param[i].name, kdsl_neuron_shuffle_starts(active), (long long)active,
 				                  (long long)v);
 				break;
 			}
@@ -204,10 +226,10 @@ void kd_check_neuron_shuffle(KdCheck *c, const KdIns *ins)
 		}
 	}
 	const KdFunc *f = c->f;
-	const KdVal *lv = &f->val[ins->args[2]];
+	const KdVal *lv = &f->val[ins->args[MASK]];
 	const KdIns *li = &f->ins[lv->def];
 	if (li->nargs != QUAD) {
-		kd_check_error(c, ins, 2, "shuffle_mask must have %d entries, got %d", QUAD, li->nargs);
+		kd_check_error(c, ins, MASK, "shuffle_mask must have %d entries, got %d", QUAD, li->nargs);
 		return;
 	}
 	for (int i = 0; i < li->nargs; i++) {
@@ -227,30 +249,32 @@ void kd_check_neuron_predicated(KdCheck *c, const KdIns *ins)
 	const KdFunc *f = c->f;
 	Tile t[KD_MAXPARAM];
 	tiles(c, ins, t, 0);
-	int src_tile = f->val[ins->args[0]].type == VT_REF;
-	const Tile *s = &t[0], *d = &t[1], *p = &t[2];
+	enum { SRC = TENSOR_COPY_PREDICATED_SRC, DST = TENSOR_COPY_PREDICATED_DST,
+	       PRED = TENSOR_COPY_PREDICATED_PREDICATE, MASK = TENSOR_COPY_PREDICATED_MASK };
+	int src_tile = f->val[ins->args[SRC]].type == VT_REF;
+	const Tile *s = &t[SRC], *d = &t[DST], *p = &t[PRED];
 	KdDtype pdt = p->b->dt;
 	if (!kdsl_neuron_predicate_dtype_ok((kdsl_dtype)pdt))
-		kd_check_error(c, ins, 2, "predicate must be u8, u16 or u32, got %s", kd_dtypes[pdt].name);
-	same_shape(c, ins, 2, p, d, 1);
+		kd_check_error(c, ins, PRED, "predicate must be u8, u16 or u32, got %s", kd_dtypes[pdt].name);
+	same_shape(c, ins, PRED, p, d, DST);
 	int64_t dt = 0;
-	kd_arg_const(f, ins, 4, &dt);
+	kd_arg_const(f, ins, TENSOR_COPY_PREDICATED_DTYPE, &dt);
 	if (dt && d->b->dt != (KdDtype)dt)
-		kd_check_error(c, ins, 1, "dst must have the dtype given by dtype=%s, got %s", kd_dtypes[dt].name,
+		kd_check_error(c, ins, DST, "dst must have the dtype given by dtype=%s, got %s", kd_dtypes[dt].name,
 		               kd_dtypes[d->b->dt].name);
 	if (src_tile) {
 		if (s->b->space != KD_SP_SBUF && s->b->space != KD_SP_PSUM)
-			kd_check_error(c, ins, 0, "src must be in sbuf or psum, got '%s' in %s", s->b->name,
+			kd_check_error(c, ins, SRC, "src must be in sbuf or psum, got '%s' in %s", s->b->name,
 			               kd_spaces[s->b->space].name);
 		if (s->b->space == KD_SP_PSUM && p->b->space == KD_SP_PSUM)
-			kd_check_error(c, ins, 0, "src and predicate must not both be in psum ('%s' and '%s')",
+			kd_check_error(c, ins, SRC, "src and predicate must not both be in psum ('%s' and '%s')",
 			               s->b->name, p->b->name);
-		same_shape(c, ins, 0, s, d, 1);
+		same_shape(c, ins, SRC, s, d, DST);
 		if (!dt)
-			same_dtype(c, ins, 0, s, d, 1);
+			same_dtype(c, ins, SRC, s, d, DST);
 	}
-	if (f->val[ins->args[3]].kind != VK_CONST)
-		kd_check_error(c, ins, 3, "mask must be a compile-time constant");
+	if (f->val[ins->args[MASK]].kind != VK_CONST)
+		kd_check_error(c, ins, MASK, "mask must be a compile-time constant");
 }
 
 /* ---- cost models ---- */
@@ -270,27 +294,28 @@ static int64_t min_ii(int64_t n)
  * 32 bytes per cycle per partition row (rows move in parallel). */
 int64_t kd_cost_neuron_dma(const KdFunc *f, const KdIns *ins)
 {
-	const KdIns *v = kd_tile_ins(f, ins, 0);
-	int64_t bytes = v ? f->val[v->args[TA_NFREE]].c * kd_dtypes[f->val[ins->args[0]].dt].size : 0;
+	int dst = dst_of(ins);
+	const KdIns *v = kd_tile_ins(f, ins, dst);
+	int64_t bytes = v ? f->val[v->args[TA_NFREE]].c * kd_dtypes[f->val[ins->args[dst]].dt].size : 0;
 	return 64 + (bytes + 31) / 32;
 }
 
-/* Vector Engine: one element per partition per cycle after MIN_II. */
+/* Vector Engine: one element of dst per partition per cycle after MIN_II. */
 int64_t kd_cost_neuron_vec(const KdFunc *f, const KdIns *ins)
 {
-	return min_ii(nfree(f, ins, 0));
+	return min_ii(nfree(f, ins, dst_of(ins)));
 }
 
 /* Scalar Engine: the same model as the Vector Engine. */
 int64_t kd_cost_neuron_act(const KdFunc *f, const KdIns *ins)
 {
-	return min_ii(nfree(f, ins, 0));
+	return min_ii(nfree(f, ins, dst_of(ins)));
 }
 
 /* Tensor Engine: the moving tensor streams one column (N) per cycle. */
 int64_t kd_cost_neuron_matmul(const KdFunc *f, const KdIns *ins)
 {
-	return min_ii(nfree(f, ins, 2));
+	return min_ii(nfree(f, ins, NC_MATMUL_MOVING));
 }
 
 /* Seed 002's table: max(MIN_II, N) when one of src/predicate is in sbuf
@@ -299,10 +324,11 @@ int64_t kd_cost_neuron_matmul(const KdFunc *f, const KdIns *ins)
  * src) N. */
 int64_t kd_cost_neuron_predicated(const KdFunc *f, const KdIns *ins)
 {
-	int64_t n = nfree(f, ins, 1);
-	const KdVal *s = &f->val[ins->args[0]];
+	int64_t n = nfree(f, ins, TENSOR_COPY_PREDICATED_DST);
+	const KdVal *s = &f->val[ins->args[TENSOR_COPY_PREDICATED_SRC]];
 	KdSpace ss = s->type == VT_REF ? f->buf[s->buf].space : KD_SP_NONE;
-	KdSpace ps = f->buf[f->val[ins->args[2]].buf].space, ds = f->buf[f->val[ins->args[1]].buf].space;
+	KdSpace ps = f->buf[f->val[ins->args[TENSOR_COPY_PREDICATED_PREDICATE]].buf].space;
+	KdSpace ds = f->buf[f->val[ins->args[TENSOR_COPY_PREDICATED_DST]].buf].space;
 	if ((ss == KD_SP_SBUF && ps == KD_SP_PSUM) || (ss == KD_SP_PSUM && ps == KD_SP_SBUF))
 		return min_ii(n);
 	if (ss == KD_SP_SBUF && ds == KD_SP_SBUF)

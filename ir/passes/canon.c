@@ -72,9 +72,9 @@ static int fold(Canon *u, const KdIns *in)
 {
 	KdFunc *f = u->f;
 	int64_t x, y = 0, r;
-	if (in->res < 0 || in->op == OP_DIV || in->op == OP_REM || in->op == OP_SHL || in->op == OP_SHR ||
-	    !in->nargs || !is_int(f, in->args[0], &x) || (in->nargs > 1 && !is_int(f, in->args[1], &y)) ||
-	    !kd_eval_op(in->op, x, y, &r))
+	if (in->res < 0 || !(kd_ops[in->op].flags & KD_OPF_ARITH) || in->op == OP_DIV || in->op == OP_REM ||
+	    in->op == OP_SHL || in->op == OP_SHR || !in->nargs || !is_int(f, in->args[0], &x) ||
+	    (in->nargs > 1 && !is_int(f, in->args[1], &y)) || !kd_eval_op(in->op, x, y, &r))
 		return 0;
 	const KdVal *res = &f->val[in->res];
 	int c;
@@ -172,63 +172,68 @@ static int aipu(Canon *u, KdIns *in)
 	int res = in->res, to = -1;
 	switch (in->op) {
 	case OP_VREVS:
-		if ((d = def(f, in->args[0], OP_VREVS)) && same_vec(f, d->args[0], res))
-			to = d->args[0];
+		if ((d = def(f, in->args[VREVS_X], OP_VREVS)) && same_vec(f, d->args[VREVS_X], res))
+			to = d->args[VREVS_X];
 		break;
 	case OP_VSHFL: {
 		int lanes = f->val[res].lanes;
-		if (!is_int(f, in->args[1], &b) || b < 0 || lanes <= 0)
+		if (!is_int(f, in->args[VSHFL_SHIFT], &b) || b < 0 || lanes <= 0)
 			break;
-		if ((d = def(f, in->args[0], OP_VSHFL)) && is_int(f, d->args[1], &a) && a >= 0 &&
-		    same_vec(f, d->args[0], res)) {
-			in->args[0] = d->args[0];
-			in->args[1] = kd_val_const(u->a, f, (a % lanes + b % lanes) % lanes);
+		if ((d = def(f, in->args[VSHFL_X], OP_VSHFL)) && is_int(f, d->args[VSHFL_SHIFT], &a) && a >= 0 &&
+		    same_vec(f, d->args[VSHFL_X], res)) {
+			in->args[VSHFL_X] = d->args[VSHFL_X];
+			in->args[VSHFL_SHIFT] = kd_val_const(u->a, f, (a % lanes + b % lanes) % lanes);
 			return 1;
 		}
-		if (b % lanes == 0 && same_vec(f, in->args[0], res))
-			to = in->args[0];
+		if (b % lanes == 0 && same_vec(f, in->args[VSHFL_X], res))
+			to = in->args[VSHFL_X];
 		break;
 	}
 	case OP_VSEL: {
-		int m = in->nargs == 3 ? mask_all(f, in->args[2]) : -1;
-		if (m >= 0 && same_vec(f, in->args[m ? 0 : 1], res))
-			to = in->args[m ? 0 : 1];
+		int m = in->nargs == VSEL_NPARAM ? mask_all(f, in->args[VSEL_MASK]) : -1;
+		int pick = m ? VSEL_X : VSEL_Y;
+		if (m >= 0 && same_vec(f, in->args[pick], res))
+			to = in->args[pick];
 		break;
 	}
 	case OP_VSPLIT:
 		/* part i of vconcat(x, y, all), x and y native: x or y */
-		if ((d = def(f, in->args[0], OP_VCONCAT)) && is_int(f, d->args[2], &a) && a == 0 &&
-		    in->nargs > 1 && is_int(f, in->args[1], &b) && (b == 0 || b == 1) &&
-		    same_vec(f, d->args[0], res) && same_vec(f, d->args[1], res))
-			to = d->args[b];
+		if ((d = def(f, in->args[VSPLIT_IR_X], OP_VCONCAT)) && is_int(f, d->args[VCONCAT_PART], &a) &&
+		    a == 0 && in->nargs > VSPLIT_IR_PART && is_int(f, in->args[VSPLIT_IR_PART], &b) &&
+		    (b == 0 || b == 1) && same_vec(f, d->args[VCONCAT_X], res) &&
+		    same_vec(f, d->args[VCONCAT_Y], res))
+			to = d->args[b ? VCONCAT_Y : VCONCAT_X];
 		break;
 	case OP_VCONCAT: {
-		const KdIns *zl = def(f, in->args[0], OP_VZIP), *zh = def(f, in->args[1], OP_VZIP);
+		const KdIns *zl = def(f, in->args[VCONCAT_X], OP_VZIP), *zh = def(f, in->args[VCONCAT_Y], OP_VZIP);
 		/* vconcat(vzip(x, y, low), vzip(x, y, high)) = vzip(x, y) */
-		if (is_int(f, in->args[2], &a) && a == 0 && zl && zh && zl->args[0] == zh->args[0] &&
-		    zl->args[1] == zh->args[1] && is_int(f, zl->args[2], &a) && a == 1 &&
-		    is_int(f, zh->args[2], &b) && b == 2 && f->val[res].type == VT_VEC) {
-			int args[3] = {zl->args[0], zl->args[1], kd_val_const(u->a, f, 0)};
+		if (is_int(f, in->args[VCONCAT_PART], &a) && a == 0 && zl && zh &&
+		    zl->args[VZIP_X] == zh->args[VZIP_X] && zl->args[VZIP_Y] == zh->args[VZIP_Y] &&
+		    is_int(f, zl->args[VZIP_PART], &a) && a == 1 && is_int(f, zh->args[VZIP_PART], &b) &&
+		    b == 2 && f->val[res].type == VT_VEC) {
+			int args[VZIP_NPARAM] = {[VZIP_X] = zl->args[VZIP_X], [VZIP_Y] = zl->args[VZIP_Y],
+			                         [VZIP_PART] = kd_val_const(u->a, f, 0)};
 			int blk = in->blk, pos = 0, id = (int)(in - f->ins);
 			KdSpan sp = in->span;
 			while (f->blk[blk]->insv[pos] != id)
 				pos++;
-			int ni = kd_ins_add(u->a, f, blk, OP_VZIP, 3, args, NULL, sp);
+			int ni = kd_ins_add(u->a, f, blk, OP_VZIP, VZIP_NPARAM, args, NULL, sp);
 			kd_ins_move_to(f, blk, ni, pos);
 			int nv = kd_ins_result(u->a, f, ni, VT_VEC, f->val[res].dt, -1, NULL);
 			f->val[nv].lanes = f->val[res].lanes;
 			to = nv;
 			break;
 		}
-		const KdIns *lo = def(f, in->args[0], OP_VSPLIT), *hi = def(f, in->args[1], OP_VSPLIT);
-		if (is_int(f, in->args[2], &a) && a == 0 && lo && hi && lo->args[0] == hi->args[0] &&
-		    lo->nargs > 1 && is_int(f, lo->args[1], &a) && a == 0 && is_int(f, hi->args[1], &b) &&
-		    b == 1 && same_vec(f, lo->args[0], res))
-			to = lo->args[0];
+		const KdIns *lo = def(f, in->args[VCONCAT_X], OP_VSPLIT), *hi = def(f, in->args[VCONCAT_Y], OP_VSPLIT);
+		if (is_int(f, in->args[VCONCAT_PART], &a) && a == 0 && lo && hi &&
+		    lo->args[VSPLIT_IR_X] == hi->args[VSPLIT_IR_X] && lo->nargs > VSPLIT_IR_PART &&
+		    is_int(f, lo->args[VSPLIT_IR_PART], &a) && a == 0 &&
+		    is_int(f, hi->args[VSPLIT_IR_PART], &b) && b == 1 && same_vec(f, lo->args[VSPLIT_IR_X], res))
+			to = lo->args[VSPLIT_IR_X];
 		break;
 	}
 	default:
-		break;
+		break;   /* the algebra above knows these ops; any other stays as it is */
 	}
 	if (to < 0)
 		return 0;
@@ -263,12 +268,13 @@ static int same_tile(const KdFunc *f, int x, int y)
 /* An nc_stream_shuffle that leaves dst unchanged. */
 static int noop_shuffle(const KdFunc *f, const KdIns *in)
 {
-	if (in->op != OP_NC_STREAM_SHUFFLE || !const_tile(f, in->args[0]) || !const_tile(f, in->args[1]))
+	if (in->op != OP_NC_STREAM_SHUFFLE || !const_tile(f, in->args[NC_STREAM_SHUFFLE_DST]) ||
+	    !const_tile(f, in->args[NC_STREAM_SHUFFLE_SRC]))
 		return 0;
-	const KdIns *m = def(f, in->args[2], OP_LIST);
+	const KdIns *m = def(f, in->args[NC_STREAM_SHUFFLE_SHUFFLE_MASK], OP_LIST);
 	if (!m)
 		return 0;
-	int inplace = same_tile(f, in->args[0], in->args[1]);
+	int inplace = same_tile(f, in->args[NC_STREAM_SHUFFLE_DST], in->args[NC_STREAM_SHUFFLE_SRC]);
 	for (int i = 0; i < m->nargs; i++) {
 		int64_t e;
 		if (!is_int(f, m->args[i], &e) || (e != KDSL_NEURON_SHUFFLE_KEEP && !(inplace && e == i)))
@@ -305,7 +311,7 @@ static int compose_shuffles(Canon *u, int blk, int k)
 	KdIns *s2 = &f->ins[bl->insv[k]];
 	if (s2->op != OP_NC_STREAM_SHUFFLE)
 		return 0;
-	int d = s2->args[0], t = s2->args[1], tb = f->val[t].buf;
+	int d = s2->args[NC_STREAM_SHUFFLE_DST], t = s2->args[NC_STREAM_SHUFFLE_SRC], tb = f->val[t].buf;
 	const KdBuffer *tbuf = &f->buf[tb];
 	if (tbuf->param >= 0 || (tbuf->tile && tbuf->tile->alloc != KD_ALLOC_AUTO) ||
 	    f->val[d].buf == tb || !const_tile(f, d) || !const_tile(f, t))
@@ -316,7 +322,7 @@ static int compose_shuffles(Canon *u, int blk, int k)
 		const KdIns *in = &f->ins[bl->insv[j]];
 		if (kd_ops[in->op].kind == OK_PURE)
 			continue;
-		if (in->op == OP_NC_STREAM_SHUFFLE && same_tile(f, in->args[0], t))
+		if (in->op == OP_NC_STREAM_SHUFFLE && same_tile(f, in->args[NC_STREAM_SHUFFLE_DST], t))
 			break;
 		if (names_buf(f, in, tb) || names_buf(f, in, f->val[d].buf))
 			return 0;
@@ -325,7 +331,7 @@ static int compose_shuffles(Canon *u, int blk, int k)
 		return 0;
 	int s1id = bl->insv[j];
 	const KdIns *s1 = &f->ins[s1id];
-	int src = s1->args[1], sb = f->val[src].buf;
+	int src = s1->args[NC_STREAM_SHUFFLE_SRC], sb = f->val[src].buf;
 	if (sb == tb || sb == f->val[d].buf || !const_tile(f, src) || !tile_geom_eq(f, src, t) || !tile_geom_eq(f, d, t))
 		return 0;
 	for (int q = j + 1; q < k; q++)
@@ -336,12 +342,13 @@ static int compose_shuffles(Canon *u, int blk, int k)
 		if (i == s1id || in == s2 || in->op == OP_TILE)
 			continue;
 		for (int a = 0; a < in->nargs; a++) {
-			int w = a < kd_ops[in->op].nparam && (kd_ops[in->op].param[a].flags & PF_WRITE);
-			if (f->val[in->args[a]].type == VT_REF && f->val[in->args[a]].buf == tb && !w)
+			if (f->val[in->args[a]].type == VT_REF && f->val[in->args[a]].buf == tb &&
+			    !kd_param_writes(&kd_ops[in->op], a))
 				return 0;
 		}
 	}
-	const KdIns *l1 = def(f, s1->args[2], OP_LIST), *l2 = def(f, s2->args[2], OP_LIST);
+	const KdIns *l1 = def(f, s1->args[NC_STREAM_SHUFFLE_SHUFFLE_MASK], OP_LIST),
+	            *l2 = def(f, s2->args[NC_STREAM_SHUFFLE_SHUFFLE_MASK], OP_LIST);
 	enum { QUAD = KDSL_NEURON_QUADRANT, KEEP = KDSL_NEURON_SHUFFLE_KEEP };
 	if (!l1 || !l2 || l1->nargs != QUAD || l2->nargs != QUAD)
 		return 0;
@@ -363,8 +370,8 @@ static int compose_shuffles(Canon *u, int blk, int k)
 	int lv = kd_ins_result(u->a, f, li, VT_LIST, KD_I64, -1, NULL);
 	kd_ins_move_to(f, blk, li, k);
 	s2 = &f->ins[f->blk[blk]->insv[k + 1]];
-	s2->args[1] = src;
-	s2->args[2] = lv;
+	s2->args[NC_STREAM_SHUFFLE_SRC] = src;
+	s2->args[NC_STREAM_SHUFFLE_SHUFFLE_MASK] = lv;
 	kd_ins_unlink(f, s1id);
 	return 1;
 }
@@ -383,7 +390,8 @@ static int64_t known_fill(const KdFunc *f, const KdBlock *bl, int k, int v)
 		if (kd_ops[in->op].kind == OK_PURE)
 			continue;
 		int64_t c;
-		if (in->op == OP_MEMSET && same_tile(f, in->args[0], v) && is_int(f, in->args[1], &c) &&
+		if (in->op == OP_MEMSET && same_tile(f, in->args[MEMSET_DST], v) &&
+		    is_int(f, in->args[MEMSET_VALUE], &c) &&
 		    c >= 0 && c <= 255)
 			return c;
 		if (names_buf(f, in, buf))
@@ -404,14 +412,18 @@ static int predicated(Canon *u, int blk, int k)
 	const KdBlock *bl = f->blk[blk];
 	const KdIns *in = &f->ins[bl->insv[k]];
 	int64_t mask, dt, rev;
-	if (in->op != OP_TENSOR_COPY_PREDICATED || in->nargs < 6 || !is_int(f, in->args[3], &mask) ||
-	    !is_int(f, in->args[4], &dt) || !is_int(f, in->args[5], &rev) || !const_tile(f, in->args[1]) ||
-	    !const_tile(f, in->args[2]))
+	enum { SRC = TENSOR_COPY_PREDICATED_SRC, DST = TENSOR_COPY_PREDICATED_DST,
+	       PRED = TENSOR_COPY_PREDICATED_PREDICATE };
+	if (in->op != OP_TENSOR_COPY_PREDICATED || in->nargs < TENSOR_COPY_PREDICATED_NPARAM ||
+	    !is_int(f, in->args[TENSOR_COPY_PREDICATED_MASK], &mask) ||
+	    !is_int(f, in->args[TENSOR_COPY_PREDICATED_DTYPE], &dt) ||
+	    !is_int(f, in->args[TENSOR_COPY_PREDICATED_REVERSE_PRED], &rev) ||
+	    !const_tile(f, in->args[DST]) || !const_tile(f, in->args[PRED]))
 		return 0;
-	int src_tile = f->val[in->args[0]].type == VT_REF;
-	if (src_tile && !const_tile(f, in->args[0]))
+	int src_tile = f->val[in->args[SRC]].type == VT_REF;
+	if (src_tile && !const_tile(f, in->args[SRC]))
 		return 0;
-	int64_t fill = mask ? known_fill(f, bl, k, in->args[2]) : 0;
+	int64_t fill = mask ? known_fill(f, bl, k, in->args[PRED]) : 0;
 	if (fill < 0)
 		return 0;
 	int copies = mask && ((fill != 0) != (rev != 0));
@@ -422,9 +434,11 @@ static int predicated(Canon *u, int blk, int k)
 	if (!src_tile || dt)
 		return 0;
 	int id = bl->insv[k];
-	int args[2] = {in->args[1], in->args[0]};
-	KdSpan asp[2] = {in->argspan[1], in->argspan[0]}, sp = in->span;
-	int ni = kd_ins_add(u->a, f, blk, OP_TENSOR_COPY, 2, args, asp, sp);
+	int args[TENSOR_COPY_NPARAM] = {[TENSOR_COPY_DST] = in->args[DST], [TENSOR_COPY_SRC] = in->args[SRC]};
+	KdSpan asp[TENSOR_COPY_NPARAM] = {[TENSOR_COPY_DST] = in->argspan[DST],
+	                                  [TENSOR_COPY_SRC] = in->argspan[SRC]};
+	KdSpan sp = in->span;
+	int ni = kd_ins_add(u->a, f, blk, OP_TENSOR_COPY, TENSOR_COPY_NPARAM, args, asp, sp);
 	kd_ins_move_to(f, blk, ni, k);
 	kd_ins_unlink(f, id);
 	return 1;

@@ -4,9 +4,9 @@
  * outputs and never dead.
  *
  * It must not fire:
- *  - when anything reads the buffer (a read-modify-write op such as a
- *    predicated copy or an accumulating matmul reads its dst only to write
- *    it, so that alone does not count);
+ *  - when anything reads the buffer (an operand the op table says the op
+ *    writes does not count: an accumulating matmul reads its dst only to
+ *    write it);
  *  - on neuron buffers with direct allocation (mod_alloc, alloc): their
  *    blocks may share physical tiles with other blocks, so a write can be
  *    read under another name;
@@ -57,8 +57,7 @@ static void func(KdFunc *f, int *count)
 			continue;
 		for (int a = 0; a < in->nargs; a++) {
 			const KdVal *x = &f->val[in->args[a]];
-			int writes = a < d->nparam && (d->param[a].flags & PF_WRITE);
-			if (x->type == VT_REF && !writes)
+			if (x->type == VT_REF && !kd_param_writes(d, a))
 				read[x->buf] = 1;
 		}
 	}
@@ -70,7 +69,7 @@ static void func(KdFunc *f, int *count)
 			int dead = d->kind == OK_EFFECT, nwrite = 0;
 			for (int a = 0; dead && a < in->nargs && a < d->nparam; a++) {
 				const KdVal *x = &f->val[in->args[a]];
-				if (x->type != VT_REF || !(d->param[a].flags & PF_WRITE))
+				if (x->type != VT_REF || !kd_param_writes(d, a))
 					continue;
 				nwrite++;
 				dead = on_chip(&f->buf[x->buf]) && !read[x->buf];

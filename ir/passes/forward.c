@@ -39,7 +39,13 @@
 #include "rules.h"
 #include "tile.h"
 
-enum { A_DST, A_SRC, A_SID, A_NBURST, A_BURST, A_SSTRIDE, A_DSTRIDE, BLK = KDSL_ASCEND_BLOCK };
+enum { BLK = KDSL_ASCEND_BLOCK };
+
+/* The copies it pairs (data_move, and the neuron copies) all take (dst,
+ * src) first. */
+enum { DST = KD_COPY_DST, SRC = KD_COPY_SRC };
+_Static_assert(KD_SAME_POS(DATA_MOVE_DST, DST) && KD_SAME_POS(DATA_MOVE_SRC, SRC),
+               "data_move takes (dst, src) first");
 
 typedef struct {
 	KdModule *m;
@@ -53,11 +59,15 @@ static int shared(const KdBuffer *b)
 	return b->param >= 0 || (b->tile && b->tile->alloc != KD_ALLOC_AUTO);
 }
 
-/* Ops that write their dst without reading it first. */
-static int plain_write(KdOp op)
+/* Does operand a of in write without reading first (the op table's
+ * memory effect; an accumulating one only when its flag is a constant
+ * false)? */
+static int plain_write(const KdFunc *f, const KdIns *in, int a)
 {
-	return op == OP_DATA_MOVE || op == OP_VEC_DUP || op == OP_VEC_ADD || op == OP_LOAD ||
-	       op == OP_MEMSET || op == OP_TENSOR_COPY;
+	const KdOpDesc *d = &kd_ops[in->op];
+	int c = kd_param_rmw_if(d, a);
+	return kd_param_writes(d, a) &&
+	       (c < 0 || (c < in->nargs && f->val[in->args[c]].kind == VK_CONST && !f->val[in->args[c]].c));
 }
 
 /* Does any op but op1 and op2 read buffer t (or name it other than as
@@ -68,12 +78,9 @@ static int read_elsewhere(const KdFunc *f, int t, int op1, int op2)
 		const KdIns *in = &f->ins[i];
 		if (i == op1 || i == op2 || in->op == OP_VIEW || in->op == OP_TILE)
 			continue;
-		const KdOpDesc *d = &kd_ops[in->op];
 		for (int a = 0; a < in->nargs; a++) {
 			const KdVal *x = &f->val[in->args[a]];
-			if (x->type != VT_REF || x->buf != t)
-				continue;
-			if (!plain_write(in->op) || a >= d->nparam || !(d->param[a].flags & PF_WRITE))
+			if (x->type == VT_REF && x->buf == t && !plain_write(f, in, a))
 				return 1;
 		}
 	}
@@ -126,10 +133,12 @@ static int const_view(const KdFunc *f, int v, int *buf, int64_t *byte_off)
 
 static int move_of(const KdFunc *f, const KdIns *in, Move *m)
 {
-	return in->op == OP_DATA_MOVE && const_view(f, in->args[A_DST], &m->dbuf, &m->d) &&
-	       const_view(f, in->args[A_SRC], &m->sbuf, &m->s) && kd_arg_legal(f, in, A_SID, &m->sid) &&
-	       kd_arg_legal(f, in, A_NBURST, &m->nb) && kd_arg_legal(f, in, A_BURST, &m->bl) &&
-	       kd_arg_legal(f, in, A_SSTRIDE, &m->ss) && kd_arg_legal(f, in, A_DSTRIDE, &m->ds);
+	return in->op == OP_DATA_MOVE && const_view(f, in->args[DATA_MOVE_DST], &m->dbuf, &m->d) &&
+	       const_view(f, in->args[DATA_MOVE_SRC], &m->sbuf, &m->s) &&
+	       kd_arg_legal(f, in, DATA_MOVE_SID, &m->sid) && kd_arg_legal(f, in, DATA_MOVE_NBURST, &m->nb) &&
+	       kd_arg_legal(f, in, DATA_MOVE_BURST, &m->bl) &&
+	       kd_arg_legal(f, in, DATA_MOVE_SRC_STRIDE, &m->ss) &&
+	       kd_arg_legal(f, in, DATA_MOVE_DST_STRIDE, &m->ds);
 }
 
 static int64_t extent(int64_t nb, int64_t bl, int64_t stride)
@@ -187,12 +196,12 @@ static int ascend_pair(Fw *w, int blk, int k1, int k2)
 	if (a0 % esz || read_elsewhere(f, t, op1, op2))
 		return 0;
 	int pos = k2;
-	KdSpan sp = f->ins[op2].argspan ? f->ins[op2].argspan[A_SRC] : f->ins[op2].span;
+	KdSpan sp = f->ins[op2].argspan ? f->ins[op2].argspan[DATA_MOVE_SRC] : f->ins[op2].span;
 	int off = kd_val_const(w->m->arena, f, a0 / esz);
 	int v = add_before(w, blk, &pos, OP_VIEW, 1, &off, VT_REF, a, sp);
 	KdIns *in = &f->ins[op2];
-	in->args[A_SRC] = v;
-	in->args[A_SSTRIDE] = kd_val_const(w->m->arena, f, ss);
+	in->args[DATA_MOVE_SRC] = v;
+	in->args[DATA_MOVE_SRC_STRIDE] = kd_val_const(w->m->arena, f, ss);
 	kd_ins_unlink(f, op1);
 	return 1;
 }
@@ -224,7 +233,7 @@ static KdOp direct_op(const KdFunc *f, KdOp op1, KdOp op2, int a, int t, int b)
 		return KD_NOP;
 	const KdOpDesc *d = &kd_ops[op];
 	KdDtype da = f->buf[a].dt, dt = f->buf[t].dt, db = f->buf[b].dt;
-	if (!(d->param[0].spaces & (1u << f->buf[b].space)) || !(d->param[1].spaces & (1u << f->buf[a].space)))
+	if (!(d->param[DST].spaces & (1u << f->buf[b].space)) || !(d->param[SRC].spaces & (1u << f->buf[a].space)))
 		return KD_NOP;
 	/* load and store do not convert; a copy chain converts at most once */
 	if (op == OP_TENSOR_COPY ? da != dt && dt != db : da != dt || dt != db)
@@ -238,9 +247,9 @@ static int neuron_pair(Fw *w, int blk, int k1, int k2)
 	int op1 = f->blk[blk]->insv[k1], op2 = f->blk[blk]->insv[k2];
 	const KdIns *i1 = &f->ins[op1], *i2 = &f->ins[op2];
 	KdConstView t1, a, b, t2;
-	if (!copy_op(i1->op) || !copy_op(i2->op) || i1->nargs != 2 || i2->nargs != 2 ||
-	    !kd_const_view(f, i1->args[0], &t1) || !kd_const_view(f, i1->args[1], &a) || !kd_const_view(f, i2->args[0], &b) ||
-	    !kd_const_view(f, i2->args[1], &t2))
+	if (!copy_op(i1->op) || !copy_op(i2->op) || i1->nargs != KD_COPY_N || i2->nargs != KD_COPY_N ||
+	    !kd_const_view(f, i1->args[DST], &t1) || !kd_const_view(f, i1->args[SRC], &a) || !kd_const_view(f, i2->args[DST], &b) ||
+	    !kd_const_view(f, i2->args[SRC], &t2))
 		return 0;
 	int t = t1.buf;
 	if (t2.buf != t || a.buf == t || b.buf == t || shared(&f->buf[t]) ||
@@ -268,11 +277,11 @@ static int neuron_pair(Fw *w, int blk, int k1, int k2)
 	int args[TA_N], pos = k2;
 	for (int i = 0; i < TA_N; i++)
 		args[i] = kd_val_const(w->m->arena, f, n.a[i]);
-	KdSpan sp = i2->argspan ? i2->argspan[1] : i2->span;
+	KdSpan sp = i2->argspan ? i2->argspan[SRC] : i2->span;
 	int v = add_before(w, blk, &pos, OP_TILE, TA_N, args, VT_REF, a.buf, sp);
 	KdIns *in = &f->ins[op2];
 	in->op = op;
-	in->args[1] = v;
+	in->args[SRC] = v;
 	kd_ins_unlink(f, op1);
 	return 1;
 }
@@ -281,10 +290,10 @@ static int neuron_pair(Fw *w, int blk, int k1, int k2)
 
 static int dst_src(const KdFunc *f, const KdIns *in, int bufs[2])
 {
-	if (in->nargs < 2 || f->val[in->args[0]].type != VT_REF || f->val[in->args[1]].type != VT_REF)
+	if (in->nargs < 2 || f->val[in->args[DST]].type != VT_REF || f->val[in->args[SRC]].type != VT_REF)
 		return 0;
-	bufs[0] = f->val[in->args[0]].buf;
-	bufs[1] = f->val[in->args[1]].buf;
+	bufs[0] = f->val[in->args[DST]].buf;
+	bufs[1] = f->val[in->args[SRC]].buf;
 	return 1;
 }
 
@@ -293,7 +302,7 @@ static int between_clear(const KdFunc *f, int blk, int k1, int k2)
 {
 	const KdBlock *bl = f->blk[blk];
 	const KdIns *i1 = &f->ins[bl->insv[k1]], *i2 = &f->ins[bl->insv[k2]];
-	int bufs[3] = {f->val[i1->args[1]].buf, f->val[i1->args[0]].buf, f->val[i2->args[0]].buf};
+	int bufs[3] = {f->val[i1->args[SRC]].buf, f->val[i1->args[DST]].buf, f->val[i2->args[DST]].buf};
 	for (int k = k1 + 1; k < k2; k++) {
 		const KdIns *in = &f->ins[bl->insv[k]];
 		if (kd_ops[in->op].kind != OK_PURE && touches(f, in, bufs))

@@ -25,7 +25,7 @@
 #include "ir_target.h"
 #include "rules.h"
 
-enum { A_DST, A_SRC, A_SID, A_NBURST, A_BURST, A_SSTRIDE, A_DSTRIDE, BLK = KDSL_ASCEND_BLOCK };
+enum { BLK = KDSL_ASCEND_BLOCK };
 
 /* Offset terms of enclosing loops: bytes per unit of their induction
  * variable (the fused move recomputes them before the loop). */
@@ -92,12 +92,13 @@ static int move_of(const KdFunc *f, const KdIns *in, int loop_blk, Move *m)
 	if (in->op != OP_DATA_MOVE)
 		return 0;
 	memset(m, 0, sizeof *m);
-	if (!ref_off(f, in->args[A_DST], loop_blk, &m->d, &m->dk, &m->dout, &m->dbuf) ||
-	    !ref_off(f, in->args[A_SRC], loop_blk, &m->s, &m->sk, &m->sout, &m->sbuf))
+	if (!ref_off(f, in->args[DATA_MOVE_DST], loop_blk, &m->d, &m->dk, &m->dout, &m->dbuf) ||
+	    !ref_off(f, in->args[DATA_MOVE_SRC], loop_blk, &m->s, &m->sk, &m->sout, &m->sbuf))
 		return 0;
-	return kd_arg_legal(f, in, A_SID, &m->sid) && kd_arg_legal(f, in, A_NBURST, &m->nb) &&
-	       kd_arg_legal(f, in, A_BURST, &m->bl) && kd_arg_legal(f, in, A_SSTRIDE, &m->ss) &&
-	       kd_arg_legal(f, in, A_DSTRIDE, &m->ds);
+	return kd_arg_legal(f, in, DATA_MOVE_SID, &m->sid) && kd_arg_legal(f, in, DATA_MOVE_NBURST, &m->nb) &&
+	       kd_arg_legal(f, in, DATA_MOVE_BURST, &m->bl) &&
+	       kd_arg_legal(f, in, DATA_MOVE_SRC_STRIDE, &m->ss) &&
+	       kd_arg_legal(f, in, DATA_MOVE_DST_STRIDE, &m->ds);
 }
 
 static int64_t extent(int64_t nb, int64_t bl, int64_t stride)
@@ -224,13 +225,20 @@ static void emit_moves(Fuse *u, int blk, int *pos, Move m, int proto)
 	for (int64_t done = 0; done < m.nb;) {
 		int64_t n = m.nb - done < KDSL_ASCEND_NBURST_MAX ? m.nb - done : KDSL_ASCEND_NBURST_MAX;
 		KdSpan sp = u->f->ins[proto].span;
-		KdSpan asp[7];
+		KdSpan asp[DATA_MOVE_NPARAM];
 		memcpy(asp, u->f->ins[proto].argspan, sizeof asp);
-		int dv = view(u, blk, pos, m.dbuf, m.d + done * (m.bl + m.ds) * BLK, &m.dout, asp[A_DST]);
-		int sv = view(u, blk, pos, m.sbuf, m.s + done * (m.bl + m.ss) * BLK, &m.sout, asp[A_SRC]);
-		int args[7] = {dv, sv, cst(u, m.sid), cst(u, n), cst(u, m.bl), cst(u, n > 1 ? m.ss : 0),
-		               cst(u, n > 1 ? m.ds : 0)};
-		int i = kd_ins_add(u->a, u->f, blk, OP_DATA_MOVE, 7, args, asp, sp);
+		int dv = view(u, blk, pos, m.dbuf, m.d + done * (m.bl + m.ds) * BLK, &m.dout, asp[DATA_MOVE_DST]);
+		int sv = view(u, blk, pos, m.sbuf, m.s + done * (m.bl + m.ss) * BLK, &m.sout, asp[DATA_MOVE_SRC]);
+		int args[DATA_MOVE_NPARAM] = {
+			[DATA_MOVE_DST] = dv,
+			[DATA_MOVE_SRC] = sv,
+			[DATA_MOVE_SID] = cst(u, m.sid),
+			[DATA_MOVE_NBURST] = cst(u, n),
+			[DATA_MOVE_BURST] = cst(u, m.bl),
+			[DATA_MOVE_SRC_STRIDE] = cst(u, n > 1 ? m.ss : 0),
+			[DATA_MOVE_DST_STRIDE] = cst(u, n > 1 ? m.ds : 0),
+		};
+		int i = kd_ins_add(u->a, u->f, blk, OP_DATA_MOVE, DATA_MOVE_NPARAM, args, asp, sp);
 		kd_ins_move_to(u->f, blk, i, (*pos)++);
 		done += n;
 	}

@@ -59,8 +59,8 @@ static int block(KdModule *m, KdFunc *f, int blk)
 	for (int k = 0; k < bl->nins; k++) {
 		const KdIns *a = &f->ins[bl->insv[k]];
 		KdConstView ad, as;
-		if ((a->op != OP_LOAD && a->op != OP_STORE && a->op != OP_TENSOR_COPY) || a->nargs != 2 ||
-		    !kd_const_view(f, a->args[0], &ad) || !kd_const_view(f, a->args[1], &as))
+		if ((a->op != OP_LOAD && a->op != OP_STORE && a->op != OP_TENSOR_COPY) || a->nargs != KD_COPY_N ||
+		    !kd_const_view(f, a->args[KD_COPY_DST], &ad) || !kd_const_view(f, a->args[KD_COPY_SRC], &as))
 			continue;
 		if (a->op == OP_TENSOR_COPY &&
 		    (ad.buf == as.buf || shared(&f->buf[ad.buf]) || shared(&f->buf[as.buf])))
@@ -70,14 +70,14 @@ static int block(KdModule *m, KdFunc *f, int blk)
 			KdConstView bd, bs;
 			if (kd_ops[b->op].kind == OK_PURE)
 				continue;
-			if (b->op == a->op && b->nargs == 2 && kd_const_view(f, b->args[0], &bd) &&
-			    kd_const_view(f, b->args[1], &bs) && follows(&ad, &bd) && follows(&as, &bs)) {
+			if (b->op == a->op && b->nargs == KD_COPY_N && kd_const_view(f, b->args[KD_COPY_DST], &bd) &&
+			    kd_const_view(f, b->args[KD_COPY_SRC], &bs) && follows(&ad, &bd) && follows(&as, &bs)) {
 				int ia = bl->insv[k], ib = bl->insv[n], pos = n;
 				KdSpan sp = b->span;
 				int dv = new_tile(m, f, blk, &pos, &ad, ad.a[TA_NFREE] + bd.a[TA_NFREE], sp);
 				int sv = new_tile(m, f, blk, &pos, &as, as.a[TA_NFREE] + bs.a[TA_NFREE], sp);
-				f->ins[ib].args[0] = dv;
-				f->ins[ib].args[1] = sv;
+				f->ins[ib].args[KD_COPY_DST] = dv;
+				f->ins[ib].args[KD_COPY_SRC] = sv;
 				kd_ins_unlink(f, ia);
 				return 1;
 			}

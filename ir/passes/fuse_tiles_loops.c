@@ -144,7 +144,7 @@ static int direct(const KdBuffer *b)
 
 static int want_copy(const KdIns *in)
 {
-	return (in->op == OP_LOAD || in->op == OP_STORE || in->op == OP_TENSOR_COPY) && in->nargs == 2;
+	return (in->op == OP_LOAD || in->op == OP_STORE || in->op == OP_TENSOR_COPY) && in->nargs == KD_COPY_N;
 }
 
 static int fuse_loop(Fl *u, int h)
@@ -157,7 +157,7 @@ static int fuse_loop(Fl *u, int h)
 	int op = cl.op, pre = cl.pre, exitb = cl.exitb;
 	const KdIns *in = &f->ins[op];
 	View d, s;
-	if (!view_of(f, in->args[0], h, &d) || !view_of(f, in->args[1], h, &s))
+	if (!view_of(f, in->args[KD_COPY_DST], h, &d) || !view_of(f, in->args[KD_COPY_SRC], h, &s))
 		return 0;
 	if (in->op == OP_TENSOR_COPY && (d.buf == s.buf || direct(&f->buf[d.buf]) || direct(&f->buf[s.buf])))
 		return 0;
@@ -168,13 +168,13 @@ static int fuse_loop(Fl *u, int h)
 	 * (Adding instructions may move f->ins: copy what we need first.) */
 	int pos = f->blk[pre]->nins - 1;
 	KdOp kind = in->op;
-	KdSpan sp = in->span, asp[2] = {sp, sp};
+	KdSpan sp = in->span, asp[KD_COPY_N] = {sp, sp};
 	if (in->argspan)
 		memcpy(asp, in->argspan, sizeof asp);
-	int dv = fused_view(u, pre, &pos, &d, dim, n, asp[0]);
-	int sv = fused_view(u, pre, &pos, &s, dim, n, asp[1]);
-	int args[2] = {dv, sv};
-	int ni = kd_ins_add(u->m->arena, f, pre, kind, 2, args, asp, sp);
+	int dv = fused_view(u, pre, &pos, &d, dim, n, asp[KD_COPY_DST]);
+	int sv = fused_view(u, pre, &pos, &s, dim, n, asp[KD_COPY_SRC]);
+	int args[KD_COPY_N] = {[KD_COPY_DST] = dv, [KD_COPY_SRC] = sv};
+	int ni = kd_ins_add(u->m->arena, f, pre, kind, KD_COPY_N, args, asp, sp);
 	kd_ins_move_to(f, pre, ni, pos++);
 	kd_loop_skip(f, pre, exitb);
 	kd_ins_unlink(f, op);

@@ -35,6 +35,14 @@ void kd_pass_names(KdBuf *out);
 /* Runs the pipeline; returns the number of errors (internal ones). */
 int kd_run_passes(KdDiag *d, KdModule *m, const KdPassOptions *o);
 
+/* The neuron copies (load, store, tensor_copy), which fuse-tiles and
+ * forward treat alike, take (dst, src). */
+enum { KD_COPY_DST = TENSOR_COPY_DST, KD_COPY_SRC = TENSOR_COPY_SRC, KD_COPY_N = TENSOR_COPY_NPARAM };
+_Static_assert(KD_SAME_POS(LOAD_DST, KD_COPY_DST) && KD_SAME_POS(LOAD_SRC, KD_COPY_SRC) &&
+               KD_SAME_POS(LOAD_NPARAM, KD_COPY_N) && KD_SAME_POS(STORE_DST, KD_COPY_DST) &&
+               KD_SAME_POS(STORE_SRC, KD_COPY_SRC) && KD_SAME_POS(STORE_NPARAM, KD_COPY_N),
+               "the neuron copies take (dst, src)");
+
 /* The passes (one file each). */
 int kd_pass_dce(KdModule *m);
 int kd_pass_fuse_bursts(KdModule *m);

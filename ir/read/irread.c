@@ -197,14 +197,16 @@ static int value(KdIrRead *r, const KdIrNode *x)
 static const KdOpDesc *op_lookup(KdTarget t, const char *name, int *op)
 {
 	int vectors = kd_ir_target(t)->vectors;
-	for (int i = 0; i < KD_NOP; i++)
-		/* the generic ops after ret (vsplat, vmask) make vectors */
-		if ((kd_ops[i].target == t || (kd_ops[i].target == KD_TARGET_NONE &&
-		                                (i <= OP_RET || vectors))) &&
-		    !strcmp(kd_ops[i].name, name) && i != OP_PLUS_UNUSED) {
+	for (int i = 0; i < KD_NOP; i++) {
+		const KdOpDesc *d = &kd_ops[i];
+		/* vsplat and vmask make vectors, on a target that has them */
+		if ((d->target == t || (d->target == KD_TARGET_NONE &&
+		                        (!(d->flags & KD_OPF_VECTOR_ONLY) || vectors))) &&
+		    !strcmp(d->name, name)) {
 			*op = i;
-			return &kd_ops[i];
+			return d;
 		}
+	}
 	return NULL;
 }
 
@@ -220,22 +222,12 @@ static int foreign_vector(KdIrRead *r, const KdVal *v, KdSpan at, const char *s)
 }
 
 /* Operand count of the generic ops (-1: any); the target ops follow the table. */
-static int generic_arity(int op, int *nbuf, int *nsucc, int *res)
+static int generic_arity(const KdOpDesc *d, int op, int *nbuf, int *nsucc, int *res)
 {
 	*nbuf = op == OP_VIEW || op == OP_TILE;
-	*nsucc = op == OP_JMP ? 1 : op == OP_BR ? 2 : 0;
-	*res = op < OP_JMP || op > OP_RET;
-	if (op == OP_VSPLAT)
-		return 1;
-	if (op <= OP_LOR)
-		return 2;
-	switch (op) {
-	case OP_NEG: case OP_NOT: case OP_CAST: case OP_VIEW: return 1;
-	case OP_TILE: return TA_N;
-	case OP_LIST: case OP_VMASKLIT: return -1;
-	case OP_BR: return 1;
-	default: return 0;
-	}
+	*nsucc = d->nsucc;
+	*res = d->kind != OK_TERM;
+	return d->arity;
 }
 
 typedef struct {
@@ -258,7 +250,7 @@ static int decode(KdIrRead *r, KdIrRawIns *ri, Decoded *dc)
 		return -1;
 	}
 	int nbuf = 0, nsucc = 0, wantres = 0, nval = 0, gsucc = 0, bad = 0;
-	int arity = d->target ? -2 : generic_arity(dc->op, &nbuf, &nsucc, &wantres);
+	int arity = d->target ? -2 : generic_arity(d, dc->op, &nbuf, &nsucc, &wantres);
 	for (int i = 0; i < ri->args->l.n; i++) {
 		KdIrNode *x = kd_irn_item(ri->args, i);
 		if (x->kind == IR_GVAL && i == 0 && nbuf)

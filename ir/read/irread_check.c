@@ -80,7 +80,7 @@ void kd_irr_mark_written(KdFunc *f)
 		const KdOpDesc *d = &kd_ops[in->op];
 		for (int k = 0; d->target && k < in->nargs && k < d->nparam; k++) {
 			const KdVal *v = &f->val[in->args[k]];
-			if ((d->param[k].flags & PF_WRITE) && v->type == VT_REF && v->buf >= 0)
+			if (kd_param_writes(d, k) && v->type == VT_REF && v->buf >= 0)
 				f->buf[v->buf].written = 1;
 		}
 	}

@@ -9,6 +9,7 @@
 #include "pass.h"
 #include "rules.h"
 #include "types_aipu.h"
+#include "verify.h"
 #include "../check_run.h"
 
 static KdArena *A;
@@ -316,19 +317,20 @@ START_TEST(every_op_has_a_verify_hook)
 }
 END_TEST
 
-/* An op whose hook has no case for it (the placeholder unary plus, never
- * built) is an internal error, not an instruction passed unchecked. */
+/* An op given to a typing hook that has no case for it (a table entry
+ * pointing at the wrong hook: here data_move at the generic ops' hook) is
+ * an internal error, not an instruction passed unchecked. */
 START_TEST(op_without_typing_rule_is_internal_error)
 {
 	KdSpan sp = {0, 1};
 	KdFunc *f = kd_func_new(A, "k", KD_TARGET_ASCEND, sp);
 	kd_block_new(A, f, "entry");
 	int one = kd_val_const(A, f, 1);
-	int p = kd_ins_add(A, f, 0, OP_PLUS_UNUSED, 1, &one, NULL, sp);
-	kd_ins_result(A, f, p, VT_INT, KD_I64, -1, NULL);
-	kd_ins_add(A, f, 0, OP_RET, 0, NULL, NULL, sp);
-	ck_assert_int_eq(kd_ir_verify(&diag, module_of(f)), 1);
-	ck_assert_ptr_nonnull(strstr(diag_text(), "internal compiler error: op 'plus' has no typing rule"));
+	int mv = kd_ins_add(A, f, 0, OP_DATA_MOVE, 1, &one, NULL, sp);
+	KdVerify v = {.d = &diag, .f = f, .a = A, .skip = -1};
+	kd_verify_core(&v, &f->ins[mv]);
+	ck_assert_int_eq(v.nerr, 1);
+	ck_assert_ptr_nonnull(strstr(diag_text(), "internal compiler error: op 'data_move' has no typing rule"));
 }
 END_TEST
 
@@ -336,10 +338,10 @@ START_TEST(op_table_is_consistent)
 {
 	const KdOpDesc *d = kd_op_lookup(KD_TARGET_ASCEND, "data_move");
 	ck_assert_ptr_nonnull(d);
-	ck_assert_int_eq(d->nparam, 7);
-	ck_assert_int_eq(kd_op_param_index(d, "burst"), 4);
-	ck_assert_int_eq(d->param[4].lo, 1);
-	ck_assert_int_eq(d->param[4].hi, 65535);
+	ck_assert_int_eq(d->nparam, DATA_MOVE_NPARAM);
+	ck_assert_int_eq(kd_op_param_index(d, "burst"), DATA_MOVE_BURST);
+	ck_assert_int_eq(d->param[DATA_MOVE_BURST].lo, 1);
+	ck_assert_int_eq(d->param[DATA_MOVE_BURST].hi, 65535);
 	ck_assert_ptr_null(kd_op_lookup(KD_TARGET_NEURON, "data_move"));
 	ck_assert_ptr_null(kd_op_lookup(KD_TARGET_ASCEND, "add"));
 	/* every callable op has a runtime entry, a doc and a cost; the aipu
@@ -353,6 +355,94 @@ START_TEST(op_table_is_consistent)
 			ck_assert_ptr_nonnull(kd_ops[i].doc);
 			ck_assert(kd_ops[i].cost != NULL);
 		}
+	/* memory effects: an accumulating matmul reads the dst it overwrites */
+	const KdOpDesc *mm = &kd_ops[OP_NC_MATMUL];
+	ck_assert(kd_param_writes(mm, NC_MATMUL_DST) && !kd_param_reads(mm, NC_MATMUL_DST));
+	ck_assert_int_eq(kd_param_rmw_if(mm, NC_MATMUL_DST), NC_MATMUL_ACCUMULATE);
+	ck_assert(kd_param_reads(mm, NC_MATMUL_MOVING) && !kd_param_writes(mm, NC_MATMUL_MOVING));
+	ck_assert_int_eq(kd_param_rmw_if(&kd_ops[OP_DATA_MOVE], DATA_MOVE_DST), -1);
+}
+END_TEST
+
+/* Every entry has what its kind needs: kdslc checks this at its start. */
+START_TEST(op_table_entries_are_complete)
+{
+	ck_assert_int_eq(kd_op_table_check(&diag), 0);
+	ck_assert_int_eq(diag.nerror, 0);
+	for (int i = 0; i < KD_NOP; i++) {
+		ck_assert_ptr_nonnull(kd_ops[i].name);
+		ck_assert(kd_ops[i].kind == OK_PURE || kd_ops[i].kind == OK_TERM || kd_ops[i].kind == OK_EFFECT);
+		if (kd_ops[i].target != KD_TARGET_NONE)
+			ck_assert(kd_ops[i].doc && kd_ops[i].rules && kd_ops[i].seed && kd_ops[i].cost);
+	}
+}
+END_TEST
+
+/* What a .def entry that forgets its fields looks like to the check. */
+START_TEST(op_table_check_catches_missing_fields)
+{
+	KdOpDesc o = {.name = "half_done", .target = KD_TARGET_NEURON, .nparam = 3,
+	              .param = {{.name = "dst", .kind = PK_TENSOR}, {.name = "n", .kind = PK_INT}}};
+	/* no kind; no doc, rules, seed or cost; a tensor without its memory
+	 * effect; a third position with no entry */
+	ck_assert_int_eq(kd_op_desc_check(&diag, &o), 4);
+	o.kind = OK_EFFECT;
+	o.doc = o.rules = o.seed = "x";
+	o.cost = kd_ops[OP_MEMSET].cost;
+	o.param[0].mem = KD_MEM_OVERWRITE;
+	o.param[2] = (KdOpParam){.name = "k", .kind = PK_INT, .flags = PF_RANGE, .lo = 1, .hi = 0};
+	ck_assert_int_eq(kd_op_desc_check(&diag, &o), 1);   /* the empty range */
+	o.param[2].hi = 1;
+	ck_assert_int_eq(kd_op_desc_check(&diag, &o), 0);
+	o.param[0].mem = KD_MEM_READ;       /* an effect op that writes nothing */
+	ck_assert_int_eq(kd_op_desc_check(&diag, &o), 1);
+	rewind(sink);
+	char line[256] = "";
+	ck_assert_ptr_nonnull(fgets(line, sizeof line, sink));
+	ck_assert_ptr_nonnull(strstr(line, "internal error: op table: half_done: no kind"));
+}
+END_TEST
+
+/* The operand positions name the parameters they index: each .def's
+ * position list, spelled in capitals, is its parameter names in order. */
+#define KD_OP(name, params, ...) {OP_##name, #params},
+#define KD_LOWERED(name, args)
+static const struct {
+	KdOp op;
+	const char *params;
+} positions[] = {
+#include "ascend/ops_ascend.def"
+#include "neuron/ops_neuron.def"
+#include "aipu/ops_aipu.def"
+};
+#undef KD_OP
+#undef KD_LOWERED
+
+START_TEST(operand_positions_match_the_parameters)
+{
+	int n = (int)(sizeof positions / sizeof positions[0]);
+	ck_assert_int_gt(n, 20);
+	for (int i = 0; i < n; i++) {
+		const KdOpDesc *d = &kd_ops[positions[i].op];
+		char want[256] = "(";
+		for (int k = 0; k < d->nparam; k++) {
+			size_t at = strlen(want);
+			if (k)
+				at += (size_t)snprintf(want + at, sizeof want - at, ", ");
+			for (const char *c = d->param[k].name; *c && at + 2 < sizeof want; c++)
+				want[at++] = (char)(*c >= 'a' && *c <= 'z' ? *c - 32 : *c);
+			want[at] = 0;
+		}
+		strcat(want, ")");
+		/* the .def may wrap a long list: compare without the layout */
+		char got[256];
+		size_t g = 0;
+		for (const char *c = positions[i].params; *c && g + 1 < sizeof got; c++)
+			if (*c != '\n' && *c != '\t' && !(*c == ' ' && c[-1] == ' '))
+				got[g++] = *c;
+		got[g] = 0;
+		ck_assert_str_eq(got, want);
+	}
 }
 END_TEST
 
@@ -375,6 +465,9 @@ int main(void)
 	tcase_add_test(tc, verify_each_checks_pure_ops);
 	tcase_add_test(tc, every_op_has_a_verify_hook);
 	tcase_add_test(tc, op_without_typing_rule_is_internal_error);
+	tcase_add_test(tc, op_table_entries_are_complete);
+	tcase_add_test(tc, op_table_check_catches_missing_fields);
+	tcase_add_test(tc, operand_positions_match_the_parameters);
 	suite_add_tcase(s, tc);
 	return kd_check_run(s);
 }
