@@ -58,12 +58,14 @@ void kd_check_neuron_same(KdCheck *c, const KdIns *ins);
 void kd_check_neuron_shape(KdCheck *c, const KdIns *ins);
 void kd_check_neuron_one(KdCheck *c, const KdIns *ins);
 void kd_check_neuron_matmul(KdCheck *c, const KdIns *ins);
+void kd_check_neuron_transpose(KdCheck *c, const KdIns *ins);
 void kd_check_neuron_shuffle(KdCheck *c, const KdIns *ins);
 void kd_check_neuron_predicated(KdCheck *c, const KdIns *ins);
 int64_t kd_cost_neuron_dma(const KdFunc *f, const KdIns *ins);
 int64_t kd_cost_neuron_vec(const KdFunc *f, const KdIns *ins);
 int64_t kd_cost_neuron_act(const KdFunc *f, const KdIns *ins);
 int64_t kd_cost_neuron_matmul(const KdFunc *f, const KdIns *ins);
+int64_t kd_cost_neuron_transpose(const KdFunc *f, const KdIns *ins);
 int64_t kd_cost_neuron_predicated(const KdFunc *f, const KdIns *ins);
 
 #endif

@@ -166,6 +166,23 @@ void kd_check_neuron_matmul(KdCheck *c, const KdIns *ins)
 		               (long long)m->nf, (long long)d->np, (long long)d->nf);
 }
 
+/* nc_transpose: src [P, F] becomes dst [F, P]; the Tensor Engine takes
+ * src as its stationary operand, hence the 128 bound on both. */
+void kd_check_neuron_transpose(KdCheck *c, const KdIns *ins)
+{
+	Tile t[KD_MAXPARAM];
+	tiles(c, ins, t, 0);
+	const Tile *d = &t[NC_TRANSPOSE_DST], *s = &t[NC_TRANSPOSE_SRC];
+	same_dtype(c, ins, NC_TRANSPOSE_DST, d, s, NC_TRANSPOSE_SRC);
+	if (s->nf > KDSL_NEURON_TRANSPOSE_MAX)
+		kd_check_error(c, ins, NC_TRANSPOSE_SRC,
+		               "F (src's elements per partition) must be at most %d, got %lld",
+		               KDSL_NEURON_TRANSPOSE_MAX, (long long)s->nf);
+	else if (d->np != s->nf || d->nf != s->np)
+		kd_check_error(c, ins, NC_TRANSPOSE_DST, "dst must be [F, P] = [%lld, %lld], got [%lld, %lld]",
+		               (long long)s->nf, (long long)s->np, (long long)d->np, (long long)d->nf);
+}
+
 enum { QUAD = KDSL_NEURON_QUADRANT, KEEP = KDSL_NEURON_SHUFFLE_KEEP };
 
 /* The first value of the progression r outside 0..31 and 255, or 0 when
@@ -316,6 +333,16 @@ int64_t kd_cost_neuron_act(const KdFunc *f, const KdIns *ins)
 int64_t kd_cost_neuron_matmul(const KdFunc *f, const KdIns *ins)
 {
 	return min_ii(nfree(f, ins, NC_MATMUL_MOVING));
+}
+
+/* NKI's nc_transpose page: max(P, min(64, F)) Tensor Engine cycles for
+ * back-to-back transposes of src [P, F]. */
+int64_t kd_cost_neuron_transpose(const KdFunc *f, const KdIns *ins)
+{
+	const KdIns *v = kd_tile_ins(f, ins, NC_TRANSPOSE_SRC);
+	int64_t p = v ? f->val[v->args[TA_NPART]].c : 1, n = v ? f->val[v->args[TA_NFREE]].c : 1;
+	int64_t m = n < 64 ? n : 64;
+	return p > m ? p : m;
 }
 
 /* Seed 002's table: max(MIN_II, N) when one of src/predicate is in sbuf

@@ -12,6 +12,7 @@
 #include "neuron_copy_predicated.h"
 #include "neuron_psum_double_buffer.h"
 #include "neuron_stream_shuffle.h"
+#include "neuron_transpose.h"
 #include "../check_run.h"
 
 static kdsl_rt *rt;
@@ -65,6 +66,30 @@ START_TEST(copy_predicated_selects)
 	free(t);
 	free(f);
 	free(r);
+}
+END_TEST
+
+/* examples/neuron_transpose.k: at[j, p] = a[p, j] for every bit pattern,
+ * NaNs with payloads, infinities, -0.0 and subnormals among them (the
+ * Tensor Engine's transpose is bit-exact from NeuronCore-v3 on), over both
+ * 128x128 blocks. */
+START_TEST(transpose_is_bit_exact)
+{
+	enum { P = 128, F = 256 };
+	uint32_t *a = malloc(sizeof *a * P * F), *at = malloc(sizeof *at * F * P);
+	static const uint32_t special[] = {0x7fc01234u, 0xffbfffffu, 0x7f800000u, 0x80000000u, 0x00000001u};
+	for (int i = 0; i < P * F; i++) {
+		a[i] = (uint32_t)(next() >> 32);
+		if (i % 97 < 5)
+			a[i] = special[i % 97];
+	}
+	memset(at, 0xa5, sizeof *at * F * P);
+	ck_assert_int_eq(transpose(rt, (const float *)(void *)a, (float *)(void *)at), KDSL_OK);
+	for (int p = 0; p < P; p++)
+		for (int j = 0; j < F; j++)
+			ck_assert_uint_eq(at[j * P + p], a[p * F + j]);
+	free(a);
+	free(at);
 }
 END_TEST
 
@@ -223,6 +248,7 @@ int main(void)
 	tcase_add_test(tc, aliasing_is_real);
 	tcase_add_test(tc, shuffle_swaps_pairs);
 	tcase_add_test(tc, shuffle_rotates_quadrant);
+	tcase_add_test(tc, transpose_is_bit_exact);
 	tcase_add_test(tc, misc_ops);
 	tcase_add_test(tc, runtime_block_index);
 	tcase_add_test(tc, wrong_target);

@@ -55,6 +55,7 @@ tests/lit/neuron/ops.k
 tests/lit/neuron/predicated.k
 tests/lit/neuron/shuffle.k
 tests/lit/neuron/slice_overflow.k
+tests/lit/neuron/transpose.k
 tests/lit/sema/file.k
 tests/lit/sema/names.k
 tests/lit/sema/ops.k
