@@ -10,6 +10,7 @@
 #include "rules.h"
 #include "types_aipu.h"
 #include "verify.h"
+#include "diag_sink.h"
 #include "../check_run.h"
 
 static KdArena *A;
@@ -188,12 +189,7 @@ END_TEST
 /* What the diagnostics said so far. */
 static const char *diag_text(void)
 {
-	static char text[4096];
-	fflush(sink);
-	rewind(sink);
-	size_t n = fread(text, 1, sizeof text - 1, sink);
-	text[n] = 0;
-	return text;
+	return kd_sink_text(sink);
 }
 
 /* Appends op to f's block 0 with a result of type i32xLANES (lanes 0: none). */

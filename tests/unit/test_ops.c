@@ -12,6 +12,7 @@
 #include "lower_aipu.h"
 #include "parse.h"
 #include "sema.h"
+#include "diag_sink.h"
 #include "../check_run.h"
 
 static KdArena *A;
@@ -41,12 +42,7 @@ static void teardown(void)
 /* Everything reported so far. */
 static const char *reported(void)
 {
-	static char text[4096];
-	fflush(sink);
-	rewind(sink);
-	size_t n = fread(text, 1, sizeof text - 1, sink);
-	text[n] = 0;
-	return text;
+	return kd_sink_text(sink);
 }
 
 static KdModule *aipu_module(KdFunc *f)
