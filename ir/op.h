@@ -23,7 +23,7 @@ typedef enum {
 	OP_NEG, OP_NOT,
 	OP_CAST,       /* args: value; result dtype on the result value */
 	OP_VIEW,       /* args: element offset; result: VT_REF of a buffer */
-	OP_TILE,       /* neuron tile view, see ir/tile.h; result: VT_REF of a buffer */
+	OP_TILE,       /* neuron tile view, see ir/neuron/tile.h; result: VT_REF of a buffer */
 	OP_LIST,       /* args: the elements of a list argument; result: VT_LIST */
 	OP_VSPLAT,     /* aipu: a scalar broadcast to the result's vector type */
 	OP_VMASKLIT,   /* aipu: a constant mask, one bool operand per lane */

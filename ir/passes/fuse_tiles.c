@@ -100,7 +100,7 @@ int kd_pass_fuse_tiles(KdModule *m)
 				while (block(m, m->fn[fi], b))
 					n++;
 			/* a fused loop's op may continue a straight-line one */
-			loops = kd_fuse_tile_loops(m, m->fn[fi]);
+			loops = kd_fuse_tiles_loops(m, m->fn[fi]);
 			n += loops;
 		} while (loops);
 	}

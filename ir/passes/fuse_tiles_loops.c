@@ -186,7 +186,7 @@ static void analyse(Fl *u)
 	kd_cfg_reach(u->f, u->reach, u->npred, u->stack);
 }
 
-int kd_fuse_tile_loops(KdModule *m, KdFunc *f)
+int kd_fuse_tiles_loops(KdModule *m, KdFunc *f)
 {
 	Fl u = {.m = m, .f = f};
 	int total = 0;

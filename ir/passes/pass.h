@@ -54,7 +54,7 @@ int kd_pass_forward(KdModule *m);
 
 /* fuse-tiles' loop half (fuse_tiles_loops.c): fuses the loops of f whose
  * trips copy adjacent tile ranges; returns how many. */
-int kd_fuse_tile_loops(KdModule *m, KdFunc *f);
+int kd_fuse_tiles_loops(KdModule *m, KdFunc *f);
 
 /* Helpers for passes (pass_util.c). */
 /* Inserts the already-added instruction id at position pos of block blk
