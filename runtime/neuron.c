@@ -182,50 +182,35 @@ static int snapshot(kdsl_rt *rt, const kdsl_site *site, view *v, unsigned char *
 	return KDSL_OK;
 }
 
-static double load_value(kdsl_dtype dt, const unsigned char *p)
-{
-	union { int8_t i8; int16_t i16; int32_t i32; int64_t i64; uint8_t u8; uint16_t u16;
-		uint32_t u32; uint64_t u64; float f; } u;
-	memcpy(&u, p, kdsl_dtype_size(dt));
-	switch (dt) {
-	case KDSL_I8: return u.i8;
-	case KDSL_I16: return u.i16;
-	case KDSL_I32: return u.i32;
-	case KDSL_I64: return (double)u.i64;
-	case KDSL_U8: case KDSL_BOOL: return u.u8;
-	case KDSL_U16: return u.u16;
-	case KDSL_U32: return u.u32;
-	case KDSL_U64: return (double)u.u64;
-	case KDSL_F16: return kdsl_h_f16_to_f64(u.u16);
-	case KDSL_BF16: return kdsl_h_bf16_to_f32(u.u16);
-	case KDSL_F32: return u.f;
-	}
-	return 0;
-}
-
 /* ---- copies ---- */
 
-/* An integer element of at most 32 bits, sign- or zero-extended. */
+/* An integer element of at most 16 bits (or bool), sign- or zero-extended:
+ * every such value is exact in an f32. */
 static int64_t load_small_int(kdsl_dtype dt, const unsigned char *p)
 {
-	union { int8_t i8; int16_t i16; int32_t i32; uint8_t u8; uint16_t u16; uint32_t u32; } u;
+	union { int8_t i8; int16_t i16; uint8_t u8; uint16_t u16; } u;
 	memcpy(&u, p, kdsl_dtype_size(dt));
 	switch (dt) {
 	case KDSL_I8: return u.i8;
 	case KDSL_I16: return u.i16;
-	case KDSL_I32: return u.i32;
 	case KDSL_U16: return u.u16;
-	case KDSL_U32: return u.u32;
-	default: return u.u8;   /* u8, bool */
+	case KDSL_BOOL: return u.u8 != 0;
+	default: return u.u8;   /* u8 */
 	}
 }
 
-/* n elements converted from dtype sd at i to dtype dd at o, with the
- * result kdsl_store_value(dd, load_value(sd)) defines, but the common
- * pairs as plain loops over inline conversions: f32 <-> f16 and bf16
- * (an f32 is exact in a double, so rounding it once is the same), and
- * integers of up to 32 bits into integers (exact in a double, so wrapping
- * them as integers is what the double route does). */
+/* Whether every value of integer dtype dt (or bool) is exact in an f32. */
+static int int_exact_in_f32(kdsl_dtype dt)
+{
+	return dt == KDSL_I8 || dt == KDSL_I16 || dt == KDSL_U8 || dt == KDSL_U16 || dt == KDSL_BOOL;
+}
+
+/* n elements converted from dtype sd at i to dtype dd (!= sd) at o the
+ * engines' way, kdsl_store_f32(dd, kdsl_load_f32(sd)): through an f32, so
+ * an i32 of 16777217 becomes 16777216.  The common pairs are plain loops
+ * over inline conversions with the same result: f32 <-> f16 and bf16,
+ * and integers of at most 16 bits into integers (exact in an f32, and an
+ * f32 integer truncated and wrapped is the integer wrapped). */
 static void convert_row(kdsl_dtype dd, unsigned char *o, kdsl_dtype sd, const unsigned char *i, int64_t n)
 {
 	size_t ds = kdsl_dtype_size(dd), ss = kdsl_dtype_size(sd);
@@ -236,7 +221,7 @@ static void convert_row(kdsl_dtype dd, unsigned char *o, kdsl_dtype sd, const un
 	if (sd == KDSL_F32 && (dd == KDSL_F16 || dd == KDSL_BF16)) {
 		for (j = 0; j < n; j++) {
 			memcpy(&x, i + 4 * j, 4);
-			h = dd == KDSL_F16 ? kdsl_h_f32_to_f16(x) : kdsl_h_f64_to_bf16(x);
+			h = dd == KDSL_F16 ? kdsl_h_f32_to_f16(x) : kdsl_h_f32_to_bf16(x);
 			memcpy(o + 2 * j, &h, 2);
 		}
 	} else if (dd == KDSL_F32 && (sd == KDSL_F16 || sd == KDSL_BF16)) {
@@ -245,15 +230,17 @@ static void convert_row(kdsl_dtype dd, unsigned char *o, kdsl_dtype sd, const un
 			x = sd == KDSL_F16 ? kdsl_h_f16_to_f32(h) : kdsl_h_bf16_to_f32(h);
 			memcpy(o + 4 * j, &x, 4);
 		}
-	} else if (sd != KDSL_I64 && sd != KDSL_U64 && sd < KDSL_F16 && dd < KDSL_F16) {
+	} else if (int_exact_in_f32(sd) && dd < KDSL_F16) {
 		for (j = 0; j < n; j++)
 			kdsl_store_bits(dd, o + (size_t)j * ds, (uint64_t)load_small_int(sd, i + (size_t)j * ss));
 	} else {
 		for (j = 0; j < n; j++)
-			kdsl_store_value(dd, o + (size_t)j * ds, load_value(sd, i + (size_t)j * ss));
+			kdsl_store_f32(dd, o + (size_t)j * ds, kdsl_load_f32(sd, i + (size_t)j * ss));
 	}
 }
 
+/* dst = src, row by row: a same-dtype copy is bit-exact (any pattern,
+ * NaN payloads included), a converting one goes through f32. */
 static int copy_rows(kdsl_rt *rt, const kdsl_site *site, const view *d, view s)
 {
 	unsigned char *buf = NULL;
@@ -349,7 +336,9 @@ int kdsl_neuron_iota(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, double b
 	return KDSL_OK;
 }
 
-static double alu(int64_t op, double x, double y)
+/* One ALU op in f32 (x86-64 evaluates float expressions in float, so each
+ * result is rounded to f32 once, as the engines do). */
+static float alu(int64_t op, float x, float y)
 {
 	switch (op) {
 	case KDSL_ALU_ADD: return x + y;
@@ -357,6 +346,19 @@ static double alu(int64_t op, double x, double y)
 	case KDSL_ALU_MULTIPLY: return x * y;
 	case KDSL_ALU_MAX: return x > y ? x : y;
 	default: return x < y ? x : y;
+	}
+}
+
+/* One activation in f32.  exp is the f32 nearest e^x: libm's double exp
+ * rounded once to f32, so it is the same on every libc (expf is not
+ * correctly rounded and differs between libcs; numpy's own f32 exp
+ * differs from both in the last bit). */
+static float act(int64_t func, float x)
+{
+	switch (func) {
+	case KDSL_ACT_EXP: return (float)exp((double)x);
+	case KDSL_ACT_RELU: return x > 0 ? x : 0;
+	default: return x;
 	}
 }
 
@@ -368,22 +370,25 @@ static int check_enum(kdsl_rt *rt, const kdsl_site *site, const char *what, int6
 	                    n - 1, v);
 }
 
-/* dst = f(a, b) element-wise; b may be absent (scalar y). Sources that
- * overlap dst are snapshotted first. */
+/* dst = f(a, b) element-wise, the engines' way: a, b and the scalar y
+ * converted to f32, f computed in f32, the result converted to dst's
+ * dtype.  b may be absent (scalar y).  Sources that overlap dst are
+ * snapshotted first. */
 static int elementwise(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile a, const kdsl_ctile *b,
-                       int64_t op, double y, int act)
+                       int64_t op, double y, int is_act)
 {
 	view d, s, t;
 	unsigned char *ba = NULL, *bb = NULL;
 	int64_t p, j;
+	float fy = (float)y;
 	int rc;
 
 	if (!rt)
 		return KDSL_ERR_ARG;
-	if ((rc = check_enum(rt, site, act ? "func" : "op", op, act ? KDSL_NACT : KDSL_NALU)) ||
-	    (rc = CHECK_TILE(rt, site, "dst", dst, &d)) || (rc = CHECK_TILE(rt, site, act ? "src" : "a", a, &s)) ||
-	    (rc = in_mem(rt, site, "dst", &d, 1, 1, 0)) || (rc = in_mem(rt, site, act ? "src" : "a", &s, 1, 1, 0)) ||
-	    (rc = same_shape(rt, site, act ? "src" : "a", &s, "dst", &d)))
+	if ((rc = check_enum(rt, site, is_act ? "func" : "op", op, is_act ? KDSL_NACT : KDSL_NALU)) ||
+	    (rc = CHECK_TILE(rt, site, "dst", dst, &d)) || (rc = CHECK_TILE(rt, site, is_act ? "src" : "a", a, &s)) ||
+	    (rc = in_mem(rt, site, "dst", &d, 1, 1, 0)) || (rc = in_mem(rt, site, is_act ? "src" : "a", &s, 1, 1, 0)) ||
+	    (rc = same_shape(rt, site, is_act ? "src" : "a", &s, "dst", &d)))
 		return rc;
 	if (b && ((rc = CHECK_TILE(rt, site, "b", *b, &t)) || (rc = in_mem(rt, site, "b", &t, 1, 1, 0)) ||
 	          (rc = same_shape(rt, site, "b", &t, "dst", &d))))
@@ -398,12 +403,12 @@ static int elementwise(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_c
 		unsigned char *o = wrow(&d, p);
 		const unsigned char *x = row(&s, p), *z = b ? row(&t, p) : NULL;
 		for (j = 0; j < d.n; j++) {
-			double v = load_value(s.dt, x + (size_t)j * s.size), r;
-			if (act)
-				r = op == KDSL_ACT_EXP ? exp(v) : op == KDSL_ACT_RELU ? (v > 0 ? v : 0) : v;
+			float v = kdsl_load_f32(s.dt, x + (size_t)j * s.size), r;
+			if (is_act)
+				r = act(op, v);
 			else
-				r = alu(op, v, z ? load_value(t.dt, z + (size_t)j * t.size) : y);
-			kdsl_store_value(d.dt, o + (size_t)j * d.size, r);
+				r = alu(op, v, z ? kdsl_load_f32(t.dt, z + (size_t)j * t.size) : fy);
+			kdsl_store_f32(d.dt, o + (size_t)j * d.size, r);
 		}
 	}
 	free(ba);
@@ -474,9 +479,9 @@ int kdsl_neuron_nc_matmul(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kds
 	/* Both inputs are read before dst is written (psum never overlaps sbuf). */
 	for (k = 0; k < K; k++) {
 		for (m = 0; m < M; m++)
-			a[k * M + m] = (float)load_value(st.dt, row(&st, k) + (size_t)m * st.size);
+			a[k * M + m] = kdsl_load_f32(st.dt, row(&st, k) + (size_t)m * st.size);
 		for (n = 0; n < N; n++)
-			b[k * N + n] = (float)load_value(mv.dt, row(&mv, k) + (size_t)n * mv.size);
+			b[k * N + n] = kdsl_load_f32(mv.dt, row(&mv, k) + (size_t)n * mv.size);
 	}
 	for (m = 0; m < M; m++) {
 		float *o = (float *)(void *)wrow(&d, m);

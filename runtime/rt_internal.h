@@ -141,4 +141,62 @@ static inline void kdsl_store_value(kdsl_dtype dt, void *p, double x)
 	kdsl_store_bits(dt, p, u);
 }
 
+/* ---- NKI engine arithmetic: everything through f32 ----
+ * The Vector, Scalar and GpSimd engines read every input as an f32,
+ * compute in f32 and convert the f32 result to dst's dtype (NKI's "Type
+ * Casting"; LANGUAGE.md, neuron).  These two are that conversion's only
+ * path, for the arithmetic ops and the converting copies alike. */
+
+/* One element of dtype dt at p as the engines read it: integers round to
+ * the nearest f32, ties to even (an i32 of 16777217 reads 16777216), f16
+ * and bf16 exactly, bool as 0 or 1 (any nonzero byte is 1). */
+static inline float kdsl_load_f32(kdsl_dtype dt, const void *p)
+{
+	union { int8_t i8; int16_t i16; int32_t i32; int64_t i64; uint8_t u8; uint16_t u16;
+		uint32_t u32; uint64_t u64; float f; } u;
+
+	memcpy(&u, p, kdsl_dtype_size(dt));
+	switch (dt) {
+	case KDSL_I8: return u.i8;
+	case KDSL_I16: return u.i16;
+	case KDSL_I32: return (float)u.i32;
+	case KDSL_I64: return (float)u.i64;
+	case KDSL_U8: return u.u8;
+	case KDSL_BOOL: return u.u8 != 0;
+	case KDSL_U16: return u.u16;
+	case KDSL_U32: return (float)u.u32;
+	case KDSL_U64: return (float)u.u64;
+	case KDSL_F16: return kdsl_h_f16_to_f32(u.u16);
+	case KDSL_BF16: return kdsl_h_bf16_to_f32(u.u16);
+	case KDSL_F32: return u.f;
+	}
+	return 0;
+}
+
+/* Stores the f32 x into one element of dtype dt at p: f16 and bf16 round
+ * to nearest even, integers truncate toward zero and wrap modulo 2^bits
+ * (numpy's astype of an in-range f32; NaN and infinities give 0, so the
+ * conversion is defined for every x), bool is x != 0. */
+static inline void kdsl_store_f32(kdsl_dtype dt, void *p, float x)
+{
+	kdsl_f16 h;
+
+	switch (dt) {
+	case KDSL_F16:
+		h = kdsl_h_f32_to_f16(x);
+		memcpy(p, &h, 2);
+		return;
+	case KDSL_BF16:
+		h = kdsl_h_f32_to_bf16(x);
+		memcpy(p, &h, 2);
+		return;
+	case KDSL_F32:
+		memcpy(p, &x, 4);
+		return;
+	default:   /* bool and the integers: as the exact double x */
+		kdsl_store_value(dt, p, x);
+		return;
+	}
+}
+
 #endif

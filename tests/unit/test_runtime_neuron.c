@@ -2,6 +2,7 @@
  * semantics of seeds 000 and 002 on emulated sbuf/psum, every rule
  * re-checked at run time, and nothing written when a rule fails. */
 #include <check.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -342,7 +343,7 @@ START_TEST(convert_rows)
 				ck_assert_uint_eq(got[j], want);
 		}
 	}
-	{   /* integers wrap: i32 -> u8, i16 -> i32, u16 -> i8 */
+	{   /* integers go through f32 and wrap: i32 -> u8, i16 -> i32, u16 -> i8 */
 		int32_t v[N], w[N];
 		int16_t v16[N];
 		uint16_t u16[N];
@@ -358,7 +359,7 @@ START_TEST(convert_rows)
 		copy_as(KDSL_U8, KDSL_I32, N);
 		memcpy(u8, sb + 65536, sizeof u8);
 		for (int j = 0; j < N; j++)
-			ck_assert_uint_eq(u8[j], (uint32_t)v[j] & 0xff);
+			ck_assert_uint_eq(u8[j], (uint64_t)(int64_t)(float)v[j] & 0xff);
 		memcpy(sb, v16, sizeof v16);
 		copy_as(KDSL_I32, KDSL_I16, N);
 		memcpy(w, sb + 65536, sizeof w);
@@ -605,6 +606,102 @@ START_TEST(elementwise_overlap)
 }
 END_TEST
 
+/* The engines' f32 arithmetic (LANGUAGE.md, neuron): inputs and scalar
+ * operands rounded to f32, f32 results, then dst's dtype; copies bit-exact
+ * between equal dtypes and through f32 between different ones. */
+START_TEST(engines_compute_in_f32)
+{
+	enum { N = 4096 };
+	kdsl_tile a = tile(KDSL_MEM_SBUF, 0, 1, N, KDSL_F32), d = tile(KDSL_MEM_SBUF, 65536, 1, N, KDSL_F32);
+	kdsl_tile ia = tile(KDSL_MEM_SBUF, 0, 1, 8, KDSL_I32), id = tile(KDSL_MEM_SBUF, 65536, 1, 8, KDSL_I32);
+	kdsl_tile fd = tile(KDSL_MEM_SBUF, 32768, 1, 8, KDSL_F32), ud = tile(KDSL_MEM_SBUF, 32768, 1, 8, KDSL_U32);
+	uint64_t seed = 11;
+	int off_by_double = 0;
+	/* add 2.2 on f32: (float)x + (float)2.2, not (float)((double)x + 2.2) */
+	for (int j = 0; j < N; j++) {
+		float x = (float)(int64_t)(mix(&seed) % 2000001u) / 1000.0f - 1000.0f;
+		*fat(a, 0, j) = x;
+	}
+	ck_assert_int_eq(kdsl_neuron_tensor_scalar(rt, &site, d, ct(a), KDSL_ALU_ADD, 2.2), KDSL_OK);
+	for (int j = 0; j < N; j++) {
+		float x = *fat(a, 0, j), want = x + (float)2.2;
+		ck_assert_int_eq(memcmp(fat(d, 0, j), &want, 4), 0);
+		off_by_double += want != (float)((double)x + 2.2);
+	}
+	ck_assert_int_gt(off_by_double, 0);   /* the inputs tell the two readings apart */
+	/* NaN and infinities go through f32 arithmetic */
+	*fat(a, 0, 0) = NAN;
+	*fat(a, 0, 1) = INFINITY;
+	*fat(a, 0, 2) = -INFINITY;
+	*fat(a, 0, 3) = 3.0e38f;
+	ck_assert_int_eq(kdsl_neuron_tensor_scalar(rt, &site, sub(d, 0, 1, 0, 4), ct(sub(a, 0, 1, 0, 4)),
+	                                           KDSL_ALU_MULTIPLY, 2), KDSL_OK);
+	ck_assert(isnan(*fat(d, 0, 0)));
+	ck_assert(isinf(*fat(d, 0, 1)) && *fat(d, 0, 1) > 0);
+	ck_assert(isinf(*fat(d, 0, 2)) && *fat(d, 0, 2) < 0);
+	ck_assert(isinf(*fat(d, 0, 3)));   /* 6e38 overflows f32, not a double */
+	/* exp: the f32 nearest e^x of the f32 input */
+	*fat(a, 0, 0) = 1.0f;
+	*fat(a, 0, 1) = -2.5f;
+	*fat(a, 0, 2) = 89.0f;   /* past f32's range */
+	ck_assert_int_eq(kdsl_neuron_activation(rt, &site, sub(d, 0, 1, 0, 3), ct(sub(a, 0, 1, 0, 3)), KDSL_ACT_EXP),
+	                 KDSL_OK);
+	ck_assert_float_eq(*fat(d, 0, 0), (float)exp(1.0));
+	ck_assert_float_eq(*fat(d, 0, 1), (float)exp(-2.5));
+	ck_assert(isinf(*fat(d, 0, 2)));
+	/* i32 16777217 copied to f32 and back is 16777216; i32 -> i32 is bit-exact */
+	static const int32_t iv[8] = {16777217, 16777216, -16777217, 2147483647, -2147483647 - 1, 33554435, -3, 7};
+	memcpy(ia.base, iv, sizeof iv);
+	ck_assert_int_eq(kdsl_neuron_tensor_copy(rt, &site, fd, ct(ia)), KDSL_OK);
+	ck_assert_float_eq(*fat(fd, 0, 0), 16777216.0f);
+	ck_assert_float_eq(*fat(fd, 0, 2), -16777216.0f);
+	ck_assert_int_eq(kdsl_neuron_tensor_copy(rt, &site, id, ct(fd)), KDSL_OK);
+	int32_t got[8];
+	memcpy(got, id.base, sizeof got);
+	ck_assert_int_eq(got[0], 16777216);
+	ck_assert_int_eq(got[5], 33554436);   /* ties to even */
+	ck_assert_int_eq(got[6], -3);
+	ck_assert_int_eq(kdsl_neuron_tensor_copy(rt, &site, id, ct(ia)), KDSL_OK);
+	ck_assert_int_eq(memcmp(id.base, iv, sizeof iv), 0);
+	/* i32 -> u32 through f32: 16777217 becomes 16777216, -3 wraps to 2^32 - 3 */
+	ck_assert_int_eq(kdsl_neuron_tensor_copy(rt, &site, ud, ct(ia)), KDSL_OK);
+	uint32_t ug[8];
+	memcpy(ug, ud.base, sizeof ug);
+	ck_assert_uint_eq(ug[0], 16777216u);
+	ck_assert_uint_eq(ug[6], 4294967293u);
+	ck_assert_uint_eq(ug[7], 7u);
+	/* activation "copy" and tensor_scalar add 0 on i32 round the same way */
+	ck_assert_int_eq(kdsl_neuron_activation(rt, &site, id, ct(ia), KDSL_ACT_COPY), KDSL_OK);
+	memcpy(got, id.base, sizeof got);
+	ck_assert_int_eq(got[0], 16777216);
+	ck_assert_int_eq(got[1], 16777216);
+	ck_assert_int_eq(got[3], -2147483647 - 1);   /* 2^31 wraps */
+	ck_assert_int_eq(got[4], -2147483647 - 1);
+	ck_assert_int_eq(kdsl_neuron_tensor_scalar(rt, &site, id, ct(ia), KDSL_ALU_ADD, 0), KDSL_OK);
+	memcpy(got, id.base, sizeof got);
+	ck_assert_int_eq(got[0], 16777216);
+	/* the scalar operand is an f32 too: 16777217 + 16777217 is 2^25 */
+	ck_assert_int_eq(kdsl_neuron_tensor_scalar(rt, &site, id, ct(ia), KDSL_ALU_ADD, 16777217), KDSL_OK);
+	memcpy(got, id.base, sizeof got);
+	ck_assert_int_eq(got[0], 33554432);
+	/* negative f32 to u32 and NaN/inf to integers: truncated and wrapped, NaN and inf 0 */
+	*fat(fd, 0, 0) = -3.7f;
+	*fat(fd, 0, 1) = NAN;
+	*fat(fd, 0, 2) = INFINITY;
+	*fat(fd, 0, 3) = 2.9f;
+	ck_assert_int_eq(kdsl_neuron_tensor_copy(rt, &site, sub(id, 0, 1, 0, 4), ct(sub(fd, 0, 1, 0, 4))), KDSL_OK);
+	memcpy(got, id.base, sizeof got);
+	ck_assert_int_eq(got[0], -3);
+	ck_assert_int_eq(got[1], 0);
+	ck_assert_int_eq(got[2], 0);
+	ck_assert_int_eq(got[3], 2);
+	kdsl_tile u8d = tile(KDSL_MEM_SBUF, 65536, 1, 4, KDSL_U8);
+	ck_assert_int_eq(kdsl_neuron_tensor_copy(rt, &site, u8d, ct(sub(fd, 0, 1, 0, 4))), KDSL_OK);
+	ck_assert_uint_eq(u8d.base[0], 253);
+	ck_assert_uint_eq(u8d.base[3], 2);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("runtime-neuron");
@@ -625,6 +722,7 @@ int main(void)
 	tcase_add_test(tc, transpose_bits_and_rules);
 	tcase_add_test(tc, elementwise_overlap);
 	tcase_add_test(tc, convert_rows);
+	tcase_add_test(tc, engines_compute_in_f32);
 	suite_add_tcase(s, tc);
 	return kd_check_run(s);
 }
