@@ -6,7 +6,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 
-packages="gcc clang libc6-dev python3 re2c lemon meson ninja-build check pkg-config llvm-14-tools"
+packages="gcc clang libc6-dev python3 re2c lemon meson ninja-build check pkg-config llvm-14-tools python3-numpy"
 
 install_missing() {
 	missing=""

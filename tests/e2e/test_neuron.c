@@ -1,7 +1,8 @@
 /* test_neuron.c: runs the neuron examples (seeds 000, 002, 003) compiled by
  * kdslc and checks every element against a reference computed here: the
  * shuffles and the predicated copy exactly, matmul + exp against a double
- * reference with a tolerance.  The aliasing kernel shows that blocks on
+ * reference with a tolerance, the engines' f32 rounding of i32 values
+ * exactly.  The aliasing kernel shows that blocks on
  * one PSUM bank really share it. */
 #include <check.h>
 #include <math.h>
@@ -10,6 +11,7 @@
 
 #include "neuron_alias.h"
 #include "neuron_copy_predicated.h"
+#include "neuron_f32_rounding.h"
 #include "neuron_psum_double_buffer.h"
 #include "neuron_stream_shuffle.h"
 #include "neuron_transpose.h"
@@ -90,6 +92,49 @@ START_TEST(transpose_is_bit_exact)
 			ck_assert_uint_eq(at[j * P + p], a[p * F + j]);
 	free(a);
 	free(at);
+}
+END_TEST
+
+/* examples/neuron_f32_rounding.k: the engines read an i32 as the nearest
+ * f32 (ties to even) and store an f32 into an i32 or u32 truncated and
+ * wrapped, so odd values above 2^24 do not survive activation "copy",
+ * tensor_scalar or a converting tensor_copy; an i32 -> i32 copy does. */
+START_TEST(f32_rounding_of_i32)
+{
+	enum { N = 128 * 64 };
+	int32_t *x = malloc(sizeof *x * N), *copied = malloc(sizeof *x * N), *plus = malloc(sizeof *x * N);
+	int32_t *same = malloc(sizeof *x * N);
+	uint32_t *as_u32 = malloc(sizeof *as_u32 * N);
+	float *as_f32 = malloc(sizeof *as_f32 * N);
+	static const int32_t special[] = {16777217, 16777216, -16777217, 2147483647, -2147483647 - 1, 33554435, -3};
+	int changed = 0;
+	for (int i = 0; i < N; i++) {
+		uint64_t r = next();
+		x[i] = i % 2 ? (int32_t)(uint32_t)(r >> 32) : (int32_t)(16777216 - 64 + (int64_t)(r % 128)) * (r >> 63 ? -1 : 1);
+		if (i < 7)
+			x[i] = special[i];
+	}
+	ck_assert_int_eq(f32_rounding(rt, x, copied, plus, as_f32, as_u32, same), KDSL_OK);
+	for (int i = 0; i < N; i++) {
+		float f = (float)x[i];
+		ck_assert_int_eq(copied[i], (int32_t)(uint32_t)(int64_t)f);
+		ck_assert_int_eq(plus[i], (int32_t)(uint32_t)(int64_t)(f + 1.0f));
+		ck_assert_int_eq(memcmp(&as_f32[i], &f, 4), 0);
+		ck_assert_uint_eq(as_u32[i], (uint32_t)(int64_t)f);
+		ck_assert_int_eq(same[i], x[i]);
+		changed += copied[i] != x[i];
+	}
+	ck_assert_int_eq(copied[0], 16777216);
+	ck_assert_int_eq(plus[0], 16777216);
+	ck_assert_int_eq(copied[3], -2147483647 - 1);
+	ck_assert_uint_eq(as_u32[6], 4294967293u);
+	ck_assert_int_gt(changed, N / 8);   /* the rounding shows in many elements */
+	free(x);
+	free(copied);
+	free(plus);
+	free(same);
+	free(as_u32);
+	free(as_f32);
 }
 END_TEST
 
@@ -249,6 +294,7 @@ int main(void)
 	tcase_add_test(tc, shuffle_swaps_pairs);
 	tcase_add_test(tc, shuffle_rotates_quadrant);
 	tcase_add_test(tc, transpose_is_bit_exact);
+	tcase_add_test(tc, f32_rounding_of_i32);
 	tcase_add_test(tc, misc_ops);
 	tcase_add_test(tc, runtime_block_index);
 	tcase_add_test(tc, wrong_target);
