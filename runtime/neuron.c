@@ -742,7 +742,9 @@ int kdsl_neuron_nc_stream_shuffle(kdsl_rt *rt, const kdsl_site *site, kdsl_tile 
 /* ---- tensor_copy_predicated (seed 002) ----
  * Through the blend kernel of neuron_blend.c that kdsl_rt_create chose for this
  * machine: the whole tile in one call (its row loop inside), except when
- * src is converted, a row at a time. */
+ * src is converted (through f32, convert_row), a row at a time.  Equal
+ * dtypes blend the bits, so the copy is bit-exact; a scalar src is an f32
+ * operand converted to dst's dtype. */
 
 int kdsl_neuron_tensor_copy_predicated(kdsl_rt *rt, const kdsl_site *site, kdsl_ctile src,
                                        double src_scalar, kdsl_tile dst, kdsl_ctile predicate,
@@ -798,9 +800,9 @@ int kdsl_neuron_tensor_copy_predicated(kdsl_rt *rt, const kdsl_site *site, kdsl_
 			free(bp);
 			return kdsl_rt_fail(rt, site, KDSL_ERR_NOMEM, "out of memory");
 		}
-		if (!tile) {
+		if (!tile) {   /* a scalar operand is an f32 too */
 			unsigned char one[8];
-			kdsl_store_value(d.dt, one, src_scalar);
+			kdsl_store_f32(d.dt, one, (float)src_scalar);
 			kdsl_splat(tmp, one, d.size, (size_t)d.n);
 		}
 	}

@@ -614,7 +614,7 @@ START_TEST(engines_compute_in_f32)
 	enum { N = 4096 };
 	kdsl_tile a = tile(KDSL_MEM_SBUF, 0, 1, N, KDSL_F32), d = tile(KDSL_MEM_SBUF, 65536, 1, N, KDSL_F32);
 	kdsl_tile ia = tile(KDSL_MEM_SBUF, 0, 1, 8, KDSL_I32), id = tile(KDSL_MEM_SBUF, 65536, 1, 8, KDSL_I32);
-	kdsl_tile fd = tile(KDSL_MEM_SBUF, 32768, 1, 8, KDSL_F32), ud = tile(KDSL_MEM_SBUF, 32768, 1, 8, KDSL_U32);
+	kdsl_tile fd = tile(KDSL_MEM_SBUF, 32768, 1, 8, KDSL_F32), ud = tile(KDSL_MEM_SBUF, 40960, 1, 8, KDSL_U32);
 	uint64_t seed = 11;
 	int off_by_double = 0;
 	/* add 2.2 on f32: (float)x + (float)2.2, not (float)((double)x + 2.2) */
@@ -695,6 +695,20 @@ START_TEST(engines_compute_in_f32)
 	ck_assert_int_eq(got[1], 0);
 	ck_assert_int_eq(got[2], 0);
 	ck_assert_int_eq(got[3], 2);
+	/* the predicated copy: i32 -> u32 with dtype= through f32, i32 -> i32
+	 * bit-exact, a scalar src an f32 operand */
+	kdsl_tile pr = tile(KDSL_MEM_SBUF, 49152, 1, 8, KDSL_U8);
+	memset(pr.base, 1, 8);
+	ck_assert_int_eq(kdsl_neuron_tensor_copy_predicated(rt, &site, ct(ia), 0, ud, ct(pr), 1, KDSL_U32, 0), KDSL_OK);
+	memcpy(ug, ud.base, sizeof ug);
+	ck_assert_uint_eq(ug[0], 16777216u);
+	ck_assert_uint_eq(ug[6], 4294967293u);
+	ck_assert_int_eq(kdsl_neuron_tensor_copy_predicated(rt, &site, ct(ia), 0, id, ct(pr), 1, KDSL_I32, 0), KDSL_OK);
+	ck_assert_int_eq(memcmp(id.base, iv, sizeof iv), 0);
+	ck_assert_int_eq(kdsl_neuron_tensor_copy_predicated(rt, &site, kdsl_ctile_none(), 16777217, id, ct(pr), 1, 0, 0),
+	                 KDSL_OK);
+	memcpy(got, id.base, sizeof got);
+	ck_assert_int_eq(got[7], 16777216);
 	kdsl_tile u8d = tile(KDSL_MEM_SBUF, 65536, 1, 4, KDSL_U8);
 	ck_assert_int_eq(kdsl_neuron_tensor_copy(rt, &site, u8d, ct(sub(fd, 0, 1, 0, 4))), KDSL_OK);
 	ck_assert_uint_eq(u8d.base[0], 253);
