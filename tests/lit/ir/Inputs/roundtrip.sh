@@ -28,6 +28,7 @@ tests/lit/ascend/align.k
 tests/lit/ascend/bounds.k
 tests/lit/ascend/burst_max.k
 tests/lit/ascend/capacity.k
+tests/lit/ascend/multi_index.k
 tests/lit/ascend/dtypes.k
 tests/lit/ascend/ranges.k
 tests/lit/ascend/scopes.k
