@@ -129,6 +129,18 @@ void kd_check_neuron_shape(KdCheck *c, const KdIns *ins)
 	tiles(c, ins, t, 1);
 }
 
+/* tensor_tensor: the shape rules, and at most one input from psum (the
+ * engine reads one psum operand per instruction; NKI tensor_tensor). */
+void kd_check_neuron_tensor_tensor(KdCheck *c, const KdIns *ins)
+{
+	Tile t[KD_MAXPARAM];
+	tiles(c, ins, t, 1);
+	const KdBuffer *a = t[TENSOR_TENSOR_A].b, *b = t[TENSOR_TENSOR_B].b;
+	if (a->space == KD_SP_PSUM && b->space == KD_SP_PSUM)
+		kd_check_error(c, ins, TENSOR_TENSOR_B, "a and b must not both be in psum ('%s' and '%s')", a->name,
+		               b->name);
+}
+
 /* load and store */
 _Static_assert(KD_SAME_POS(LOAD_DST, STORE_DST) && KD_SAME_POS(LOAD_SRC, STORE_SRC),
                "load and store take (dst, src)");
@@ -148,6 +160,11 @@ void kd_check_neuron_matmul(KdCheck *c, const KdIns *ins)
 	if (d->b->dt != KD_F32)
 		kd_check_error(c, ins, NC_MATMUL_DST, "dst must be f32 (matmul accumulates in f32), got %s",
 		               kd_dtypes[d->b->dt].name);
+	/* The Tensor Engine multiplies f32 only by f32 (NKI nc_matmul). */
+	if ((s->b->dt == KD_F32) != (m->b->dt == KD_F32))
+		kd_check_error(c, ins, s->b->dt == KD_F32 ? NC_MATMUL_MOVING : NC_MATMUL_STATIONARY,
+		               "stationary and moving must both be f32 if either is, got %s ('%s') and %s ('%s')",
+		               kd_dtypes[s->b->dt].name, s->b->name, kd_dtypes[m->b->dt].name, m->b->name);
 	if (m->np != s->np)
 		kd_check_error(c, ins, NC_MATMUL_MOVING,
 		               "moving must have the same partitions K as stationary, got %lld and %lld",

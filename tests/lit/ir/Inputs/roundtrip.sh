@@ -51,6 +51,7 @@ tests/lit/frontend/tokens-errors.k
 tests/lit/frontend/tokens.k
 tests/lit/neuron/bounds_limits.k
 tests/lit/neuron/capacity.k
+tests/lit/neuron/engine_rules.k
 tests/lit/neuron/mod_alloc.k
 tests/lit/neuron/ops.k
 tests/lit/neuron/predicated.k
