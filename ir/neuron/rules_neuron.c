@@ -229,6 +229,22 @@ static int first_bad(KdRange r, int64_t *bad)
 	return 1;
 }
 
+/* Mask entry i, whose values r are all legal (0..31 or 255), reads no
+ * partition past src's np, dst having dnp: it serves dst rows i, i + 32,
+ * ...; the last of them, with the entry's highest value, reads the highest
+ * src partition (as the runtime checks it).  The partition counts are
+ * static extents, so this is known whenever the mask is. */
+static void mask_inside(KdCheck *c, const KdIns *ins, KdSpan at, int i, KdRange r, int64_t dnp, int64_t snp)
+{
+	int64_t step = r.mod ? r.mod : 1, top = r.hi < QUAD - 1 ? r.hi : QUAD - 1;
+	if (i >= dnp || r.lo > top)
+		return;   /* no dst row uses the entry, or it only keeps (255) */
+	int64_t v = r.lo + (top - r.lo) / step * step, last = (dnp - 1 - i) / QUAD * QUAD;
+	if (last + v >= snp)
+		kd_error(c->d, at, "%s: shuffle_mask[%d] = %lld reads partition %lld of src, which has %lld",
+		         kd_ops[ins->op].name, i, (long long)v, (long long)(last + v), (long long)snp);
+}
+
 void kd_check_neuron_shuffle(KdCheck *c, const KdIns *ins)
 {
 	Tile t[KD_MAXPARAM];
@@ -275,6 +291,8 @@ void kd_check_neuron_shuffle(KdCheck *c, const KdIns *ins)
 		else if (first_bad(r, &bad))
 			kd_error(c->d, li->argspan[i], "%s: shuffle_mask[%d] must be in 0..%d or %d, got %lld",
 			         kd_ops[ins->op].name, i, QUAD - 1, KEEP, (long long)bad);
+		else
+			mask_inside(c, ins, li->argspan[i], i, r, d->np, s->np);
 	}
 }
 
