@@ -145,6 +145,22 @@ static KdLowerCtx lower_ctx(Build *b)
 	return lc;
 }
 
+/* The element offset of t[i0, ..., ik] (sema allowed one flat index or
+ * one per dim): row-major, ((i0 * d1 + i1) * d2 + i2)...; one index is
+ * already flat. */
+static int flat_offset(Build *b, int buf, KdNode *n)
+{
+	const KdBuffer *t = &b->f->buf[buf];
+	int off = expr(b, n->list.v[0]);
+	for (int k = 1; k < n->list.n; k++) {
+		KdNode *x = n->list.v[k];
+		int mul[2] = {off, kd_val_const(b->a, b->f, t->dims[k])};
+		int add[2] = {emit(b, OP_MUL, 2, mul, NULL, x->span, VT_INT, KD_I64, NULL), expr(b, x)};
+		off = emit(b, OP_ADD, 2, add, NULL, x->span, VT_INT, KD_I64, NULL);
+	}
+	return off;
+}
+
 /* A tensor operand: a view of a buffer at an element offset. */
 static int view(Build *b, KdNode *n)
 {
@@ -156,7 +172,7 @@ static int view(Build *b, KdNode *n)
 		return b->tg->lower_view(&lc, buf, n);
 	}
 	if (n->kind == N_INDEX)
-		off = expr(b, n->list.v[0]);
+		off = flat_offset(b, buf, n);
 	else
 		off = kd_val_const(b->a, b->f, 0);
 	int i = kd_ins_add(b->a, b->f, b->cur, OP_VIEW, 1, &off, &n->span, n->span);

@@ -57,6 +57,7 @@ extern const char *const kd_neuron_act_funcs[];
 void kd_check_neuron_same(KdCheck *c, const KdIns *ins);
 void kd_check_neuron_shape(KdCheck *c, const KdIns *ins);
 void kd_check_neuron_one(KdCheck *c, const KdIns *ins);
+void kd_check_neuron_tensor_tensor(KdCheck *c, const KdIns *ins);
 void kd_check_neuron_matmul(KdCheck *c, const KdIns *ins);
 void kd_check_neuron_transpose(KdCheck *c, const KdIns *ins);
 void kd_check_neuron_shuffle(KdCheck *c, const KdIns *ins);

@@ -326,7 +326,8 @@ int kdsl_neuron_iota(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, double b
 
 	if (!rt)
 		return KDSL_ERR_ARG;
-	if ((rc = CHECK_TILE(rt, site, "dst", dst, &d)) || (rc = in_mem(rt, site, "dst", &d, 1, 1, 0)))
+	/* iota runs on the GpSimd engine, which cannot reach psum. */
+	if ((rc = CHECK_TILE(rt, site, "dst", dst, &d)) || (rc = in_mem(rt, site, "dst", &d, 1, 0, 0)))
 		return rc;
 	for (p = 0; p < d.np; p++) {
 		unsigned char *o = wrow(&d, p);
@@ -419,6 +420,9 @@ static int elementwise(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_c
 int kdsl_neuron_tensor_tensor(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile a,
                               kdsl_ctile b, int64_t op)
 {
+	/* The engine reads at most one operand from psum per instruction. */
+	if (rt && a.mem == KDSL_MEM_PSUM && b.mem == KDSL_MEM_PSUM)
+		return kdsl_rt_fail(rt, site, KDSL_ERR_ARG, "a and b must not both be in psum");
 	return elementwise(rt, site, dst, a, &b, op, 0, 0);
 }
 
@@ -452,6 +456,10 @@ int kdsl_neuron_nc_matmul(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kds
 	    (rc = CHECK_TILE(rt, site, "moving", moving, &mv)) || (rc = in_mem(rt, site, "dst", &d, 0, 1, 0)) ||
 	    (rc = in_mem(rt, site, "stationary", &st, 1, 0, 0)) || (rc = in_mem(rt, site, "moving", &mv, 1, 0, 0)))
 		return rc;
+	/* The Tensor Engine multiplies f32 only by f32 (NKI nc_matmul). */
+	if ((st.dt == KDSL_F32) != (mv.dt == KDSL_F32))
+		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "stationary and moving must both be f32 if either is, "
+		                    "got %s and %s", kdsl_dtype_name(st.dt), kdsl_dtype_name(mv.dt));
 	K = st.np;
 	M = st.n;
 	N = mv.n;

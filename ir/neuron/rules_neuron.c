@@ -129,6 +129,18 @@ void kd_check_neuron_shape(KdCheck *c, const KdIns *ins)
 	tiles(c, ins, t, 1);
 }
 
+/* tensor_tensor: the shape rules, and at most one input from psum (the
+ * engine reads one psum operand per instruction; NKI tensor_tensor). */
+void kd_check_neuron_tensor_tensor(KdCheck *c, const KdIns *ins)
+{
+	Tile t[KD_MAXPARAM];
+	tiles(c, ins, t, 1);
+	const KdBuffer *a = t[TENSOR_TENSOR_A].b, *b = t[TENSOR_TENSOR_B].b;
+	if (a->space == KD_SP_PSUM && b->space == KD_SP_PSUM)
+		kd_check_error(c, ins, TENSOR_TENSOR_B, "a and b must not both be in psum ('%s' and '%s')", a->name,
+		               b->name);
+}
+
 /* load and store */
 _Static_assert(KD_SAME_POS(LOAD_DST, STORE_DST) && KD_SAME_POS(LOAD_SRC, STORE_SRC),
                "load and store take (dst, src)");
@@ -148,6 +160,11 @@ void kd_check_neuron_matmul(KdCheck *c, const KdIns *ins)
 	if (d->b->dt != KD_F32)
 		kd_check_error(c, ins, NC_MATMUL_DST, "dst must be f32 (matmul accumulates in f32), got %s",
 		               kd_dtypes[d->b->dt].name);
+	/* The Tensor Engine multiplies f32 only by f32 (NKI nc_matmul). */
+	if ((s->b->dt == KD_F32) != (m->b->dt == KD_F32))
+		kd_check_error(c, ins, s->b->dt == KD_F32 ? NC_MATMUL_MOVING : NC_MATMUL_STATIONARY,
+		               "stationary and moving must both be f32 if either is, got %s ('%s') and %s ('%s')",
+		               kd_dtypes[s->b->dt].name, s->b->name, kd_dtypes[m->b->dt].name, m->b->name);
 	if (m->np != s->np)
 		kd_check_error(c, ins, NC_MATMUL_MOVING,
 		               "moving must have the same partitions K as stationary, got %lld and %lld",
@@ -212,6 +229,22 @@ static int first_bad(KdRange r, int64_t *bad)
 	return 1;
 }
 
+/* Mask entry i, whose values r are all legal (0..31 or 255), reads no
+ * partition past src's np, dst having dnp: it serves dst rows i, i + 32,
+ * ...; the last of them, with the entry's highest value, reads the highest
+ * src partition (as the runtime checks it).  The partition counts are
+ * static extents, so this is known whenever the mask is. */
+static void mask_inside(KdCheck *c, const KdIns *ins, KdSpan at, int i, KdRange r, int64_t dnp, int64_t snp)
+{
+	int64_t step = r.mod ? r.mod : 1, top = r.hi < QUAD - 1 ? r.hi : QUAD - 1;
+	if (i >= dnp || r.lo > top)
+		return;   /* no dst row uses the entry, or it only keeps (255) */
+	int64_t v = r.lo + (top - r.lo) / step * step, last = (dnp - 1 - i) / QUAD * QUAD;
+	if (last + v >= snp)
+		kd_error(c->d, at, "%s: shuffle_mask[%d] = %lld reads partition %lld of src, which has %lld",
+		         kd_ops[ins->op].name, i, (long long)v, (long long)(last + v), (long long)snp);
+}
+
 void kd_check_neuron_shuffle(KdCheck *c, const KdIns *ins)
 {
 	Tile t[KD_MAXPARAM];
@@ -258,6 +291,8 @@ void kd_check_neuron_shuffle(KdCheck *c, const KdIns *ins)
 		else if (first_bad(r, &bad))
 			kd_error(c->d, li->argspan[i], "%s: shuffle_mask[%d] must be in 0..%d or %d, got %lld",
 			         kd_ops[ins->op].name, i, QUAD - 1, KEEP, (long long)bad);
+		else
+			mask_inside(c, ins, li->argspan[i], i, r, d->np, s->np);
 	}
 }
 

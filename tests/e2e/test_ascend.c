@@ -10,6 +10,7 @@
 #include "ascend_block_stage.h"
 #include "ascend_row_gather.h"
 #include "runtime_checks.h"
+#include "ascend_multi_index.h"
 #include "../check_run.h"
 
 static kdsl_rt *rt;
@@ -179,6 +180,39 @@ START_TEST(wrong_target_and_null)
 }
 END_TEST
 
+/* x[r, c] is element (r, c) row-major: rows and 16-element blocks come
+ * back reversed, each element from where the reference says. */
+START_TEST(multi_index_flip_blocks)
+{
+	kdsl_f16 src[8 * 64], dst[8 * 64];
+	for (int i = 0; i < 8 * 64; i++) {
+		src[i] = (kdsl_f16)(0x2000 + i);   /* distinct bit patterns */
+		dst[i] = 0xabcd;
+	}
+	ck_assert_int_eq(flip_blocks(rt, src, dst), KDSL_OK);
+	for (int r = 0; r < 8; r++)
+		for (int c = 0; c < 4; c++)
+			for (int j = 0; j < 16; j++)
+				ck_assert_uint_eq(dst[r * 64 + c * 16 + j], src[(7 - r) * 64 + (3 - c) * 16 + j]);
+}
+END_TEST
+
+/* Three indices: x[p, r, 0] is element p*64 + r*16. */
+START_TEST(multi_index_swap_planes)
+{
+	int16_t src[2 * 4 * 16], dst[2 * 4 * 16];
+	for (int i = 0; i < 2 * 4 * 16; i++) {
+		src[i] = (int16_t)(i * 13 - 500);
+		dst[i] = 0x5a5a;
+	}
+	ck_assert_int_eq(swap_planes(rt, src, dst), KDSL_OK);
+	for (int p = 0; p < 2; p++)
+		for (int r = 0; r < 4; r++)
+			for (int j = 0; j < 16; j++)
+				ck_assert_int_eq(dst[(p * 4 + r) * 16 + j], src[((1 - p) * 4 + r) * 16 + j]);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("e2e-ascend");
@@ -195,6 +229,8 @@ int main(void)
 	tcase_add_test(tc, runtime_range_error);
 	tcase_add_test(tc, runtime_division_by_zero);
 	tcase_add_test(tc, wrong_target_and_null);
+	tcase_add_test(tc, multi_index_flip_blocks);
+	tcase_add_test(tc, multi_index_swap_planes);
 	suite_add_tcase(s, tc);
 	return kd_check_run(s);
 }

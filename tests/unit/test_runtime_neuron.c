@@ -716,6 +716,42 @@ START_TEST(engines_compute_in_f32)
 }
 END_TEST
 
+/* The engines' rules at run time: iota writes sbuf only (GpSimd);
+ * tensor_tensor reads at most one input from psum; nc_matmul multiplies
+ * f32 only by f32.  Each at its boundary and past it, and a refused op
+ * leaves dst untouched. */
+START_TEST(engine_rules_at_run_time)
+{
+	kdsl_tile s = tile(KDSL_MEM_SBUF, 0, 4, 4, KDSL_F32), p = tile(KDSL_MEM_PSUM, 0, 4, 4, KDSL_F32);
+	kdsl_tile q = tile(KDSL_MEM_PSUM, 64, 4, 4, KDSL_F32);
+	fill_rows(p);
+	ck_assert_int_eq(kdsl_neuron_iota(rt, &site, p, 0, 1), KDSL_ERR_ARG);
+	ck_assert_str_eq(kdsl_rt_last_error(rt), "t.k:1:1: op: dst must be in sbuf, got psum");
+	ck_assert_float_eq(*fat(p, 3, 3), 3003.0f);
+	ck_assert_int_eq(kdsl_neuron_iota(rt, &site, s, 0, 1), KDSL_OK);
+	/* one psum input (either side) is fine */
+	fill_rows(q);
+	ck_assert_int_eq(kdsl_neuron_tensor_tensor(rt, &site, s, ct(p), ct(s), KDSL_ALU_ADD), KDSL_OK);
+	ck_assert_float_eq(*fat(s, 1, 2), 1002.0f + 6.0f);
+	ck_assert_int_eq(kdsl_neuron_tensor_tensor(rt, &site, q, ct(s), ct(p), KDSL_ALU_MAX), KDSL_OK);
+	ck_assert_int_eq(kdsl_neuron_tensor_tensor(rt, &site, s, ct(p), ct(q), KDSL_ALU_ADD), KDSL_ERR_ARG);
+	ck_assert_str_eq(kdsl_rt_last_error(rt), "t.k:1:1: op: a and b must not both be in psum");
+	ck_assert_float_eq(*fat(s, 1, 2), 1008.0f);
+	/* f32 with f32, and two 16-bit types, multiply; f32 with bf16 does not */
+	kdsl_tile acc = tile(KDSL_MEM_PSUM, 128, 2, 4, KDSL_F32);
+	kdsl_tile st = tile(KDSL_MEM_SBUF, 64, 3, 2, KDSL_F32), mv = tile(KDSL_MEM_SBUF, 128, 3, 4, KDSL_F32);
+	kdsl_tile st16 = tile(KDSL_MEM_SBUF, 256, 3, 2, KDSL_F16), mv16 = tile(KDSL_MEM_SBUF, 512, 3, 4, KDSL_BF16);
+	ck_assert_int_eq(kdsl_neuron_nc_matmul(rt, &site, acc, ct(st), ct(mv), 0), KDSL_OK);
+	ck_assert_int_eq(kdsl_neuron_nc_matmul(rt, &site, acc, ct(st16), ct(mv16), 0), KDSL_OK);
+	ck_assert_int_eq(kdsl_neuron_nc_matmul(rt, &site, acc, ct(st), ct(mv16), 0), KDSL_ERR_RANGE);
+	ck_assert_str_eq(kdsl_rt_last_error(rt),
+	                 "t.k:1:1: op: stationary and moving must both be f32 if either is, got f32 and bf16");
+	ck_assert_int_eq(kdsl_neuron_nc_matmul(rt, &site, acc, ct(st16), ct(mv), 0), KDSL_ERR_RANGE);
+	ck_assert_str_eq(kdsl_rt_last_error(rt),
+	                 "t.k:1:1: op: stationary and moving must both be f32 if either is, got f16 and f32");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("runtime-neuron");
@@ -737,6 +773,7 @@ int main(void)
 	tcase_add_test(tc, elementwise_overlap);
 	tcase_add_test(tc, convert_rows);
 	tcase_add_test(tc, engines_compute_in_f32);
+	tcase_add_test(tc, engine_rules_at_run_time);
 	suite_add_tcase(s, tc);
 	return kd_check_run(s);
 }

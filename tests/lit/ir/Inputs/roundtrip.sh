@@ -28,6 +28,7 @@ tests/lit/ascend/align.k
 tests/lit/ascend/bounds.k
 tests/lit/ascend/burst_max.k
 tests/lit/ascend/capacity.k
+tests/lit/ascend/multi_index.k
 tests/lit/ascend/dtypes.k
 tests/lit/ascend/ranges.k
 tests/lit/ascend/scopes.k
@@ -50,6 +51,7 @@ tests/lit/frontend/tokens-errors.k
 tests/lit/frontend/tokens.k
 tests/lit/neuron/bounds_limits.k
 tests/lit/neuron/capacity.k
+tests/lit/neuron/engine_rules.k
 tests/lit/neuron/mod_alloc.k
 tests/lit/neuron/ops.k
 tests/lit/neuron/predicated.k
