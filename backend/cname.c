@@ -11,8 +11,11 @@
  * and what <stddef.h> <stdint.h> <string.h> <math.h> <stdlib.h> <stdio.h>
  * (which the generated C and an embedding program include) declare in ISO
  * C and in glibc's default (POSIX, BSD) mode, with <errno.h> <assert.h>
- * <stdbool.h> <limits.h> <float.h> <stdarg.h>.  Names ending in _t and
- * starting with _, kd_, KD_, kdsl_ or KDSL_ are rules, in kd_c_reserved. */
+ * <stdbool.h> <limits.h> <float.h> <stdarg.h>, but for <sys/select.h>'s
+ * select and pselect (glibc's gnu modes only; examples/ has a kernel
+ * named select).  Variants and families of these names, names ending in
+ * _t and starting with _, kd_, KD_, kdsl_ or KDSL_ are rules, in
+ * kd_c_reserved. */
 static const char *const reserved[] = {
 	/* keywords */
 	"alignas", "alignof", "asm", "auto", "bool", "break", "case", "char", "const",
@@ -104,6 +107,12 @@ static const char *const reserved[] = {
 	"FD_SET", "FD_CLR", "FD_ISSET", "FD_ZERO", "FD_SETSIZE", "NFDBITS", "BYTE_ORDER", "LITTLE_ENDIAN", "BIG_ENDIAN", "PDP_ENDIAN",
 	"htobe16", "htole16", "be16toh", "le16toh", "htobe32", "htole32", "be32toh", "le32toh",
 	"htobe64", "htole64", "be64toh", "le64toh",
+	/* the rest of what glibc's default mode declares there */
+	"va_list", "linux", "unix", "i386", "L_ctermid", "MAX_CANON", "MAX_INPUT", "PIPE_BUF",
+	"PTHREAD_DESTRUCTOR_ITERATIONS", "WCONTINUED", "WEXITED", "WEXITSTATUS", "WIFCONTINUED",
+	"WIFEXITED", "WIFSIGNALED", "WIFSTOPPED", "WNOHANG", "WNOWAIT", "WSTOPPED", "WSTOPSIG",
+	"WTERMSIG", "WUNTRACED", "qecvt", "qfcvt", "qgcvt", "rpmatch", "strtoq", "strtouq",
+	"arc4random_buf", "arc4random_uniform",
 	NULL};
 
 static int has_prefix(const char *s, const char *p)
@@ -111,17 +120,59 @@ static int has_prefix(const char *s, const char *p)
 	return !strncmp(s, p, strlen(p));
 }
 
+static int has_suffix(const char *s, size_t n, const char *x)
+{
+	size_t k = strlen(x);
+	return n > k && !strcmp(s + n - k, x);
+}
+
+/* Is the first n characters of name in the table? */
+static int in_table(const char *name, size_t n)
+{
+	for (int i = 0; reserved[i]; i++)
+		if (strlen(reserved[i]) == n && !strncmp(name, reserved[i], n))
+			return 1;
+	return 0;
+}
+
+/* The table's names and their variants: <math.h>'s float and long double
+ * ones (sinf, sinl), the reentrant, locale and unlocked ones (rand_r,
+ * strcasecmp_l, getc_unlocked), and both (lgammaf_r). */
+static int table_name(const char *name, size_t n)
+{
+	static const char *const sfx[] = {"", "_r", "_l", "_unlocked"};
+	for (int i = 0; i < 4; i++) {
+		size_t k = strlen(sfx[i]);
+		if (k && !has_suffix(name, n, sfx[i]))
+			continue;
+		size_t m = n - k;
+		if (in_table(name, m) ||
+		    (m > 1 && (name[m - 1] == 'f' || name[m - 1] == 'l') && in_table(name, m - 1)))
+			return 1;
+	}
+	return 0;
+}
+
+/* The families C and POSIX reserve in those headers: errno's E + digit or
+ * capital, <float.h>'s FLT_ DBL_ LDBL_, <stdint.h>'s INT..._C, and the
+ * capitals ending in _MAX or _MIN of <limits.h> (PATH_MAX, ...). */
+static int reserved_family(const char *name, size_t n)
+{
+	int caps = 1;
+	for (const char *c = name; *c; c++)
+		caps &= (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_';
+	return (name[0] == 'E' && ((name[1] >= 'A' && name[1] <= 'Z') || (name[1] >= '0' && name[1] <= '9'))) ||
+	       has_prefix(name, "FLT_") || has_prefix(name, "DBL_") || has_prefix(name, "LDBL_") ||
+	       ((has_prefix(name, "INT") || has_prefix(name, "UINT")) && has_suffix(name, n, "_C")) ||
+	       (caps && (has_suffix(name, n, "_MAX") || has_suffix(name, n, "_MIN")));
+}
+
 int kd_c_reserved(const char *name)
 {
 	size_t n = strlen(name);
-	if (name[0] == '_' || has_prefix(name, "kd_") || has_prefix(name, "KD_") ||
-	    has_prefix(name, "kdsl_") || has_prefix(name, "KDSL_") ||
-	    (n > 2 && !strcmp(name + n - 2, "_t")))
-		return 1;
-	for (int i = 0; reserved[i]; i++)
-		if (!strcmp(name, reserved[i]))
-			return 1;
-	return 0;
+	return name[0] == '_' || has_prefix(name, "kd_") || has_prefix(name, "KD_") ||
+	       has_prefix(name, "kdsl_") || has_prefix(name, "KDSL_") || has_suffix(name, n, "_t") ||
+	       table_name(name, n) || reserved_family(name, n);
 }
 
 /* A renamed name starts with kd_ (which no kept name does) and never ends
