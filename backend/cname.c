@@ -104,7 +104,8 @@ static const char *const reserved[] = {
 	"setbuffer", "setlinebuf", "getw", "putw", "fcloseall", "P_tmpdir",
 	/* <sys/types.h>, which glibc's <stdlib.h> includes by default */
 	"uint", "ulong", "ushort", "u_char", "u_short", "u_int", "u_long", "fd_set", "fd_mask",
-	"FD_SET", "FD_CLR", "FD_ISSET", "FD_ZERO", "FD_SETSIZE", "NFDBITS", "BYTE_ORDER", "LITTLE_ENDIAN", "BIG_ENDIAN", "PDP_ENDIAN",
+	"FD_SET", "FD_CLR", "FD_ISSET", "FD_ZERO", "FD_SETSIZE", "NFDBITS", "BYTE_ORDER",
+	"LITTLE_ENDIAN", "BIG_ENDIAN", "PDP_ENDIAN",
 	"htobe16", "htole16", "be16toh", "le16toh", "htobe32", "htole32", "be32toh", "le32toh",
 	"htobe64", "htole64", "be64toh", "le64toh",
 	/* the rest of what glibc's default mode declares there */
@@ -177,13 +178,14 @@ int kd_c_reserved(const char *name)
 
 /* A renamed name starts with kd_ (which no kept name does) and never ends
  * in a digit (as every local of the emitter does: kd_<value>_<id>), so it
- * meets neither; and the prefix is a bijection, so no two meet. */
+ * meets neither.  The final _ goes after a digit and after a _ (kd_1 is
+ * kd_k_kd_1_, kd_1_ is kd_k_kd_1__), so no two renamed names meet. */
 void kd_c_name(KdBuf *o, const char *name, char what)
 {
 	if (!kd_c_reserved(name)) {
 		kd_buf_puts(o, name);
 		return;
 	}
-	size_t n = strlen(name);
-	kd_buf_printf(o, "kd_%c_%s%s", what, name, name[n - 1] >= '0' && name[n - 1] <= '9' ? "_" : "");
+	char last = name[strlen(name) - 1];
+	kd_buf_printf(o, "kd_%c_%s%s", what, name, (last >= '0' && last <= '9') || last == '_' ? "_" : "");
 }

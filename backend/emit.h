@@ -17,7 +17,7 @@ void kd_emit_header(KdBuf *out, const KdModule *m);
 int kd_c_reserved(const char *name);
 /* Writes the C name of a kernel (what = 'k') or a parameter ('p') named
  * `name`: the name itself, or, if kd_c_reserved, kd_k_<name> / kd_p_<name>,
- * with a final `_` when the name ends in a digit.  Deterministic and
+ * with a final `_` when the name ends in a digit or `_`.  Deterministic and
  * injective, and never equal to another name of the generated C. */
 void kd_c_name(KdBuf *o, const char *name, char what);
 /* A kernel table and main() for `kdslc run` (appended to kd_emit_c's output). */

@@ -40,7 +40,7 @@ int main(void)
 	show("kd_k_main", b, 2);
 	for (int i = 0; i < 64; i++)
 		a[i] = (uint8_t)(i + 9);
-	bad |= kd_k_log10_(rt, a, b, 1, 0, 0, 0);
+	bad |= kd_k_log10_(rt, a, 0, b, 1, 0, 0, 0);
 	show("log10", b, 2);
 	for (int i = 0; i < 64; i++)
 		a[i] = (uint8_t)(i + 11);
