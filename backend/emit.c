@@ -102,9 +102,12 @@ static void val(Emit *e, int v)
 	case VK_PARAM:
 		if (kd_dtypes[x->dt].size < 8) {
 			e->used |= 1u << H_I64;
-			kd_buf_printf(e->o, "kd_i64(%s)", e->f->params[x->index].name);
+			kd_buf_puts(e->o, "kd_i64(");
+			kd_c_name(e->o, e->f->params[x->index].name, 'p');
+			kd_buf_puts(e->o, ")");
 		} else {
-			kd_buf_printf(e->o, "(int64_t)%s", e->f->params[x->index].name);
+			kd_buf_puts(e->o, "(int64_t)");
+			kd_c_name(e->o, e->f->params[x->index].name, 'p');
 		}
 		break;
 	default: local(e, v); break;
@@ -159,16 +162,18 @@ static void param_decl(KdBuf *o, const KdFunc *f, const struct KdParam *p, const
 {
 	if (p->is_tensor) {
 		const KdBuffer *b = &f->buf[p->buf];
-		kd_buf_printf(o, "%s%s%s *%s", sep, b->written ? "" : "const ", kd_dtypes[b->dt].ctype,
-		              p->name);
+		kd_buf_printf(o, "%s%s%s *", sep, b->written ? "" : "const ", kd_dtypes[b->dt].ctype);
 	} else {
-		kd_buf_printf(o, "%s%s %s", sep, kd_dtypes[p->dt].ctype, p->name);
+		kd_buf_printf(o, "%s%s ", sep, kd_dtypes[p->dt].ctype);
 	}
+	kd_c_name(o, p->name, 'p');
 }
 
 static void prototype(KdBuf *o, const KdFunc *f, const char *rt)
 {
-	kd_buf_printf(o, "int %s(kdsl_rt *%s", f->name, rt);
+	kd_buf_puts(o, "int ");
+	kd_c_name(o, f->name, 'k');
+	kd_buf_printf(o, "(kdsl_rt *%s", rt);
 	for (int i = 0; i < f->nparam; i++)
 		param_decl(o, f, &f->params[i], ", ");
 	kd_buf_puts(o, ")");
@@ -184,7 +189,7 @@ static void ref(Emit *e, int v, int writes)
 	const KdBuffer *b = &f->buf[f->val[v].buf];
 	kd_buf_printf(e->o, "%s(", writes ? "kdsl_ref_of" : "kdsl_cref_of");
 	if (b->param >= 0)
-		kd_buf_printf(e->o, "%s", b->name);
+		kd_c_name(e->o, b->name, 'p');
 	else
 		kd_buf_printf(e->o, "kd_mem_%s + %lld", kd_spaces[b->space].name, (long long)b->addr);
 	kd_buf_printf(e->o, ", %lld, %s), ", (long long)b->bytes, kd_spaces[b->space].rt_enum);
@@ -521,9 +526,12 @@ static void func(Emit *e, const KdFunc *f)
 	kd_buf_printf(o, "\tif (!kdsl_rt_try_enter(kd_rt, %s))\n\t\treturn kdsl_rt_enter(kd_rt, %s, \"%s\");\n",
 	              rt_target(f->target), rt_target(f->target), f->name);
 	for (int i = 0; i < f->nparam; i++)
-		if (f->params[i].is_tensor)
-			kd_buf_printf(o, "\tif (!%s)\n\t\treturn kdsl_rt_null_param(kd_rt, \"%s\", \"%s\");\n",
-			              f->params[i].name, f->name, f->params[i].name);
+		if (f->params[i].is_tensor) {
+			kd_buf_puts(o, "\tif (!");
+			kd_c_name(o, f->params[i].name, 'p');
+			kd_buf_printf(o, ")\n\t\treturn kdsl_rt_null_param(kd_rt, \"%s\", \"%s\");\n", f->name,
+			              f->params[i].name);
+		}
 	/* A scalar parameter only dropped code used is still a C parameter. */
 	char *read = calloc((size_t)f->nval + 1, 1);
 	for (int i = 0; i < f->nins; i++) {
@@ -537,8 +545,11 @@ static void func(Emit *e, const KdFunc *f)
 				read[in->succ[s].args[a]] = 1;
 	}
 	for (int i = 0; i < f->nparam; i++)
-		if (!f->params[i].is_tensor && !read[f->params[i].val])
-			kd_buf_printf(o, "\t(void)%s;\n", f->params[i].name);
+		if (!f->params[i].is_tensor && !read[f->params[i].val]) {
+			kd_buf_puts(o, "\t(void)");
+			kd_c_name(o, f->params[i].name, 'p');
+			kd_buf_puts(o, ";\n");
+		}
 	free(read);
 	for (int s = 1; s < KD_NSPACE; s++)
 		if (used[s]) {
@@ -607,6 +618,27 @@ int kd_emit_c(KdBuf *out, KdDiag *d, const KdModule *m)
 	return e.nerr;
 }
 
+/* The header's note of f's kdsl names that have another C name, one a
+ * line; nothing when none has. */
+static void renames(KdBuf *out, const KdFunc *f)
+{
+	int any = kd_c_reserved(f->name);
+	for (int i = 0; i < f->nparam; i++)
+		any |= kd_c_reserved(f->params[i].name);
+	if (!any)
+		return;
+	kd_buf_puts(out, "\n * Renamed in C (the kdsl name would clash with C, its library or kdsl's own names):");
+	if (kd_c_reserved(f->name)) {
+		kd_buf_printf(out, "\n *   kernel %s is ", f->name);
+		kd_c_name(out, f->name, 'k');
+	}
+	for (int i = 0; i < f->nparam; i++)
+		if (kd_c_reserved(f->params[i].name)) {
+			kd_buf_printf(out, "\n *   parameter %s is ", f->params[i].name);
+			kd_c_name(out, f->params[i].name, 'p');
+		}
+}
+
 void kd_emit_header(KdBuf *out, const KdModule *m)
 {
 	/* The guard comes from the kernel file's name, so it does not depend
@@ -624,8 +656,10 @@ void kd_emit_header(KdBuf *out, const KdModule *m)
 	kd_buf_printf(out, "#ifndef %s\n#define %s\n\n#include \"kdsl_rt.h\"\n\n", g.s, g.s);
 	kd_buf_puts(out, "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
 	for (int i = 0; i < m->nfn; i++) {
-		kd_buf_printf(out, "/* kernel %s, target %s: returns KDSL_OK or an error code. */\n",
+		kd_buf_printf(out, "/* kernel %s, target %s: returns KDSL_OK or an error code.",
 		              m->fn[i]->name, kd_target_names[m->target]);
+		renames(out, m->fn[i]);
+		kd_buf_puts(out, " */\n");
 		prototype(out, m->fn[i], "rt");
 		kd_buf_puts(out, ";\n");
 	}
@@ -640,16 +674,18 @@ void kd_emit_harness(KdBuf *out, const KdModule *m)
 	kd_buf_puts(out, "#include \"kdsl_harness.h\"\n");
 	for (int i = 0; i < m->nfn; i++) {
 		const KdFunc *f = m->fn[i];
-		kd_buf_printf(out, "\nstatic int kd_call_%d(kdsl_rt *rt, void *const *t, const int64_t *s)\n{\n", i);
-		kd_buf_puts(out, "\t(void)t;\n\t(void)s;\n");
-		kd_buf_printf(out, "\treturn %s(rt", f->name);
+		kd_buf_printf(out, "\nstatic int kd_call_%d(kdsl_rt *kd_rt, void *const *kd_t, const int64_t *kd_s)\n{\n",
+		              i);
+		kd_buf_puts(out, "\t(void)kd_t;\n\t(void)kd_s;\n\treturn ");
+		kd_c_name(out, f->name, 'k');
+		kd_buf_puts(out, "(kd_rt");
 		for (int p = 0; p < f->nparam; p++) {
 			const struct KdParam *pp = &f->params[p];
 			if (pp->is_tensor)
-				kd_buf_printf(out, ", (%s%s *)t[%d]", f->buf[pp->buf].written ? "" : "const ",
+				kd_buf_printf(out, ", (%s%s *)kd_t[%d]", f->buf[pp->buf].written ? "" : "const ",
 				              kd_dtypes[pp->dt].ctype, p);
 			else
-				kd_buf_printf(out, ", (%s)s[%d]", kd_dtypes[pp->dt].ctype, p);
+				kd_buf_printf(out, ", (%s)kd_s[%d]", kd_dtypes[pp->dt].ctype, p);
 		}
 		kd_buf_puts(out, ");\n}\n");
 		for (int p = 0; p < f->nparam; p++) {

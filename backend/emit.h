@@ -11,6 +11,15 @@
 int kd_emit_c(KdBuf *out, KdDiag *d, const KdModule *m);
 /* The prototypes, for embedding (--header FILE). */
 void kd_emit_header(KdBuf *out, const KdModule *m);
+/* Is `name` one a kernel or a parameter cannot be in C (a C keyword, a C
+ * library name, main, rt, a name ending in _t or starting with _, kd_,
+ * KD_, kdsl_ or KDSL_)? */
+int kd_c_reserved(const char *name);
+/* Writes the C name of a kernel (what = 'k') or a parameter ('p') named
+ * `name`: the name itself, or, if kd_c_reserved, kd_k_<name> / kd_p_<name>,
+ * with a final `_` when the name ends in a digit or `_`.  Deterministic and
+ * injective, and never equal to another name of the generated C. */
+void kd_c_name(KdBuf *o, const char *name, char what);
 /* A kernel table and main() for `kdslc run` (appended to kd_emit_c's output). */
 void kd_emit_harness(KdBuf *out, const KdModule *m);
 

@@ -93,28 +93,6 @@ static KdSym *lookup(Sema *s, const char *name)
 	return NULL;
 }
 
-/* Names that would break the generated C: its keywords, the typedef
- * convention of its headers, and our own prefixes. */
-static int reserved_c_name(const char *n)
-{
-	static const char *const kw[] = {
-		"auto", "break", "case", "char", "const", "continue", "default", "do", "double",
-		"else", "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long",
-		"register", "restrict", "return", "short", "signed", "sizeof", "static", "struct",
-		"switch", "typedef", "union", "unsigned", "void", "volatile", "while", "_Bool",
-		"_Complex", "_Imaginary", "_Alignas", "_Alignof", "_Atomic", "_Generic",
-		"_Noreturn", "_Static_assert", "_Thread_local", "main", "rt", "NULL", "bool",
-		"true", "false", "errno", "assert", "offsetof", NULL};
-	for (int i = 0; kw[i]; i++)
-		if (!strcmp(n, kw[i]))
-			return 1;
-	size_t len = strlen(n);
-	if (!strncmp(n, "kd_", 3) || !strncmp(n, "kdsl_", 5) || !strncmp(n, "KDSL_", 5) ||
-	    n[0] == '_' || (len > 2 && !strcmp(n + len - 2, "_t")))
-		return 1;
-	return 0;
-}
-
 static KdSym *declare(Sema *s, KdSymKind k, const char *name, KdSpan at, KdNode *decl, KdType *ty)
 {
 	for (int i = 0; i < s->scope->syms.n; i++) {
@@ -686,12 +664,6 @@ static KdType *type_of(Sema *s, KdNode *ty, int want)
 	return t;
 }
 
-static void check_name(Sema *s, const char *name, KdSpan at, const char *what)
-{
-	if (reserved_c_name(name))
-		kd_error(s->d, at, "'%s' cannot name a %s: it is reserved in the generated C", name, what);
-}
-
 /* Makes `init` fit a declared scalar type. */
 static void check_assign(Sema *s, KdType *want, KdNode *init, const char *what)
 {
@@ -864,11 +836,10 @@ static void block(Sema *s, KdNode *n)
 static void kernel(Sema *s, KdNode *k)
 {
 	int before = s->d->nerror;
-	check_name(s, k->name, k->name_span, "kernel");
+	/* every name is valid: the C backend renames what would clash in C */
 	push_scope(s);
 	for (int i = 0; i < k->list.n; i++) {
 		KdNode *p = k->list.v[i];
-		check_name(s, p->name, p->name_span, "parameter");
 		KdType *t = type_of(s, p->type, 'p');
 		KdSym *y = declare(s, SYM_PARAM, p->name, p->name_span, p, t);
 		y->index = i;

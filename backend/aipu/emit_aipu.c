@@ -13,6 +13,7 @@
  * is not a power of two (x24) take the portable loops. */
 #include <string.h>
 
+#include "emit.h"
 #include "emit_aipu.h"
 #include "types_aipu.h"
 
@@ -524,13 +525,16 @@ static int all_true_lit(KdVecOut *v, int m)
 static void lane_move(KdVecOut *v, int store, const KdBuffer *b, int off, int vec)
 {
 	if (store) {
-		kd_buf_printf(v->o, "%s[", b->name);
+		kd_c_name(v->o, b->name, 'p');
+		put(v, "[");
 		val(v, off);
 		put(v, " + kd_i] = ");
 		lane(v, vec, "kd_i");
 	} else {
 		lane(v, vec, "kd_i");
-		kd_buf_printf(v->o, " = %s[", b->name);
+		put(v, " = ");
+		kd_c_name(v->o, b->name, 'p');
+		put(v, "[");
 		val(v, off);
 		put(v, " + kd_i]");
 	}

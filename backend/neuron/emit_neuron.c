@@ -5,6 +5,7 @@
  * partitions, and the viewed partitions and elements.  The runtime checks
  * all of it again; block indices that are only known at run time are
  * checked here first, since the block decides the base address. */
+#include "emit.h"
 #include "emit_neuron.h"
 #include "tile.h"
 
@@ -60,7 +61,8 @@ static void tile(KdBuf *o, const KdFunc *f, int v, int writes, KdEmitVal val, vo
 	const KdTileInfo *ti = b->tile;
 	kd_buf_printf(o, "%s(", writes ? "kdsl_tile_of" : "kdsl_ctile_of");
 	if (b->param >= 0) {
-		kd_buf_printf(o, "%s, %lld", b->name, (long long)ti->pbytes);
+		kd_c_name(o, b->name, 'p');
+		kd_buf_printf(o, ", %lld", (long long)ti->pbytes);
 	} else {
 		kd_buf_printf(o, "kd_mem_%s + %lld", kd_spaces[b->space].name, (long long)b->addr);
 		const KdVal *lin = &f->val[t->args[TA_BLOCK]];
