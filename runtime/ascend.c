@@ -139,12 +139,14 @@ int kdsl_ascend_data_move(kdsl_rt *rt, const kdsl_site *site,
 	if ((rc = check_bounds(rt, site, "src", "burst", "reads", src.bytes, src_off, nburst, sstep, len)) ||
 	    (rc = check_bounds(rt, site, "dst", "burst", "writes", dst.bytes, dst_off, nburst, dstep, len)))
 		return rc;
-	/* Contiguous on both sides: one move (ub->ub may overlap). */
-	if (src_stride == 0 && dst_stride == 0) {
-		if (spans_overlap(dst.base + dst_off, 1, 0, src.base + src_off, 0, nburst * len))
-			memmove(dst.base + dst_off, src.base + src_off, (size_t)(nburst * len));
-		else
-			memcpy(dst.base + dst_off, src.base + src_off, (size_t)(nburst * len));
+	/* Contiguous on both sides: one copy.  When ub->ub spans overlap,
+	 * one memmove equals the bursts in order only if dst does not lie
+	 * after src (no burst then overwrites a byte a later burst reads);
+	 * dst after src goes burst by burst below. */
+	if (src_stride == 0 && dst_stride == 0 &&
+	    (dst.base + dst_off <= src.base + src_off ||
+	     !spans_overlap(dst.base + dst_off, 1, 0, src.base + src_off, 0, nburst * len))) {
+		memmove(dst.base + dst_off, src.base + src_off, (size_t)(nburst * len));
 		return KDSL_OK;
 	}
 	/* Burst by burst in order, as the device issues them.  Only ub->ub
@@ -165,6 +167,9 @@ int kdsl_ascend_data_move(kdsl_rt *rt, const kdsl_site *site,
 		}
 		return KDSL_OK;
 	}
+	/* Overlapping ub->ub: the bursts in order, each one atomic (it reads
+	 * all its bytes before it writes, so memmove), later bursts reading
+	 * what earlier ones wrote; see docs/language.md "data_move". */
 	for (k = 0; k < nburst; k++)
 		memmove(dst.base + dst_off + k * dstep, src.base + src_off + k * sstep, (size_t)len);
 	return KDSL_OK;

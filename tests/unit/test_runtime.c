@@ -560,9 +560,11 @@ START_TEST(move_overlap)
 
 	for (i = 0; i < 160; i++)
 		ub[i] = (unsigned char)i;
-	/* Contiguous: one memmove of 4 blocks up by one block. */
+	/* Contiguous, dst one block after src: the bursts in order, so each
+	 * copies the block the previous one wrote and block 0 fills 1..4. */
 	memcpy(want, ub, 32);
-	memcpy(want + 32, ub, 128);
+	for (i = 1; i < 5; i++)
+		memcpy(want + 32 * i, ub, 32);
 	ck_assert_int_eq(kdsl_ascend_data_move(rt, &SITE, kdsl_ref_of(ub, 160, KDSL_MEM_UB), 32,
 	                                       kdsl_cref_of(ub, 160, KDSL_MEM_UB), 0,
 	                                       0, 4, 1, 0, 0), KDSL_OK);
@@ -1174,6 +1176,64 @@ START_TEST(format_other_dtypes)
 }
 END_TEST
 
+/* ------------------------------------------------ in-order ub->ub bursts */
+
+/* The reading of docs/language.md, written out: burst k, after burst k-1
+ * has completed, copies its len bytes as one atomic copy (all read, then
+ * all written). */
+static void bursts_in_order(unsigned char *ub, int64_t dst_off, int64_t src_off, int64_t nburst,
+                            int64_t burst, int64_t src_stride, int64_t dst_stride)
+{
+	unsigned char tmp[8 * 32];
+	int64_t k, len = burst * 32;
+
+	for (k = 0; k < nburst; k++) {
+		memcpy(tmp, ub + src_off + k * (burst + src_stride) * 32, (size_t)len);
+		memcpy(ub + dst_off + k * (burst + dst_stride) * 32, tmp, (size_t)len);
+	}
+}
+
+/* Overlapping ub->ub moves with several bursts, dst before and after src,
+ * with and without strides: the library entry and the inline fast path
+ * both give the explicit in-order loop's bytes. */
+START_TEST(move_overlap_in_order)
+{
+	static const int64_t cases[][6] = {
+		/* dst_off, src_off, nburst, burst, src_stride, dst_stride */
+		{32, 0, 4, 1, 0, 0},    {0, 32, 4, 1, 0, 0},   {64, 0, 5, 2, 0, 0},
+		{32, 0, 3, 2, 0, 0},    {0, 64, 6, 2, 0, 0},   {64, 0, 3, 1, 1, 1},
+		{96, 0, 4, 2, 1, 0},    {0, 96, 4, 2, 0, 1},   {32, 64, 5, 1, 2, 0},
+		{64, 32, 5, 1, 0, 2},   {128, 0, 6, 3, 1, 2},  {0, 0, 3, 2, 0, 1},
+		{0, 0, 3, 2, 1, 0},     {160, 96, 7, 1, 0, 0}, {96, 160, 7, 1, 0, 0},
+	};
+	unsigned char *ub;
+	kdsl_rt *rt = ascend(&ub);
+	unsigned char want[1024];
+	size_t c;
+	int i, path;
+
+	for (c = 0; c < sizeof cases / sizeof cases[0]; c++)
+		for (path = 0; path < 2; path++) {
+			const int64_t *a = cases[c];
+			kdsl_ref d = kdsl_ref_of(ub, 1024, KDSL_MEM_UB);
+			kdsl_cref s = kdsl_cref_of(ub, 1024, KDSL_MEM_UB);
+			int rc;
+
+			for (i = 0; i < 1024; i++)
+				ub[i] = want[i] = (unsigned char)(i * 7 + 3);
+			bursts_in_order(want, a[0], a[1], a[2], a[3], a[4], a[5]);
+			if (path == 0)
+				rc = kdsl_ascend_data_move(rt, &SITE, d, a[0], s, a[1], 0, a[2], a[3], a[4], a[5]);
+			else
+				rc = kdsl_ascend_data_move_fast(rt, &SITE, d, a[0], s, a[1], 0, a[2], a[3], a[4],
+				                                a[5]);
+			ck_assert_msg(rc == KDSL_OK, "case %zu path %d: rc %d", c, path, rc);
+			ck_assert_msg(memcmp(ub, want, 1024) == 0, "case %zu path %d: bytes differ", c, path);
+		}
+	kdsl_rt_destroy(rt);
+}
+END_TEST
+
 static Suite *runtime_suite(void)
 {
 	Suite *s = suite_create("runtime");
@@ -1209,6 +1269,7 @@ static Suite *runtime_suite(void)
 	tcase_add_test(move, move_all_or_nothing);
 	tcase_add_test(move, move_overlap);
 	tcase_add_test(move, move_fast_agrees);
+	tcase_add_test(move, move_overlap_in_order);
 	suite_add_tcase(s, move);
 
 	tcase_add_test(vec, vec_dup_values);
