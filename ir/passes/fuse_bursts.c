@@ -11,7 +11,8 @@
  * It must not fire when the result would change what memory holds:
  *  - src and dst in the same buffer (ub->ub), unless every byte read is
  *    outside every byte written (the runtime and the device move burst by
- *    burst, so overlapping bursts depend on the order);
+ *    burst, so overlapping bursts depend on the order): this holds for
+ *    a single move's bursts becoming one burst as for a fused pair;
  *  - across an op that touches a buffer the moves use (two gm kernel
  *    parameters may be the same memory, so gm against gm counts);
  *  - when an operand is not a constant (or, in a loop, not affine in the
@@ -265,8 +266,10 @@ static int fuse_block(Fuse *u, int blk)
 		int ia = b->insv[k];
 		if (!move_of(f, &f->ins[ia], -1, &a))
 			continue;
-		/* a single move: contiguous bursts become one burst */
-		if (a.nb > 1 && !a.ss && !a.ds && a.nb * a.bl <= KDSL_ASCEND_BURST_MAX) {
+		/* a single move: contiguous bursts become one burst, unless
+		 * within one buffer it may read what it writes (the bursts
+		 * then see their predecessors' bytes; one burst would not) */
+		if (a.nb > 1 && !a.ss && !a.ds && a.nb * a.bl <= KDSL_ASCEND_BURST_MAX && alias_safe(f, &a)) {
 			replace(u, ia, &a);
 			return 1;
 		}
