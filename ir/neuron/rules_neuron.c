@@ -379,7 +379,7 @@ int64_t kd_cost_neuron_memset(const KdFunc *f, const KdIns *ins)
 	int64_t n = nfree(f, ins, MEMSET_DST);
 	const KdVal *v = &f->val[ins->args[MEMSET_VALUE]];
 	KdDtype dt = f->val[ins->args[MEMSET_DST]].dt;
-	int zero = v->kind == VK_CONST && (v->type == VT_FLOAT ? v->f == 0 : v->c == 0);
+	int zero = (v->kind == VK_CONST && v->c == 0) || (v->kind == VK_FCONST && v->f == 0);
 	if (zero && (dt == KD_BF16 || dt == KD_F16))
 		return min_ii((n + 1) / 2);
 	return min_ii(n);
