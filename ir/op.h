@@ -163,6 +163,9 @@ typedef struct {
 	void (*check)(KdCheck *c, const KdIns *ins);
 	/* Estimated engine cycles of one execution. */
 	int64_t (*cost)(const KdFunc *f, const KdIns *ins);
+	/* The formula `cost` computes, as the docs print it: the vendor's table
+	 * where it publishes one, else kdsl's documented model (said so). */
+	const char *cost_doc;
 	const char *doc;       /* one paragraph: semantics */
 	const char *rules;     /* one paragraph: the rules checked */
 	const char *seed;      /* the seed page it rests on */

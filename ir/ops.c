@@ -146,6 +146,7 @@ void kd_op_doc(KdBuf *out, KdTarget target)
 		}
 		if (d->dtypes)
 			kd_buf_printf(out, "\nDtypes: %s.\n", kd_dtype_list(a, d->dtypes));
+		kd_buf_printf(out, "\nCost: %s\n", d->cost_doc);
 		if (d->rt)
 			kd_buf_printf(out, "\nRules: %s\n\nRuntime entry: `%s`.\n\n", d->rules, d->rt);
 		else

@@ -38,8 +38,8 @@ int kd_op_desc_check(KdDiag *d, const KdOpDesc *o)
 	}
 	if (o->nparam < 1 || o->nparam > KD_MAXPARAM)
 		return n + bad(d, o, "a target op has 1 to KD_MAXPARAM parameters");
-	if (!o->doc || !o->rules || !o->seed || !o->cost)
-		n += bad(d, o, "a target op needs doc, rules, seed and cost");
+	if (!o->doc || !o->rules || !o->seed || !o->cost || !o->cost_doc)
+		n += bad(d, o, "a target op needs doc, rules, seed, cost and cost_doc");
 	if (o->kind == OK_TERM || o->flags || o->arity || o->nsucc || o->c_op)
 		n += bad(d, o, "a target op is pure or an effect, with no class flags, arity or C operator");
 	int writes = 0;

@@ -66,6 +66,9 @@ int64_t kd_cost_neuron_dma(const KdFunc *f, const KdIns *ins);
 int64_t kd_cost_neuron_vec(const KdFunc *f, const KdIns *ins);
 int64_t kd_cost_neuron_act(const KdFunc *f, const KdIns *ins);
 int64_t kd_cost_neuron_matmul(const KdFunc *f, const KdIns *ins);
+int64_t kd_cost_neuron_iota(const KdFunc *f, const KdIns *ins);
+int64_t kd_cost_neuron_memset(const KdFunc *f, const KdIns *ins);
+int64_t kd_cost_neuron_tensor_tensor(const KdFunc *f, const KdIns *ins);
 int64_t kd_cost_neuron_transpose(const KdFunc *f, const KdIns *ins);
 int64_t kd_cost_neuron_predicated(const KdFunc *f, const KdIns *ins);
 

@@ -45,7 +45,8 @@ void kd_ir_stats_tagged(KdBuf *out, const KdModule *m, const char *tag)
 		if (!exact) {
 			memset(&s, 0, sizeof s);
 			for (int i = 0; i < f->nins; i++)
-				if (kd_ops[f->ins[i].op].kind == OK_EFFECT)
+				if (kd_ops[f->ins[i].op].kind == OK_EFFECT ||
+				    kd_ops[f->ins[i].op].target != KD_TARGET_NONE)
 					count(&s, NULL, f, &f->ins[i]);
 		}
 		kd_buf_printf(out, "kernel %s%s%s%s: %lld ops, %lld cycles%s\n", f->name, tag ? " (" : "", tag ? tag : "", tag ? ")" : "",

@@ -87,6 +87,10 @@ int kd_walk(const KdFunc *f, KdWalkFn fn, void *ctx, int64_t max_steps)
 				pass(&w, s, tmp, tk);
 				next = s->blk;
 			} else if (in->res >= 0) {
+				/* A pure target op (aipu's vector ops) runs on the
+				 * engine too: reported, so --stats counts its cycles. */
+				if (d->target != KD_TARGET_NONE)
+					fn(ctx, &w, in);
 				int64_t r = 0;
 				w.known[in->res] = (char)eval(&w, in, &r);
 				w.v[in->res] = w.known[in->res] ? r : 0;

@@ -1,6 +1,7 @@
 /* walk.h: runs a kernel's IR abstractly: integer values are computed where
  * they are known, loops with constant bounds are unrolled, and each effect
- * op is reported in execution order with the values of its operands.  The
+ * op and pure target op (aipu's) is reported in execution order with the
+ * values of its operands.  The
  * hazard analysis and --stats are built on it. */
 #ifndef KD_WALK_H
 #define KD_WALK_H

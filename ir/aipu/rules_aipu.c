@@ -46,9 +46,15 @@ void kd_check_vload(KdCheck *c, const KdIns *ins)
 	}
 }
 
+/* Compass publishes no cycle table: kdsl's model is one cycle per native
+ * (256-bit) vector of the result, or of the stored vector for vstore,
+ * rounded up; a mask, scalar or other result counts one. */
 int64_t kd_cost_aipu(const KdFunc *f, const KdIns *ins)
 {
-	(void)f;
-	(void)ins;
-	return 1;   /* one vector instruction */
+	int v = ins->op == OP_VSTORE ? ins->args[VSTORE_V] : ins->res;
+	if (v < 0 || f->val[v].type != VT_VEC)
+		return 1;
+	int64_t bits = (int64_t)f->val[v].lanes * kd_dtypes[f->val[v].dt].size * 8;
+	int64_t n = (bits + KDSL_AIPU_VECTOR_BITS - 1) / KDSL_AIPU_VECTOR_BITS;
+	return n > 0 ? n : 1;
 }

@@ -352,22 +352,60 @@ int64_t kd_cost_neuron_dma(const KdFunc *f, const KdIns *ins)
 	return 64 + (bytes + 31) / 32;
 }
 
-/* Vector Engine: one element of dst per partition per cycle after MIN_II. */
+/* NKI's tensor_copy / tensor_scalar pages: max(MIN_II, N), N the elements
+ * per partition; kdsl's model for nc_stream_shuffle, whose page has none. */
 int64_t kd_cost_neuron_vec(const KdFunc *f, const KdIns *ins)
 {
 	return min_ii(nfree(f, ins, dst_of(ins)));
 }
 
-/* Scalar Engine: the same model as the Vector Engine. */
+/* NKI's activation page: max(MIN_II, N) Scalar Engine cycles. */
 int64_t kd_cost_neuron_act(const KdFunc *f, const KdIns *ins)
 {
 	return min_ii(nfree(f, ins, dst_of(ins)));
 }
 
-/* Tensor Engine: the moving tensor streams one column (N) per cycle. */
+/* NKI's iota page: 150 + N GpSimd Engine cycles, N the elements per
+ * partition of dst (no MIN_II: the page's fixed start replaces it). */
+int64_t kd_cost_neuron_iota(const KdFunc *f, const KdIns *ins)
+{
+	return 150 + nfree(f, ins, IOTA_DST);
+}
+
+/* NKI's memset page: max(MIN_II, N/2) when the value is zero and dst is
+ * bf16 or f16 (two 16-bit zeros a cycle), else max(MIN_II, N). */
+int64_t kd_cost_neuron_memset(const KdFunc *f, const KdIns *ins)
+{
+	int64_t n = nfree(f, ins, MEMSET_DST);
+	const KdVal *v = &f->val[ins->args[MEMSET_VALUE]];
+	KdDtype dt = f->val[ins->args[MEMSET_DST]].dt;
+	int zero = (v->kind == VK_CONST && v->c == 0) || (v->kind == VK_FCONST && v->f == 0);
+	if (zero && (dt == KD_BF16 || dt == KD_F16))
+		return min_ii((n + 1) / 2);
+	return min_ii(n);
+}
+
+/* NKI's tensor_tensor table (Vector Engine): max(MIN_II, N) when one input
+ * is in psum and the other in sbuf; max(MIN_II, 2N) when both are in sbuf
+ * (both in psum is an error). */
+int64_t kd_cost_neuron_tensor_tensor(const KdFunc *f, const KdIns *ins)
+{
+	int64_t n = nfree(f, ins, TENSOR_TENSOR_DST);
+	KdSpace a = f->buf[f->val[ins->args[TENSOR_TENSOR_A]].buf].space;
+	KdSpace b = f->buf[f->val[ins->args[TENSOR_TENSOR_B]].buf].space;
+	return a == KD_SP_SBUF && b == KD_SP_SBUF ? min_ii(2 * n) : min_ii(n);
+}
+
+/* NKI's nc_matmul page, back-to-back matmuls of one shape:
+ * max(min(64, N_stationary), N_moving) Tensor Engine cycles, 4x that for
+ * f32 inputs (N_*: elements per partition). */
 int64_t kd_cost_neuron_matmul(const KdFunc *f, const KdIns *ins)
 {
-	return min_ii(nfree(f, ins, NC_MATMUL_MOVING));
+	int64_t ns = nfree(f, ins, NC_MATMUL_STATIONARY), nm = nfree(f, ins, NC_MATMUL_MOVING);
+	int64_t c = ns < 64 ? ns : 64;
+	if (nm > c)
+		c = nm;
+	return f->val[ins->args[NC_MATMUL_MOVING]].dt == KD_F32 ? 4 * c : c;
 }
 
 /* NKI's nc_transpose page: max(P, min(64, F)) Tensor Engine cycles for

@@ -369,7 +369,8 @@ START_TEST(op_table_entries_are_complete)
 		ck_assert_ptr_nonnull(kd_ops[i].name);
 		ck_assert(kd_ops[i].kind == OK_PURE || kd_ops[i].kind == OK_TERM || kd_ops[i].kind == OK_EFFECT);
 		if (kd_ops[i].target != KD_TARGET_NONE)
-			ck_assert(kd_ops[i].doc && kd_ops[i].rules && kd_ops[i].seed && kd_ops[i].cost);
+			ck_assert(kd_ops[i].doc && kd_ops[i].rules && kd_ops[i].seed && kd_ops[i].cost &&
+			          kd_ops[i].cost_doc);
 	}
 }
 END_TEST
@@ -385,11 +386,15 @@ START_TEST(op_table_check_catches_missing_fields)
 	o.kind = OK_EFFECT;
 	o.doc = o.rules = o.seed = "x";
 	o.cost = kd_ops[OP_MEMSET].cost;
+	o.cost_doc = "1 cycle";
 	o.param[0].mem = KD_MEM_OVERWRITE;
 	o.param[2] = (KdOpParam){.name = "k", .kind = PK_INT, .flags = PF_RANGE, .lo = 1, .hi = 0};
 	ck_assert_int_eq(kd_op_desc_check(&diag, &o), 1);   /* the empty range */
 	o.param[2].hi = 1;
 	ck_assert_int_eq(kd_op_desc_check(&diag, &o), 0);
+	o.cost_doc = NULL;                  /* a cost without its formula */
+	ck_assert_int_eq(kd_op_desc_check(&diag, &o), 1);
+	o.cost_doc = "1 cycle";
 	o.param[0].mem = KD_MEM_READ;       /* an effect op that writes nothing */
 	ck_assert_int_eq(kd_op_desc_check(&diag, &o), 1);
 	rewind(sink);
