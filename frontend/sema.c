@@ -8,6 +8,7 @@
 #include "sema.h"
 #include "sema_aipu.h"
 #include "frontend_target.h"
+#include "lower.h"
 #include "op.h"
 
 typedef struct Scope {
@@ -130,14 +131,8 @@ static int is_intlike(const KdType *t)
 	return t->kind == TY_INT || t->kind == TY_BOOL || t->kind == TY_ERROR;
 }
 
-/* The evaluator's operator for each binary operator (util/ieval.h). */
-static const KdIop binop_iop[B_NBINOP] = {
-	[B_ADD] = KD_I_ADD, [B_SUB] = KD_I_SUB, [B_MUL] = KD_I_MUL, [B_DIV] = KD_I_DIV,
-	[B_REM] = KD_I_REM, [B_SHL] = KD_I_SHL, [B_SHR] = KD_I_SHR, [B_AND] = KD_I_AND,
-	[B_OR] = KD_I_OR, [B_XOR] = KD_I_XOR, [B_EQ] = KD_I_EQ, [B_NE] = KD_I_NE,
-	[B_LT] = KD_I_LT, [B_LE] = KD_I_LE, [B_GT] = KD_I_GT, [B_GE] = KD_I_GE,
-	[B_LAND] = KD_I_LAND, [B_LOR] = KD_I_LOR};
-
+/* The evaluator's operator of a binary operator is its IR op's (the op
+ * table's `iop`), so sema folds as canon and the walk do. */
 static void fold_binary(Sema *s, KdNode *n, KdType *t)
 {
 	KdNode *l = n->a, *r = n->b;
@@ -167,7 +162,7 @@ static void fold_binary(Sema *s, KdNode *n, KdType *t)
 		return;
 	}
 	int64_t y = r->cval, v = 0;
-	switch (kd_ieval(binop_iop[n->op], l->cval, y, &v)) {
+	switch (kd_ieval((KdIop)kd_ops[kd_binop_op((KdBinop)n->op)].iop, l->cval, y, &v)) {
 	case KD_IEVAL_OK: break;
 	case KD_IEVAL_DIV_ZERO:
 		kd_error(s->d, r->span, "division by zero in a constant expression");

@@ -152,6 +152,7 @@ typedef struct {
 	KdTarget target;       /* KD_TARGET_NONE: generic IR op, not callable */
 	KdOpKind kind;
 	unsigned flags;        /* KD_OPF_* */
+	int iop;               /* KD_OPF_ARITH ops: their operator in util/ieval.h (KdIop) */
 	int arity;             /* generic ops: operand count (-1: any) */
 	int nsucc;             /* terminators: successor blocks */
 	int nparam;            /* target ops: set by KD_OP from its parameter list */

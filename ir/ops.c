@@ -3,6 +3,7 @@
  * operators, and `kdslc --doc-ops` prints it. */
 #include <string.h>
 
+#include "ieval.h"
 #include "ir.h"
 #include "rules.h"
 #include "tile.h"
@@ -11,8 +12,8 @@
 
 #define SP(x) (1u << KD_SP_##x)
 #define DT(x) KD_DTBIT(KD_##x)
-#define ARITH(n, cop, nargs, cls) \
-	{.name = n, .kind = OK_PURE, .flags = KD_OPF_ARITH | (cls), .arity = nargs, .c_op = cop, \
+#define ARITH(n, cop, nargs, cls, i) \
+	{.name = n, .kind = OK_PURE, .flags = KD_OPF_ARITH | (cls), .iop = KD_I_##i, .arity = nargs, .c_op = cop, \
 	 .verify = kd_verify_core}
 
 /* Parameter shorthands for the .def files. */
@@ -20,26 +21,26 @@
 #define TENSOR(n, effect, sp) {.name = n, .kind = PK_TENSOR, .mem = effect, .spaces = sp}
 
 const KdOpDesc kd_ops[KD_NOP] = {
-	[OP_ADD] = ARITH("add", "+", 2, 0),
-	[OP_SUB] = ARITH("sub", "-", 2, 0),
-	[OP_MUL] = ARITH("mul", "*", 2, 0),
-	[OP_DIV] = ARITH("div", "/", 2, 0),
-	[OP_REM] = ARITH("rem", "%", 2, 0),
-	[OP_SHL] = ARITH("shl", "<<", 2, 0),
-	[OP_SHR] = ARITH("shr", ">>", 2, 0),
-	[OP_AND] = ARITH("and", "&", 2, 0),
-	[OP_OR] = ARITH("or", "|", 2, 0),
-	[OP_XOR] = ARITH("xor", "^", 2, 0),
-	[OP_EQ] = ARITH("eq", "==", 2, KD_OPF_COMPARE),
-	[OP_NE] = ARITH("ne", "!=", 2, KD_OPF_COMPARE),
-	[OP_LT] = ARITH("lt", "<", 2, KD_OPF_COMPARE),
-	[OP_LE] = ARITH("le", "<=", 2, KD_OPF_COMPARE),
-	[OP_GT] = ARITH("gt", ">", 2, KD_OPF_COMPARE),
-	[OP_GE] = ARITH("ge", ">=", 2, KD_OPF_COMPARE),
-	[OP_LAND] = ARITH("land", "&&", 2, KD_OPF_LOGIC),
-	[OP_LOR] = ARITH("lor", "||", 2, KD_OPF_LOGIC),
-	[OP_NEG] = ARITH("neg", "-", 1, 0),
-	[OP_NOT] = ARITH("not", "!", 1, KD_OPF_LOGIC),
+	[OP_ADD] = ARITH("add", "+", 2, 0, ADD),
+	[OP_SUB] = ARITH("sub", "-", 2, 0, SUB),
+	[OP_MUL] = ARITH("mul", "*", 2, 0, MUL),
+	[OP_DIV] = ARITH("div", "/", 2, 0, DIV),
+	[OP_REM] = ARITH("rem", "%", 2, 0, REM),
+	[OP_SHL] = ARITH("shl", "<<", 2, 0, SHL),
+	[OP_SHR] = ARITH("shr", ">>", 2, 0, SHR),
+	[OP_AND] = ARITH("and", "&", 2, 0, AND),
+	[OP_OR] = ARITH("or", "|", 2, 0, OR),
+	[OP_XOR] = ARITH("xor", "^", 2, 0, XOR),
+	[OP_EQ] = ARITH("eq", "==", 2, KD_OPF_COMPARE, EQ),
+	[OP_NE] = ARITH("ne", "!=", 2, KD_OPF_COMPARE, NE),
+	[OP_LT] = ARITH("lt", "<", 2, KD_OPF_COMPARE, LT),
+	[OP_LE] = ARITH("le", "<=", 2, KD_OPF_COMPARE, LE),
+	[OP_GT] = ARITH("gt", ">", 2, KD_OPF_COMPARE, GT),
+	[OP_GE] = ARITH("ge", ">=", 2, KD_OPF_COMPARE, GE),
+	[OP_LAND] = ARITH("land", "&&", 2, KD_OPF_LOGIC, LAND),
+	[OP_LOR] = ARITH("lor", "||", 2, KD_OPF_LOGIC, LOR),
+	[OP_NEG] = ARITH("neg", "-", 1, 0, NEG),
+	[OP_NOT] = ARITH("not", "!", 1, KD_OPF_LOGIC, NOT),
 	[OP_CAST] = {.name = "cast", .kind = OK_PURE, .arity = 1, .verify = kd_verify_core},
 	[OP_VIEW] = {.name = "view", .kind = OK_PURE, .arity = 1, .verify = kd_verify_core},
 	[OP_TILE] = {.name = "tile", .kind = OK_PURE, .arity = TA_N, .verify = kd_verify_core},

@@ -7,20 +7,10 @@
 #include "ieval.h"
 #include "walk.h"
 
-/* The evaluator's operator for each scalar integer op (0: none). */
-static const signed char op_iop[KD_NOP] = {
-	[OP_ADD] = KD_I_ADD + 1, [OP_SUB] = KD_I_SUB + 1, [OP_MUL] = KD_I_MUL + 1,
-	[OP_DIV] = KD_I_DIV + 1, [OP_REM] = KD_I_REM + 1, [OP_SHL] = KD_I_SHL + 1,
-	[OP_SHR] = KD_I_SHR + 1, [OP_AND] = KD_I_AND + 1, [OP_OR] = KD_I_OR + 1,
-	[OP_XOR] = KD_I_XOR + 1, [OP_EQ] = KD_I_EQ + 1, [OP_NE] = KD_I_NE + 1,
-	[OP_LT] = KD_I_LT + 1, [OP_LE] = KD_I_LE + 1, [OP_GT] = KD_I_GT + 1,
-	[OP_GE] = KD_I_GE + 1, [OP_LAND] = KD_I_LAND + 1, [OP_LOR] = KD_I_LOR + 1,
-	[OP_NEG] = KD_I_NEG + 1, [OP_NOT] = KD_I_NOT + 1};
-
 int kd_eval_op(int op, int64_t a, int64_t b, int64_t *out)
 {
-	return op >= 0 && op < KD_NOP && op_iop[op] &&
-	       kd_ieval((KdIop)(op_iop[op] - 1), a, b, out) == KD_IEVAL_OK;
+	return op >= 0 && op < KD_NOP && (kd_ops[op].flags & KD_OPF_ARITH) &&
+	       kd_ieval((KdIop)kd_ops[op].iop, a, b, out) == KD_IEVAL_OK;
 }
 
 static int eval(const KdWalk *w, const KdIns *in, int64_t *out)
