@@ -28,35 +28,54 @@
 #include <string.h>
 
 #include "pass.h"
+#include "uses.h"
 #include "tile.h"
 #include "walk.h"
 
+/* The worklist holds instruction ids and, as -1 - v, block parameters v
+ * to look at again; an entry may repeat (looking twice is harmless). */
 typedef struct {
-	KdArena *a;
+	KdArena *a;        /* the module's: new values and instructions */
+	KdArena *tmp;      /* this run's index and worklist */
 	KdFunc *f;
-	int n;
+	KdUses *uses;
+	int **pred;        /* by block: the terminators that jump to it, -1 ended */
+	int *work;
+	int head, nwork, capwork;
 } Canon;
 
-/* Every use of `from` becomes `to`. */
-static void replace_uses(KdFunc *f, int from, int to)
+static void push(Canon *u, int item)
 {
-	for (int i = 0; i < f->nins; i++) {
-		KdIns *in = &f->ins[i];
-		for (int k = 0; k < in->nargs; k++)
-			if (in->args[k] == from)
-				in->args[k] = to;
-		for (int s = 0; s < in->nsucc; s++)
-			for (int k = 0; k < in->succ[s].nargs; k++)
-				if (in->succ[s].args[k] == from)
-					in->succ[s].args[k] = to;
+	if (u->nwork == u->capwork) {
+		int cap = u->capwork ? 2 * u->capwork : 256;
+		int *w = kd_alloc(u->tmp, (size_t)cap * sizeof *w);
+		memcpy(w, u->work + u->head, (size_t)(u->nwork - u->head) * sizeof *w);
+		u->nwork -= u->head;
+		u->head = 0;
+		u->work = w;
+		u->capwork = cap;
 	}
-	for (int b = 0; b < f->nblk; b++) {
-		KdLoop *l = f->blk[b]->loop;
-		if (l && l->lo == from)
-			l->lo = to;
-		if (l && l->hi == from)
-			l->hi = to;
+	u->work[u->nwork++] = item;
+}
+
+/* An instruction whose operands changed: it may fold now, and when it
+ * jumps, the parameters it passes may have become copies. */
+static void touched(void *ctx, int ins)
+{
+	Canon *u = ctx;
+	const KdIns *in = &u->f->ins[ins];
+	push(u, ins);
+	for (int s = 0; s < in->nsucc; s++) {
+		const KdBlock *b = u->f->blk[in->succ[s].blk];
+		for (int p = 0; p < b->nparam; p++)
+			push(u, -1 - b->params[p]);
 	}
+}
+
+/* Every use of `from` becomes `to`, and what used it is looked at again. */
+static void replace_uses(Canon *u, int from, int to)
+{
+	kd_uses_replace(u->uses, u->f, from, to, touched, u);
 }
 
 static int is_int(const KdFunc *f, int v, int64_t *c)
@@ -84,7 +103,7 @@ static int fold(Canon *u, const KdIns *in)
 		c = kd_val_const(u->a, f, r);
 	else
 		return 0;      /* a narrower dtype: its wrapping is the emitter's */
-	replace_uses(f, in->res, c);
+	replace_uses(u, in->res, c);
 	return 1;
 }
 
@@ -96,40 +115,34 @@ static int same_value(const KdFunc *f, int a, int b)
 	                  x->type != VT_FLOAT);
 }
 
-/* Block parameters every jump passes one value. */
-static int copies(Canon *u)
+/* Block parameter v (not a loop's induction variable) that every jump
+ * passes one value (or v itself) is that value. */
+static int copy_param(Canon *u, int v)
 {
 	KdFunc *f = u->f;
-	int n = 0;
-	for (int b = 1; b < f->nblk; b++) {
-		const KdBlock *bl = f->blk[b];
-		for (int p = 0; p < bl->nparam; p++) {
-			int v = bl->params[p], same = -1, ok = 1;
-			if (bl->loop && bl->loop->iv == v)
+	const KdVal *x = &f->val[v];
+	if (x->kind != VK_BARG)
+		return 0;
+	int b = x->def, p = 0, same = -1;
+	const KdBlock *bl = f->blk[b];
+	while (p < bl->nparam && bl->params[p] != v)
+		p++;
+	if (p == bl->nparam || (bl->loop && bl->loop->iv == v))
+		return 0;
+	for (const int *t = u->pred[b]; *t >= 0; t++)
+		for (int s = 0; s < f->ins[*t].nsucc; s++) {
+			const KdSucc *sc = &f->ins[*t].succ[s];
+			if (sc->blk != b || sc->args[p] == v)
 				continue;
-			for (int i = 0; ok && i < f->nins; i++)
-				for (int s = 0; s < f->ins[i].nsucc; s++) {
-					const KdSucc *sc = &f->ins[i].succ[s];
-					if (sc->blk != b || sc->args[p] == v)
-						continue;
-					if (same < 0)
-						same = sc->args[p];
-					else if (!same_value(f, same, sc->args[p]))
-						ok = 0;
-				}
-			if (ok && same >= 0) {
-				int used = 0;
-				for (int i = 0; i < f->nins && !used; i++)
-					for (int k = 0; k < f->ins[i].nargs; k++)
-						used |= f->ins[i].args[k] == v;
-				if (used) {
-					replace_uses(f, v, same);
-					n++;
-				}
-			}
+			if (same < 0)
+				same = sc->args[p];
+			else if (!same_value(f, same, sc->args[p]))
+				return 0;
 		}
-	}
-	return n;
+	if (same < 0 || !kd_uses_live(u->uses, f, v))
+		return 0;
+	replace_uses(u, v, same);
+	return 1;
 }
 
 static const KdIns *def(const KdFunc *f, int v, KdOp op)
@@ -183,6 +196,9 @@ static int aipu(Canon *u, KdIns *in)
 		    same_vec(f, d->args[VSHFL_X], res)) {
 			in->args[VSHFL_X] = d->args[VSHFL_X];
 			in->args[VSHFL_SHIFT] = kd_val_const(u->a, f, (a % lanes + b % lanes) % lanes);
+			int id = (int)(in - f->ins);
+			kd_uses_add_ins(u->uses, f, id);
+			push(u, id);
 			return 1;
 		}
 		if (b % lanes == 0 && same_vec(f, in->args[VSHFL_X], res))
@@ -219,6 +235,7 @@ static int aipu(Canon *u, KdIns *in)
 				pos++;
 			int ni = kd_ins_add(u->a, f, blk, OP_VZIP, VZIP_NPARAM, args, NULL, sp);
 			kd_ins_move_to(f, blk, ni, pos);
+			kd_uses_add_ins(u->uses, f, ni);
 			int nv = kd_ins_result(u->a, f, ni, VT_VEC, f->val[res].dt, -1, NULL);
 			f->val[nv].lanes = f->val[res].lanes;
 			to = nv;
@@ -237,7 +254,7 @@ static int aipu(Canon *u, KdIns *in)
 	}
 	if (to < 0)
 		return 0;
-	replace_uses(f, res, to);
+	replace_uses(u, res, to);
 	return 1;
 }
 
@@ -444,40 +461,95 @@ static int predicated(Canon *u, int blk, int k)
 	return 1;
 }
 
+/* By block, the terminators that jump to it (each once), -1 ended. */
+static int **preds(KdArena *tmp, const KdFunc *f)
+{
+	int *n = kd_alloc(tmp, (size_t)f->nblk * sizeof *n);
+	int **pred = kd_alloc(tmp, (size_t)f->nblk * sizeof *pred);
+	for (int i = 0; i < f->nins; i++)
+		for (int s = 0; s < f->ins[i].nsucc; s++)
+			if (s == 0 || f->ins[i].succ[1].blk != f->ins[i].succ[0].blk)
+				n[f->ins[i].succ[s].blk]++;
+	for (int b = 0; b < f->nblk; b++) {
+		pred[b] = kd_alloc(tmp, (size_t)(n[b] + 1) * sizeof **pred);
+		pred[b][n[b]] = -1;
+		n[b] = 0;
+	}
+	for (int i = 0; i < f->nins; i++)
+		for (int s = 0; s < f->ins[i].nsucc; s++)
+			if (s == 0 || f->ins[i].succ[1].blk != f->ins[i].succ[0].blk) {
+				int b = f->ins[i].succ[s].blk;
+				pred[b][n[b]++] = i;
+			}
+	return pred;
+}
+
+/* The value rewrites (folding, copies, the aipu algebra), to a fixpoint
+ * by worklist: a rewrite queues exactly what it may have enabled, the
+ * users of the value it replaced, so each instruction is looked at once
+ * plus once per operand change. */
+static int values(Canon *u)
+{
+	KdFunc *f = u->f;
+	int n = 0;
+	for (int b = 0; b < f->nblk; b++) {
+		const KdBlock *bl = f->blk[b];
+		for (int p = 0; p < bl->nparam; p++)
+			push(u, -1 - bl->params[p]);
+		for (int k = 0; k < bl->nins; k++)
+			push(u, bl->insv[k]);
+	}
+	while (u->head < u->nwork) {
+		int item = u->work[u->head++];
+		if (item < 0) {
+			n += copy_param(u, -1 - item);
+			continue;
+		}
+		const KdIns *in = &f->ins[item];
+		/* a folded value leaves its op unused: dce drops it */
+		if (kd_ops[in->op].kind != OK_PURE || in->res < 0 || !kd_uses_live(u->uses, f, in->res))
+			continue;
+		n += fold(u, in) || aipu(u, &f->ins[item]);
+	}
+	return n;
+}
+
+/* The op rewrites, in one sweep of each block: an op is looked at again
+ * after a rewrite at its position (a composed shuffle may compose with
+ * the one before, or turn out to change nothing). */
+static int effects(Canon *u)
+{
+	KdFunc *f = u->f;
+	int n = 0;
+	for (int b = 0; b < f->nblk; b++) {
+		KdBlock *bl = f->blk[b];
+		for (int k = 0; k < bl->nins; k++) {
+			if (noop_shuffle(f, &f->ins[bl->insv[k]])) {
+				kd_ins_unlink(f, bl->insv[k--]);
+				n++;
+			} else if (compose_shuffles(u, b, k)) {
+				k--;   /* s1, before it, is gone: s2 is at k now */
+				n++;
+			} else if (predicated(u, b, k)) {
+				k--;
+				n++;
+			}
+		}
+	}
+	return n;
+}
+
 int kd_pass_canon(KdModule *m)
 {
 	int total = 0;
 	for (int fi = 0; fi < m->nfn; fi++) {
-		Canon u = {.a = m->arena, .f = m->fn[fi]};
-		for (int changed = 1; changed;) {
-			changed = copies(&u);
-			for (int b = 0; b < u.f->nblk; b++) {
-				KdBlock *bl = u.f->blk[b];
-				for (int k = 0; k < bl->nins; k++) {
-					KdIns *in = &u.f->ins[bl->insv[k]];
-					if (noop_shuffle(u.f, in)) {
-						kd_ins_unlink(u.f, bl->insv[k--]);
-						changed++;
-						continue;
-					}
-					/* a folded value leaves its op unused: dce drops it */
-					if (kd_ops[in->op].kind == OK_PURE && in->res >= 0) {
-						int used = 0;
-						for (int i = 0; i < u.f->nins && !used; i++)
-							for (int a = 0; a < u.f->ins[i].nargs; a++)
-								used |= u.f->ins[i].args[a] == in->res;
-						if (!used)
-							continue;
-					}
-					if (compose_shuffles(&u, b, k) || predicated(&u, b, k)) {
-						changed++;
-						break;
-					}
-					changed += fold(&u, in) || aipu(&u, in);
-				}
-			}
-			total += changed;
-		}
+		KdArena *tmp = kd_arena_new();
+		Canon u = {.a = m->arena, .tmp = tmp, .f = m->fn[fi]};
+		u.uses = kd_uses_build(tmp, u.f);
+		u.pred = preds(tmp, u.f);
+		total += values(&u);
+		total += effects(&u);
+		kd_arena_free(tmp);
 	}
 	return total;
 }
