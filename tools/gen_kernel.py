@@ -5,8 +5,9 @@ usage: gen_kernel.py LINES [--kernel-lines K] > big.k
 
 The file holds kernels of about K lines each (default 200; K >= LINES
 gives one kernel), every one a valid mix of what real kernels contain:
-on-chip buffers, loops over runtime bounds, vars carried through loops
-and ifs, integer arithmetic and data_moves.  The output is a function of
+on-chip buffers, loops over runtime and constant bounds, vars carried
+through loops and ifs, integer arithmetic, data_moves that fuse-bursts
+merges, constant conditions that canon folds, and vector ops.  The output is a function of
 the arguments alone, so runs are comparable."""
 import sys
 
@@ -23,6 +24,20 @@ UNIT = """    for i in 0..n {{
     }}
 """
 
+# The other unit, alternating with the first: 10 lines of what the -O1
+# passes rewrite (four bursts to fuse, a condition to fold).
+UNIT2 = """    for j in 0..4 {{
+        data_move(u[{e} * 64 + j * 16], src[{e} * 64 + j * 16], 0, 1, 1, 0, 0);
+    }}
+    let w{j} = {b} * 16 + 2;
+    if w{j} > {c} {{
+        vec_add(128, u[0], u[128], u[256], 1, 8, 8, 8);
+    }} else {{
+        vec_dup(64, u[512], 0, 2, 8);
+    }}
+    data_move(dst[{e} * 64], u[{e} * 64], 0, 4, 1, 0, 0);
+"""
+
 
 def kernel(out, k, body_lines):
     out.append(f"kernel k{k}(src: gm f16[65536], dst: gm f16[65536], n: i32) {{\n")
@@ -31,7 +46,9 @@ def kernel(out, k, body_lines):
     units = max(1, (body_lines - 5) // 10)
     for j in range(units):
         s = k * 7919 + j * 104729
-        out.append(UNIT.format(a=s % 97, b=s % 13 + 1, c=s % 1000, d=s % 89))
+        unit = UNIT2 if j % 2 else UNIT
+        out.append(unit.format(a=s % 97, b=s % 13 + 1, c=s % 1000 if unit is UNIT else s % 300,
+                               d=s % 89, e=s % 63, j=j))
     out.append("    data_move(dst[0], u, 0, 1, 1, 0, 0);\n")
     out.append("}\n")
     return 5 + units * 10
