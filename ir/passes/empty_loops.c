@@ -23,40 +23,11 @@
 #include "pass.h"
 #include "rules.h"
 
-typedef struct {
-	KdFunc *f;
-	char *reach;
-	int *npred;
-	int *stack;
-} Cfg;
-
-/* Does u read a value defined in the loop (a block parameter or a
- * result of its header or body)? */
-static int uses_loop_value(const KdFunc *f, const KdLoopShape *sh, int h, const KdIns *u)
-{
-	for (int i = -1; i < sh->nchain; i++) {
-		const KdBlock *x = f->blk[i < 0 ? h : sh->chain[i]];
-		for (int p = 0; p < x->nparam; p++)
-			if (kd_ins_uses(u, x->params[p]))
-				return 1;
-		for (int q = 0; q < x->nins; q++)
-			if (f->ins[x->insv[q]].res >= 0 && kd_ins_uses(u, f->ins[x->insv[q]].res))
-				return 1;
-	}
-	return 0;
-}
-
-static void analyse(Cfg *c)
-{
-	kd_cfg_reach(c->f, c->reach, c->npred, c->stack);
-}
-
 /* Is the loop headed by h empty?  On success *sh is its shape, whose
  * preheader is to jump to its exit. */
-static int empty_loop(Cfg *c, int h, KdLoopShape *sh)
+static int empty_loop(const KdFunc *f, const KdCfg *c, int h, KdLoopShape *sh)
 {
-	KdFunc *f = c->f;
-	if (!kd_loop_shape(f, c->reach, c->npred, h, sh))
+	if (!kd_loop_shape(f, c, h, sh))
 		return 0;
 	for (int i = 0; i < sh->nchain; i++) {
 		const KdBlock *cb = f->blk[sh->chain[i]];
@@ -68,23 +39,15 @@ static int empty_loop(Cfg *c, int h, KdLoopShape *sh)
 		}
 	}
 	/* nothing the loop defines is used outside it */
-	for (int b = 0; b < f->nblk; b++) {
-		if (kd_loop_holds(sh, h, b) || !c->reach[b])
-			continue;
-		for (int k = 0; k < f->blk[b]->nins; k++)
-			if (uses_loop_value(f, sh, h, &f->ins[f->blk[b]->insv[k]]))
-				return 0;
-	}
-	return 1;
+	return !kd_loop_escapes(f, c, sh, h);
 }
 
 /* A block that ends in a jump to a block only it reaches (no
  * parameters, not a loop header) takes that block's instructions, so the
  * straight-line code a removed loop leaves is one block.  The emptied
  * block is then unreachable. */
-static int merge_chains(KdArena *ar, Cfg *c)
+static int merge_chains(KdArena *ar, KdFunc *f, KdCfg *c)
 {
-	KdFunc *f = c->f;
 	int n = 0;
 	for (int a = 0; a < f->nblk; a++) {
 		while (c->reach[a]) {
@@ -117,9 +80,8 @@ static int merge_chains(KdArena *ar, Cfg *c)
  * Their instructions become empty pure ops (kd_ins_unlink) and their
  * parameters constants, so code scanning f->ins or f->val whole sees
  * nothing of them. */
-static int drop_unreachable(Cfg *c)
+static int drop_unreachable(KdFunc *f, const KdCfg *c)
 {
-	KdFunc *f = c->f;
 	int *to = malloc(sizeof *to * ((size_t)f->nblk + 1)), n = 0;
 	for (int b = 0; b < f->nblk; b++)
 		to[b] = c->reach[b] ? n++ : -1;
@@ -159,28 +121,26 @@ int kd_pass_empty_loops(KdModule *m)
 {
 	int total = 0;
 	for (int fi = 0; fi < m->nfn; fi++) {
-		Cfg c = {.f = m->fn[fi]};
-		c.reach = calloc((size_t)c.f->nblk + 1, 1);
-		c.npred = calloc((size_t)c.f->nblk + 1, sizeof *c.npred);
-		c.stack = calloc((size_t)c.f->nblk + 1, sizeof *c.stack);
+		KdFunc *f = m->fn[fi];
+		KdCfg c = {0};
+		/* rounds on one analysis each (loops.c): an emptied inner loop
+		 * can leave its outer loop empty */
 		for (int changed = 1; changed;) {
 			changed = 0;
-			analyse(&c);
-			for (int h = 0; h < c.f->nblk && !changed; h++) {
+			kd_cfg_analyse(&c, f);
+			for (int h = 0; h < f->nblk; h++) {
 				KdLoopShape sh;
-				if (empty_loop(&c, h, &sh)) {
-					kd_loop_skip(c.f, sh.pre, sh.exitb);
-					changed = 1;
+				if (empty_loop(f, &c, h, &sh)) {
+					kd_loop_skip(f, sh.pre, sh.exitb);
+					changed++;
 				}
 			}
 			total += changed;
 		}
-		analyse(&c);
-		total += merge_chains(m->arena, &c);
-		total += drop_unreachable(&c);
-		free(c.reach);
-		free(c.npred);
-		free(c.stack);
+		kd_cfg_analyse(&c, f);
+		total += merge_chains(m->arena, f, &c);
+		total += drop_unreachable(f, &c);
+		kd_cfg_free(&c);
 	}
 	return total;
 }

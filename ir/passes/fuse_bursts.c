@@ -47,8 +47,7 @@ typedef struct {
 typedef struct {
 	KdArena *a;
 	KdFunc *f;
-	char *reach;
-	int *npred;               /* reachable predecessors per block */
+	KdCfg cfg;
 } Fuse;
 
 /* The byte offset of view v: c + k*trip of loop_blk + the outer terms
@@ -256,8 +255,9 @@ static void replace(Fuse *u, int id, const Move *m)
 	kd_ins_unlink(u->f, id);
 }
 
-/* Straight-line pairs in one block. */
-static int fuse_block(Fuse *u, int blk)
+/* The first straight-line rewrite in a block (a move made one burst, or
+ * a pair of moves made one). */
+static int fuse_first(Fuse *u, int blk)
 {
 	KdFunc *f = u->f;
 	const KdBlock *b = f->blk[blk];
@@ -290,21 +290,36 @@ static int fuse_block(Fuse *u, int blk)
 	return 0;
 }
 
+/* Every straight-line rewrite in a block; how many.  After each the block
+ * is scanned again from its start (a fused move may join an earlier
+ * one): quadratic only in a block's own fusions, not the function's. */
+static int fuse_block(Fuse *u, int blk)
+{
+	int n = 0;
+	if (blk < 0)
+		return 0;
+	while (fuse_first(u, blk))
+		n++;
+	return n;
+}
+
 static int want_move(const KdIns *in)
 {
 	return in->op == OP_DATA_MOVE;
 }
 
 /* A loop headed by h whose body is a chain of blocks holding one
- * data_move and pure ops becomes strided moves before the loop. */
-static int fuse_loop(Fuse *u, int h)
+ * data_move and pure ops becomes strided moves at the end of its
+ * preheader, *pre. */
+static int fuse_loop(Fuse *u, int h, int *pre_out)
 {
 	KdFunc *f = u->f;
 	KdCountedLoop cl;
-	if (!kd_counted_loop(f, u->reach, u->npred, h, want_move, &cl))
+	if (!kd_counted_loop(f, &u->cfg, h, want_move, &cl))
 		return 0;
 	int64_t n = cl.trips;
 	int mv = cl.op, pre = cl.pre, exitb = cl.exitb;
+	*pre_out = pre;
 	Move m;
 	if (!move_of(f, &f->ins[mv], h, &m))
 		return 0;
@@ -334,11 +349,10 @@ static int fuse_loop(Fuse *u, int h)
 	return 1;
 }
 
-static void analyse(Fuse *u)
-{
-	kd_cfg_reach(u->f, u->reach, u->npred, u->npred + u->f->nblk);
-}
-
+/* One round: every reachable block's straight-line pairs, then its loop
+ * (and the preheader again, where the loop's moves now are), on one
+ * analysis (loops.c says why that is sound).  Rounds repeat while they
+ * rewrite: a fused inner loop can leave its outer loop fusable. */
 int kd_pass_fuse_bursts(KdModule *m)
 {
 	int total = 0;
@@ -346,18 +360,20 @@ int kd_pass_fuse_bursts(KdModule *m)
 		return 0;
 	for (int fi = 0; fi < m->nfn; fi++) {
 		Fuse u = {.a = m->arena, .f = m->fn[fi]};
-		u.reach = calloc((size_t)u.f->nblk + 1, 1);
-		u.npred = calloc((size_t)u.f->nblk * 2 + 2, sizeof *u.npred);
 		for (int changed = 1; changed;) {
 			changed = 0;
-			analyse(&u);
-			for (int b = 0; b < u.f->nblk && !changed; b++)
-				if (u.reach[b])
-					changed = fuse_block(&u, b) || fuse_loop(&u, b);
+			kd_cfg_analyse(&u.cfg, u.f);
+			for (int b = 0; b < u.f->nblk; b++) {
+				if (!u.cfg.reach[b])
+					continue;
+				int pre = -1;
+				changed += fuse_block(&u, b);
+				if (fuse_loop(&u, b, &pre))
+					changed += 1 + fuse_block(&u, pre);
+			}
 			total += changed;
 		}
-		free(u.reach);
-		free(u.npred);
+		kd_cfg_free(&u.cfg);
 	}
 	return total;
 }

@@ -34,9 +34,7 @@
 typedef struct {
 	KdModule *m;
 	KdFunc *f;
-	char *reach;
-	int *npred;
-	int *stack;
+	KdCfg cfg;
 } Fl;
 
 /* One tile operand of a tile view: c + k*trip + outer terms. */
@@ -151,7 +149,7 @@ static int fuse_loop(Fl *u, int h)
 {
 	KdFunc *f = u->f;
 	KdCountedLoop cl;
-	if (!kd_counted_loop(f, u->reach, u->npred, h, want_copy, &cl) || cl.trips > KDSL_NEURON_PARTITIONS * 65536)
+	if (!kd_counted_loop(f, &u->cfg, h, want_copy, &cl) || cl.trips > KDSL_NEURON_PARTITIONS * 65536)
 		return 0;
 	int64_t n = cl.trips;
 	int op = cl.op, pre = cl.pre, exitb = cl.exitb;
@@ -181,27 +179,19 @@ static int fuse_loop(Fl *u, int h)
 	return 1;
 }
 
-static void analyse(Fl *u)
-{
-	kd_cfg_reach(u->f, u->reach, u->npred, u->stack);
-}
-
+/* Rounds over every loop on one analysis each (loops.c says why that is
+ * sound), while they rewrite. */
 int kd_fuse_tiles_loops(KdModule *m, KdFunc *f)
 {
 	Fl u = {.m = m, .f = f};
 	int total = 0;
-	u.reach = calloc((size_t)f->nblk + 1, 1);
-	u.npred = calloc((size_t)f->nblk + 1, sizeof *u.npred);
-	u.stack = calloc((size_t)f->nblk + 1, sizeof *u.stack);
 	for (int changed = 1; changed;) {
 		changed = 0;
-		analyse(&u);
-		for (int b = 0; b < f->nblk && !changed; b++)
-			changed = fuse_loop(&u, b);
+		kd_cfg_analyse(&u.cfg, f);
+		for (int b = 0; b < f->nblk; b++)
+			changed += fuse_loop(&u, b);
 		total += changed;
 	}
-	free(u.reach);
-	free(u.npred);
-	free(u.stack);
+	kd_cfg_free(&u.cfg);
 	return total;
 }

@@ -67,10 +67,24 @@ void kd_ins_unlink(KdFunc *f, int id);
 int kd_ins_uses(const KdIns *in, int v);
 /* The successor of blk's terminator when it is a jmp, else NULL. */
 const KdSucc *kd_jmp_succ(const KdFunc *f, int blk);
-/* Which blocks the entry reaches, and how many reachable predecessors
- * each has.  Arrays of f->nblk entries the caller owns; stack is
- * scratch of f->nblk + 1. */
-void kd_cfg_reach(const KdFunc *f, char *reach, int *npred, int *stack);
+
+/* What the loop passes know of a function's control flow (loops.c),
+ * computed in one walk of the function so that a pass looking at every
+ * loop stays linear.  A rewrite leaves it stale; the passes rewrite a
+ * loop only where the staleness cannot matter (see loops.c) and analyse
+ * again between rounds. */
+typedef struct {
+	char *reach;     /* by block: a path from the entry reaches it */
+	int *npred;      /* by block: reachable predecessors (one per edge) */
+	int *jfrom;      /* by block, 2 each: the last two reachable blocks whose jmp goes there, or -1 */
+	int *loop_of;    /* by block: header of the kd_loop_shape loop holding it, or -1 */
+	char *escapes;   /* by value: read in a reachable block outside the loop that defines it */
+	int *stack;      /* scratch */
+	int capblk, capval;
+} KdCfg;
+/* Analyses f into c (which grows as needed; zero it before first use). */
+void kd_cfg_analyse(KdCfg *c, const KdFunc *f);
+void kd_cfg_free(KdCfg *c);
 
 /* The loop shape the builder makes and the loop passes rewrite: header h
  * is `lt iv, hi; br` with constant bounds and a positive step, entered
@@ -84,7 +98,7 @@ typedef struct {
 	int cond;        /* the header's condition value */
 	int chain[KD_LOOP_CHAIN], nchain;   /* the body blocks, in order */
 } KdLoopShape;
-int kd_loop_shape(const KdFunc *f, const char *reach, const int *npred, int h, KdLoopShape *o);
+int kd_loop_shape(const KdFunc *f, const KdCfg *c, int h, KdLoopShape *o);
 /* Is block b part of the loop (its header h or its body)? */
 int kd_loop_holds(const KdLoopShape *sh, int h, int b);
 /* The preheader pre jumps to exitb instead, without arguments: the loop
@@ -102,7 +116,10 @@ typedef struct {
 	int op;          /* the one instruction want accepted */
 	int64_t trips;
 } KdCountedLoop;
-int kd_counted_loop(const KdFunc *f, const char *reach, const int *npred, int h,
-                    int (*want)(const KdIns *in), KdCountedLoop *out);
+int kd_counted_loop(const KdFunc *f, const KdCfg *c, int h, int (*want)(const KdIns *in),
+                    KdCountedLoop *out);
+/* Does anything outside the loop read a value it defines (a parameter or
+ * result of its header or body)? */
+int kd_loop_escapes(const KdFunc *f, const KdCfg *c, const KdLoopShape *sh, int h);
 
 #endif
