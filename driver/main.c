@@ -90,10 +90,14 @@ int kd_compile(const KdOptions *o, KdBuf *c_out, int harness)
 		goto done;
 	}
 	KdTarget target;
+	/* Sema, the rule checker and placement each find their own errors;
+	 * held until all three ran, they print in source order. */
+	kd_diag_hold(&d);
 	kd_sema(a, &d, file, &target);
-	/* Kernels sema accepted go on to the rule checker, so one run reports
-	 * the rule errors of a file that also has type errors. */
-	if (!target)
+	/* Lowering skips the statements sema rejected and those using a name
+	 * whose declaration it rejected, so one run reports the rule errors of
+	 * the rest too.  Past the error limit nothing more would print. */
+	if (!target || d.muted)
 		goto done;
 	m = kd_lower(a, &d, &src, file, target);
 	if (kd_ir_verify(&d, m))
@@ -106,6 +110,7 @@ checked:
 	kd_ir_place(&d, m);
 	if (!d.nerror)
 		kd_ir_check_target(&d, m);
+	kd_diag_flush(&d);
 	if (d.nerror || kd_ir_verify(&d, m))
 		goto done;
 	/* --stats reports the source program, then what the passes made of it. */
@@ -157,6 +162,7 @@ checked:
 	}
 	kd_emit_c(&out, &d, m);
 done:
+	kd_diag_flush(&d);
 	if (d.nerror) {
 		rc = 1;
 	} else if (!c_out) {
@@ -169,6 +175,7 @@ done:
 		}
 	}
 finish:
+	kd_diag_flush(&d);
 	kd_buf_free(&out);
 	kd_arena_free(a);
 	return rc;

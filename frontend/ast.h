@@ -52,7 +52,10 @@ extern const char *const kd_unop_spelling[U_NUNOP];
 
 enum {
 	KD_LET_VAR = 1,      /* N_LET: declared with var */
-	KD_KERNEL_BAD = 2    /* N_KERNEL: sema reported errors in it */
+	KD_KERNEL_BAD = 2,   /* N_KERNEL: redefined; lowering skips it */
+	KD_STMT_BAD = 4      /* a statement sema rejected, or one that uses a
+	                      * name whose declaration it rejected (KdSym.bad):
+	                      * lowering skips it (a for or if: with its body) */
 };
 
 typedef struct KdNode KdNode;

@@ -285,7 +285,7 @@ static void body(Build *b, KdNode *n)
 /* The slots below limit that n assigns, each once, in b->found. */
 static void assigned(Build *b, KdNode *n, int limit)
 {
-	if (!n)
+	if (!n || (n->flags & KD_STMT_BAD))   /* skipped: assigns nothing */
 		return;
 	if (n->kind == N_ASSIGN && n->sym && n->sym->slot > 0 && n->sym->slot - 1 < limit &&
 	    !b->mark[n->sym->slot - 1]) {
@@ -460,8 +460,12 @@ static void if_stmt(Build *b, KdNode *n)
 	}
 }
 
+/* Lowers a statement; one sema rejected (KD_STMT_BAD) is skipped, so the
+ * rule checker sees only what sema accepted. */
 static void stmt(Build *b, KdNode *n)
 {
+	if (n->flags & KD_STMT_BAD)
+		return;
 	switch (n->kind) {
 	case N_BLOCK:
 		body(b, n);
@@ -550,13 +554,17 @@ static KdFunc *kernel(Build *b, KdNode *k, KdTarget t)
 			fp->buf = kd_buf_new(b->a, f, buf);
 			p->sym->slot = fp->buf + 1;
 		} else {
-			fp->val = kd_val_new(b->a, f, (KdVal){.kind = VK_PARAM, .type = VT_INT, .dt = ty->dt,
+			/* a parameter sema rejected stays an integer nothing uses */
+			if (ty->kind != TY_INT)
+				fp->dt = KD_I64;
+			fp->val = kd_val_new(b->a, f, (KdVal){.kind = VK_PARAM, .type = VT_INT, .dt = fp->dt,
 			                                      .index = i, .name = p->name, .buf = -1});
 			int sl = slot_of(b, p->sym);
 			b->env[sl] = fp->val;
 		}
 	}
-	body(b, k->a);
+	if (k->a)
+		body(b, k->a);
 	if (b->cur >= 0)
 		kd_ins_add(b->a, f, b->cur, OP_RET, 0, NULL, NULL, k->span);
 	return f;

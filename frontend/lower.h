@@ -10,7 +10,8 @@
 KdOp kd_binop_op(KdBinop b);
 KdOp kd_unop_op(KdUnop u);
 
-/* Only called on a file that sema accepted. */
+/* Called on a file sema checked: lowers every kernel but a redefined
+ * one, skipping the statements sema rejected (KD_STMT_BAD). */
 KdModule *kd_lower(KdArena *a, KdDiag *d, const KdSource *src, KdNode *file, KdTarget t);
 
 #endif

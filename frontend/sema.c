@@ -24,6 +24,7 @@ typedef struct {
 	Scope *scope;
 	KdType *t_err, *t_void, *t_int, *t_float, *t_bool, *t_str;
 	int loop_depth;
+	int taint;   /* the statement being checked used a poisoned name (KdSym.bad) */
 } Sema;
 
 static KdType *mkty(Sema *s, KdTyKind k)
@@ -252,6 +253,8 @@ static KdType *ident(Sema *s, KdNode *n)
 	}
 	n->sym = y;
 	y->used = 1;
+	if (y->bad || y->ty->kind == TY_ERROR)
+		s->taint = 1;
 	if (y->is_const && y->kind != SYM_VAR) {
 		n->is_const = 1;
 		n->cval = y->cval;
@@ -675,8 +678,99 @@ static void check_assign(Sema *s, KdType *want, KdNode *init, const char *what)
 }
 
 static void block(Sema *s, KdNode *n);
+static void stmt(Sema *s, KdNode *n);
 
-static void stmt(Sema *s, KdNode *n)
+/* Whether the code checked since the error count was `before` is
+ * rejected: it had an error, used a poisoned name, or came past the error
+ * limit (where errors are no longer counted). */
+static int rejected(const Sema *s, int before)
+{
+	return s->d->nerror != before || s->taint || s->d->muted;
+}
+
+/* Poisons the vars that a skipped for or if assigns: lowering drops the
+ * assignments, so after it their value is not the program's. */
+static void poison_assigned(KdNode *n)
+{
+	if (!n)
+		return;
+	if (n->kind == N_ASSIGN && n->sym)
+		n->sym->bad = 1;
+	poison_assigned(n->a);
+	poison_assigned(n->b);
+	poison_assigned(n->c);
+	poison_assigned(n->d);
+	for (int i = 0; i < n->list.n; i++)
+		poison_assigned(n->list.v[i]);
+}
+
+/* Marks a rejected simple statement and poisons what it declares or
+ * assigns, so later statements that use those names are skipped too
+ * instead of reporting errors that only follow from this one. */
+static void reject_stmt(KdNode *n)
+{
+	n->flags |= KD_STMT_BAD;
+	if ((n->kind == N_LET || n->kind == N_ASSIGN) && n->sym)
+		n->sym->bad = 1;
+	for (int i = 0; n->kind == N_LETTUPLE && i < n->list.n; i++) {
+		KdNode *x = n->list.v[i];
+		if (x->sym)
+			x->sym->bad = 1;
+	}
+}
+
+/* A for's header (bounds, step, loop variable), then its body.  A
+ * rejected header rejects the whole loop; its body is still checked. */
+static void for_stmt(Sema *s, KdNode *n)
+{
+	int before = s->d->nerror;
+	KdType *lo = expr(s, n->a), *hi = expr(s, n->b);
+	if (lo->kind != TY_INT && lo->kind != TY_ERROR)
+		kd_error(s->d, n->a->span, "loop bounds must be integers, got %s", kd_type_str(s->a, lo));
+	if (hi->kind != TY_INT && hi->kind != TY_ERROR)
+		kd_error(s->d, n->b->span, "loop bounds must be integers, got %s", kd_type_str(s->a, hi));
+	if (n->c) {
+		KdType *st = expr(s, n->c);
+		if (st->kind != TY_ERROR && (st->kind != TY_INT || !n->c->is_const))
+			kd_error(s->d, n->c->span, "loop step must be a compile-time integer");
+		else if (st->kind == TY_INT && n->c->cval <= 0)
+			kd_error(s->d, n->c->span, "loop step must be positive, got %lld", (long long)n->c->cval);
+	}
+	push_scope(s);
+	n->sym = declare(s, SYM_IV, n->name, n->name_span, n, s->t_int);
+	int bad = rejected(s, before);
+	if (bad) {
+		n->flags |= KD_STMT_BAD;
+		n->sym->bad = 1;
+	}
+	s->loop_depth++;
+	stmt(s, n->d);
+	s->loop_depth--;
+	pop_scope(s);
+	if (bad)
+		poison_assigned(n->d);
+}
+
+/* An if's condition, then its arms; a rejected condition rejects both. */
+static void if_stmt(Sema *s, KdNode *n)
+{
+	int before = s->d->nerror;
+	KdType *c = expr(s, n->a);
+	if (!is_intlike(c))
+		kd_error(s->d, n->a->span, "condition must be a scalar, got %s", kd_type_str(s->a, c));
+	int bad = rejected(s, before);
+	if (bad)
+		n->flags |= KD_STMT_BAD;
+	stmt(s, n->b);
+	if (n->c)
+		stmt(s, n->c);
+	if (bad) {
+		poison_assigned(n->b);
+		poison_assigned(n->c);
+	}
+}
+
+static void stmt_check(Sema *s, KdNode *n)
 {
 	switch (n->kind) {
 	case N_BLOCK:
@@ -772,42 +866,20 @@ static void stmt(Sema *s, KdNode *n)
 			        "'%s' is declared here", n->name);
 			break;
 		}
+		if (y->bad)
+			s->taint = 1;   /* its declaration was skipped: so is this */
 		if (t->kind != TY_ERROR)
 			check_assign(s, y->ty, n->a, n->name);
 		y->assigned = 1;
 		n->sym = y;
 		break;
 	}
-	case N_FOR: {
-		KdType *lo = expr(s, n->a), *hi = expr(s, n->b);
-		if (lo->kind != TY_INT && lo->kind != TY_ERROR)
-			kd_error(s->d, n->a->span, "loop bounds must be integers, got %s", kd_type_str(s->a, lo));
-		if (hi->kind != TY_INT && hi->kind != TY_ERROR)
-			kd_error(s->d, n->b->span, "loop bounds must be integers, got %s", kd_type_str(s->a, hi));
-		if (n->c) {
-			KdType *st = expr(s, n->c);
-			if (st->kind != TY_ERROR && (st->kind != TY_INT || !n->c->is_const))
-				kd_error(s->d, n->c->span, "loop step must be a compile-time integer");
-			else if (st->kind == TY_INT && n->c->cval <= 0)
-				kd_error(s->d, n->c->span, "loop step must be positive, got %lld", (long long)n->c->cval);
-		}
-		push_scope(s);
-		n->sym = declare(s, SYM_IV, n->name, n->name_span, n, s->t_int);
-		s->loop_depth++;
-		stmt(s, n->d);
-		s->loop_depth--;
-		pop_scope(s);
+	case N_FOR:
+		for_stmt(s, n);
 		break;
-	}
-	case N_IF: {
-		KdType *c = expr(s, n->a);
-		if (!is_intlike(c))
-			kd_error(s->d, n->a->span, "condition must be a scalar, got %s", kd_type_str(s->a, c));
-		stmt(s, n->b);
-		if (n->c)
-			stmt(s, n->c);
+	case N_IF:
+		if_stmt(s, n);
 		break;
-	}
 	case N_RETURN:
 		break;
 	case N_EXPRSTMT: {
@@ -822,21 +894,36 @@ static void stmt(Sema *s, KdNode *n)
 	}
 }
 
+/* Checks a statement; one that sema rejects is marked for lowering to
+ * skip (reject_stmt).  A block, for or if is never rejected for what
+ * its body holds: each statement inside is judged on its own. */
+static void stmt(Sema *s, KdNode *n)
+{
+	int before = s->d->nerror;
+	s->taint = 0;
+	stmt_check(s, n);
+	if (n->kind != N_BLOCK && n->kind != N_FOR && n->kind != N_IF && rejected(s, before))
+		reject_stmt(n);
+}
+
 static void block(Sema *s, KdNode *n)
 {
 	for (int i = 0; i < n->list.n; i++)
 		stmt(s, n->list.v[i]);
 }
 
+/* A kernel: a parameter with an error is poisoned, so the statements
+ * using it are skipped and the others still get their rules checked. */
 static void kernel(Sema *s, KdNode *k)
 {
-	int before = s->d->nerror;
 	/* every name is valid: the C backend renames what would clash in C */
 	push_scope(s);
 	for (int i = 0; i < k->list.n; i++) {
 		KdNode *p = k->list.v[i];
+		int before = s->d->nerror;
 		KdType *t = type_of(s, p->type, 'p');
 		KdSym *y = declare(s, SYM_PARAM, p->name, p->name_span, p, t);
+		y->bad = s->d->nerror != before || t->kind == TY_ERROR;
 		y->index = i;
 		p->sym = y;
 		p->ty = t;
@@ -847,9 +934,6 @@ static void kernel(Sema *s, KdNode *k)
 		pop_scope(s);
 	}
 	pop_scope(s);
-	/* The IR builder skips this kernel; the others still get their rules checked. */
-	if (s->d->nerror != before)
-		k->flags |= KD_KERNEL_BAD;
 }
 
 /* The kernels defined so far, by name: an open-addressing table sized
@@ -929,6 +1013,8 @@ int kd_sema(KdArena *a, KdDiag *d, KdNode *file, KdTarget *target)
 	for (int i = 0; i < file->list.n; i++) {
 		KdNode *n = file->list.v[i];
 		if (n->kind == N_CONST) {
+			int cbefore = d->nerror;
+			s.taint = 0;
 			KdType *t = expr(&s, n->a);
 			if (t->kind != TY_ERROR && (!n->a->is_const || (t->kind != TY_INT && t->kind != TY_FLOAT &&
 			                                               t->kind != TY_BOOL))) {
@@ -937,6 +1023,7 @@ int kd_sema(KdArena *a, KdDiag *d, KdNode *file, KdTarget *target)
 			}
 			KdSym *y = declare(&s, SYM_CONST, n->name, n->name_span, n, t);
 			y->is_const = t->kind != TY_ERROR;
+			y->bad = rejected(&s, cbefore) || t->kind == TY_ERROR;
 			y->cval = n->a->cval;
 			y->fcval = n->a->fcval;
 			n->sym = y;
@@ -946,6 +1033,7 @@ int kd_sema(KdArena *a, KdDiag *d, KdNode *file, KdTarget *target)
 			if (o) {
 				kd_error(d, n->name_span, "redefinition of kernel '%s'", n->name);
 				kd_note(d, o->name_span, "previous definition is here");
+				n->flags |= KD_KERNEL_BAD;   /* one function per name */
 			}
 			kernel(&s, n);
 		}

@@ -52,6 +52,8 @@ struct KdSym {
 	int index;             /* SYM_PARAM: parameter number */
 	int slot;              /* free for the IR builder */
 	int used, assigned;
+	int bad;               /* its declaration, or an assignment to it, had
+	                        * an error: a statement using it is KD_STMT_BAD */
 };
 
 /* Returns the number of errors.  *target receives the file's target. */

@@ -1,6 +1,7 @@
 /* diag.c: every diagnostic of the compiler goes through here, so the
  * format (GCC's, with the source line and a caret) and the error count
  * live in one place. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "kd.h"
@@ -31,7 +32,7 @@ void kd_diag_init(KdDiag *d, const KdSource *src, FILE *out)
 /* Echoes the line holding `at` and marks the span under it.  Bytes that a
  * terminal would not show one column wide become '?', tabs stay tabs, so
  * the caret lines up whatever the editor's tab width. */
-static void show_line(KdDiag *d, KdSpan at, int line, int col)
+static void show_line(const KdDiag *d, KdBuf *o, KdSpan at, int line, int col)
 {
 	const KdSource *s = d->src;
 	uint32_t start = s->line_off[line - 1], end = start;
@@ -41,16 +42,76 @@ static void show_line(KdDiag *d, KdSpan at, int line, int col)
 		return;
 	for (uint32_t i = start; i < end; i++) {
 		unsigned char c = (unsigned char)s->text[i];
-		fputc(c == '\t' || (c >= 32 && c < 127) ? c : '?', d->out);
+		char ch = c == '\t' || (c >= 32 && c < 127) ? (char)c : '?';
+		kd_buf_put(o, &ch, 1);
 	}
-	fputc('\n', d->out);
+	kd_buf_puts(o, "\n");
 	for (uint32_t i = start; i < start + (uint32_t)col - 1 && i < end; i++)
-		fputc(s->text[i] == '\t' ? '\t' : ' ', d->out);
-	fputc('^', d->out);
+		kd_buf_puts(o, s->text[i] == '\t' ? "\t" : " ");
+	kd_buf_puts(o, "^");
 	uint32_t stop = at.off + at.len < end ? at.off + at.len : end;
 	for (uint32_t i = at.off + 1; i < stop; i++)
-		fputc('~', d->out);
-	fputc('\n', d->out);
+		kd_buf_puts(o, "~");
+	kd_buf_puts(o, "\n");
+}
+
+/* One diagnostic's text: written at once, or held under its source
+ * offset while kd_diag_hold is on.  A note belongs to the diagnostic
+ * before it and moves with it. */
+static void put(KdDiag *d, int sev, uint32_t key, KdBuf *text)
+{
+	if (!d->holding) {
+		fwrite(text->s ? text->s : "", 1, text->n, d->out);
+		kd_buf_free(text);
+		return;
+	}
+	if (sev == KD_NOTE && d->nheld) {
+		KdBuf *last = &d->held[d->nheld - 1].text;
+		kd_buf_put(last, text->s ? text->s : "", text->n);
+		kd_buf_free(text);
+		return;
+	}
+	if (d->nheld == d->capheld) {
+		int cap = d->capheld ? d->capheld * 2 : 16;
+		void *v = realloc(d->held, sizeof *d->held * (size_t)cap);
+		if (!v) {
+			fwrite(text->s ? text->s : "", 1, text->n, d->out);
+			kd_buf_free(text);
+			return;
+		}
+		d->held = v;
+		d->capheld = cap;
+	}
+	d->held[d->nheld].key = key;
+	d->held[d->nheld].seq = d->nheld;
+	d->held[d->nheld++].text = *text;
+}
+
+void kd_diag_hold(KdDiag *d)
+{
+	d->holding = 1;
+}
+
+static int by_offset(const void *x, const void *y)
+{
+	const KdHeldDiag *a = x, *b = y;
+	if (a->key != b->key)
+		return a->key < b->key ? -1 : 1;
+	return (a->seq > b->seq) - (a->seq < b->seq);
+}
+
+void kd_diag_flush(KdDiag *d)
+{
+	if (d->nheld)
+		qsort(d->held, (size_t)d->nheld, sizeof *d->held, by_offset);
+	for (int i = 0; i < d->nheld; i++) {
+		KdBuf *t = &d->held[i].text;
+		fwrite(t->s ? t->s : "", 1, t->n, d->out);
+		kd_buf_free(t);
+	}
+	free(d->held);
+	d->held = NULL;
+	d->nheld = d->capheld = d->holding = 0;
 }
 
 void kd_vdiag(KdDiag *d, int sev, int group, KdSpan at, const char *fmt, va_list ap)
@@ -68,8 +129,10 @@ void kd_vdiag(KdDiag *d, int sev, int group, KdSpan at, const char *fmt, va_list
 	}
 	if (d->muted)
 		return;
+	KdBuf o = {0};
 	if (sev == KD_ERROR && d->max_errors && d->nerror >= d->max_errors) {
-		fprintf(d->out, "kdslc: fatal error: too many errors emitted, stopping now\n");
+		kd_buf_puts(&o, "kdslc: fatal error: too many errors emitted, stopping now\n");
+		put(d, KD_ERROR, UINT32_MAX, &o);
 		d->muted = 1;
 		d->nerror++;
 		return;
@@ -80,16 +143,17 @@ void kd_vdiag(KdDiag *d, int sev, int group, KdSpan at, const char *fmt, va_list
 		if (at.off > d->src->len)
 			at.off = (uint32_t)d->src->len;
 		kd_source_linecol(d->src, at.off, &line, &col);
-		fprintf(d->out, "%s:%d:%d: %s: ", d->src->path, line, col, sevname[sev]);
+		kd_buf_printf(&o, "%s:%d:%d: %s: ", d->src->path, line, col, sevname[sev]);
 	} else {
-		fprintf(d->out, "kdslc: %s: ", sevname[sev]);
+		kd_buf_printf(&o, "kdslc: %s: ", sevname[sev]);
 	}
-	vfprintf(d->out, fmt, ap);
+	kd_buf_vprintf(&o, fmt, ap);
 	if (flag && group)
-		fprintf(d->out, " [%s%s]", flag, wgroup_names[group]);
-	fputc('\n', d->out);
+		kd_buf_printf(&o, " [%s%s]", flag, wgroup_names[group]);
+	kd_buf_puts(&o, "\n");
 	if (d->src)
-		show_line(d, at, line, col);
+		show_line(d, &o, at, line, col);
+	put(d, sev, d->src ? at.off : UINT32_MAX, &o);
 	if (sev == KD_ERROR)
 		d->nerror++;
 	else if (sev == KD_WARNING)
@@ -124,9 +188,11 @@ void kd_error_nopos(KdDiag *d, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	fprintf(d->out, "kdslc: error: ");
-	vfprintf(d->out, fmt, ap);
-	fputc('\n', d->out);
+	KdBuf o = {0};
+	kd_buf_puts(&o, "kdslc: error: ");
+	kd_buf_vprintf(&o, fmt, ap);
+	kd_buf_puts(&o, "\n");
+	put(d, KD_ERROR, UINT32_MAX, &o);
 	va_end(ap);
 	d->nerror++;
 }

@@ -71,6 +71,13 @@ enum { KD_ERROR, KD_WARNING, KD_NOTE };
 /* Named warning groups, switchable with -W<name>/-Wno-<name>/-Werror=<name>. */
 enum { KD_W_NONE, KD_W_UNUSED, KD_W_HAZARD, KD_W_NGROUP };
 
+/* A diagnostic held back for source order (kd_diag_hold). */
+typedef struct {
+	uint32_t key;                /* source offset; UINT32_MAX: no position */
+	int seq;                     /* order of report, for equal offsets */
+	KdBuf text;                  /* the lines, its notes included */
+} KdHeldDiag;
+
 typedef struct {
 	const KdSource *src;
 	FILE *out;
@@ -80,6 +87,9 @@ typedef struct {
 	unsigned char wgroup_off[KD_W_NGROUP];
 	unsigned char wgroup_err[KD_W_NGROUP];
 	int muted;                   /* set once max_errors is reached */
+	int holding;                 /* kd_diag_hold: diagnostics wait in held */
+	KdHeldDiag *held;
+	int nheld, capheld;
 } KdDiag;
 
 void kd_diag_init(KdDiag *d, const KdSource *src, FILE *out);
@@ -87,6 +97,11 @@ KD_PRINTF(3, 4) void kd_error(KdDiag *d, KdSpan at, const char *fmt, ...);
 KD_PRINTF(4, 5) void kd_warn(KdDiag *d, int group, KdSpan at, const char *fmt, ...);
 KD_PRINTF(3, 4) void kd_note(KdDiag *d, KdSpan at, const char *fmt, ...);
 void kd_vdiag(KdDiag *d, int sev, int group, KdSpan at, const char *fmt, va_list ap);
+/* From kd_diag_hold to kd_diag_flush diagnostics are held, then written in
+ * source order (stable: equal offsets keep the order they were reported
+ * in), so the errors of different stages about one file read top down. */
+void kd_diag_hold(KdDiag *d);
+void kd_diag_flush(KdDiag *d);
 /* A diagnostic with no source position ("kdslc: error: ..."). */
 KD_PRINTF(2, 3) void kd_error_nopos(KdDiag *d, const char *fmt, ...);
 const char *kd_wgroup_name(int group);

@@ -352,14 +352,16 @@ int64_t kd_cost_neuron_dma(const KdFunc *f, const KdIns *ins)
 	return 64 + (bytes + 31) / 32;
 }
 
-/* NKI's tensor_copy / tensor_scalar pages: max(MIN_II, N), N the elements
- * per partition; kdsl's model for nc_stream_shuffle, whose page has none. */
+/* NKI's tensor_copy, tensor_scalar and nc_stream_shuffle pages:
+ * max(MIN_II, N), N the elements per partition of the input, which their
+ * rules make dst's too. */
 int64_t kd_cost_neuron_vec(const KdFunc *f, const KdIns *ins)
 {
 	return min_ii(nfree(f, ins, dst_of(ins)));
 }
 
-/* NKI's activation page: max(MIN_II, N) Scalar Engine cycles. */
+/* NKI's activation page: max(MIN_II, N) Scalar Engine cycles, N the
+ * elements per partition of src (the rules make it dst's too). */
 int64_t kd_cost_neuron_act(const KdFunc *f, const KdIns *ins)
 {
 	return min_ii(nfree(f, ins, dst_of(ins)));
@@ -385,15 +387,29 @@ int64_t kd_cost_neuron_memset(const KdFunc *f, const KdIns *ins)
 	return min_ii(n);
 }
 
+/* Whether tensor_tensor's operator (its KDSL_ALU_ code) is one the bf16
+ * row of NKI's table names: add, subtract, multiply. */
+static int tt_fast_op(const KdVal *op)
+{
+	return op->kind == VK_CONST &&
+	       (op->c == KDSL_ALU_ADD || op->c == KDSL_ALU_SUBTRACT || op->c == KDSL_ALU_MULTIPLY);
+}
+
 /* NKI's tensor_tensor table (Vector Engine): max(MIN_II, N) when one input
- * is in psum and the other in sbuf; max(MIN_II, 2N) when both are in sbuf
- * (both in psum is an error). */
+ * is in psum and the other in sbuf; with both in sbuf max(MIN_II, N) when
+ * a, b and dst are all bf16 and op is add, subtract or multiply (the row's
+ * last condition, a free-dim stride of one element, always holds: a kdsl
+ * tile is one run along the free dim), else max(MIN_II, 2N).  Both in psum
+ * is an error. */
 int64_t kd_cost_neuron_tensor_tensor(const KdFunc *f, const KdIns *ins)
 {
 	int64_t n = nfree(f, ins, TENSOR_TENSOR_DST);
-	KdSpace a = f->buf[f->val[ins->args[TENSOR_TENSOR_A]].buf].space;
-	KdSpace b = f->buf[f->val[ins->args[TENSOR_TENSOR_B]].buf].space;
-	return a == KD_SP_SBUF && b == KD_SP_SBUF ? min_ii(2 * n) : min_ii(n);
+	const KdVal *a = &f->val[ins->args[TENSOR_TENSOR_A]], *b = &f->val[ins->args[TENSOR_TENSOR_B]];
+	const KdVal *d = &f->val[ins->args[TENSOR_TENSOR_DST]];
+	if (f->buf[a->buf].space != KD_SP_SBUF || f->buf[b->buf].space != KD_SP_SBUF)
+		return min_ii(n);
+	int bf16 = a->dt == KD_BF16 && b->dt == KD_BF16 && d->dt == KD_BF16;
+	return bf16 && tt_fast_op(&f->val[ins->args[TENSOR_TENSOR_OP]]) ? min_ii(n) : min_ii(2 * n);
 }
 
 /* NKI's nc_matmul page, back-to-back matmuls of one shape:

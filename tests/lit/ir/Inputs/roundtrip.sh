@@ -58,8 +58,12 @@ tests/lit/neuron/predicated.k
 tests/lit/neuron/shuffle.k
 tests/lit/neuron/slice_overflow.k
 tests/lit/neuron/transpose.k
+tests/lit/sema/all_errors_one_run_aipu.k
+tests/lit/sema/all_errors_one_run_ascend.k
+tests/lit/sema/all_errors_one_run_neuron.k
 tests/lit/sema/file.k
 tests/lit/sema/names.k
+tests/lit/sema/one_sema_error.k
 tests/lit/sema/ops.k
 tests/lit/sema/tensor_too_large.k
 tests/lit/sema/types.k
