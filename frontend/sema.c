@@ -459,6 +459,13 @@ static KdType *call(Sema *s, KdNode *n)
 			if (t->kind != TY_TENSOR && t->kind != TY_INT && t->kind != TY_FLOAT)
 				want = "a tensor or a number";
 			break;
+		case PK_INT_OR_LIST:
+			if (t->kind != TY_INT && t->kind != TY_LIST)
+				want = "an integer or a list of integers";
+			for (int e = 0; !want && t->kind == TY_LIST && e < t->nelem; e++)
+				if (t->elem[e]->kind != TY_INT && t->elem[e]->kind != TY_ERROR)
+					want = "an integer or a list of integers";
+			break;
 		default: break;
 		}
 		if (!want && t->kind == TY_TENSOR && t->nbdim) {
