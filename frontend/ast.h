@@ -52,7 +52,9 @@ extern const char *const kd_unop_spelling[U_NUNOP];
 
 enum {
 	KD_LET_VAR = 1,      /* N_LET: declared with var */
-	KD_KERNEL_BAD = 2    /* N_KERNEL: sema reported errors in it */
+	KD_KERNEL_BAD = 2,   /* N_KERNEL: sema reported errors in it */
+	KD_INT_U64 = 4,      /* N_INT: above INT64_MAX; ival holds its 64 bits */
+	KD_INT_U64_OK = 8    /* N_INT: sema: where an operand is unsigned 64-bit */
 };
 
 typedef struct KdNode KdNode;
