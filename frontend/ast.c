@@ -121,7 +121,12 @@ static void put_inline(KdBuf *o, const KdNode *e)
 		return;
 	}
 	switch (e->kind) {
-	case N_INT: kd_buf_printf(o, "%lld", (long long)e->ival); return;
+	case N_INT:
+		if (e->flags & KD_INT_U64)
+			kd_buf_printf(o, "%llu", (unsigned long long)e->ival);
+		else
+			kd_buf_printf(o, "%lld", (long long)e->ival);
+		return;
 	case N_FLOAT: put_float(o, e->fval); return;
 	case N_STR: put_str(o, e->name); return;
 	case N_BOOL: kd_buf_puts(o, e->ival ? "true" : "false"); return;
@@ -306,7 +311,10 @@ static void dump(Dump *d, const KdNode *n, int depth)
 		break;
 	case N_INT:
 		open_node(d, depth, "int ");
-		kd_buf_printf(o, "%lld", (long long)n->ival);
+		if (n->flags & KD_INT_U64)
+			kd_buf_printf(o, "%llu", (unsigned long long)n->ival);
+		else
+			kd_buf_printf(o, "%lld", (long long)n->ival);
 		put_pos(d, n);
 		break;
 	case N_FLOAT:

@@ -53,9 +53,11 @@ extern const char *const kd_unop_spelling[U_NUNOP];
 enum {
 	KD_LET_VAR = 1,      /* N_LET: declared with var */
 	KD_KERNEL_BAD = 2,   /* N_KERNEL: redefined; lowering skips it */
-	KD_STMT_BAD = 4      /* a statement sema rejected, or one that uses a
+	KD_STMT_BAD = 4,     /* a statement sema rejected, or one that uses a
 	                      * name whose declaration it rejected (KdSym.bad):
 	                      * lowering skips it (a for or if: with its body) */
+	KD_INT_U64 = 8,      /* N_INT: above INT64_MAX; ival holds its 64 bits */
+	KD_INT_U64_OK = 16   /* N_INT: sema: where an operand is unsigned 64-bit */
 };
 
 typedef struct KdNode KdNode;

@@ -9,7 +9,8 @@
 /* One token: its span, and the value the lexer already decoded. */
 typedef struct {
 	KdSpan sp;
-	int64_t ival;                /* INT */
+	int64_t ival;                /* INT: its 64 bits */
+	int u64;                     /* INT: above INT64_MAX (ival holds the bits) */
 	double fval;                 /* FLOAT */
 	const char *str;             /* STRING: contents, escapes resolved (arena) */
 	int dtype;                   /* DTYPE, VTYPE, MTYPE: element dtype (KdDtype) */

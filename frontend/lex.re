@@ -82,10 +82,13 @@ static int bad_char(KdLexer *lx, const unsigned char *p, const char *what)
 	return 1;
 }
 
-/* Integer literal value; `_` separators are skipped. */
-static int64_t int_value(KdLexer *lx, const unsigned char *s, const unsigned char *e, int base)
+/* Integer literal value; `_` separators are skipped.  Values up to
+ * 2^64 - 1 lex (TIK's unsigned mask halves); one above INT64_MAX keeps its
+ * 64 bits and sets t->u64, and sema refuses it where the operand is not
+ * unsigned. */
+static int64_t int_value(KdLexer *lx, KdTok *t, const unsigned char *s, const unsigned char *e, int base)
 {
-	uint64_t v = 0, lim = (uint64_t)INT64_MAX;
+	uint64_t v = 0, lim = UINT64_MAX;
 	for (const unsigned char *p = s; p < e; p++) {
 		unsigned d;
 		if (*p == '_')
@@ -96,11 +99,12 @@ static int64_t int_value(KdLexer *lx, const unsigned char *s, const unsigned cha
 			d = (unsigned)((*p | 0x20) - 'a' + 10);
 		if (v > (lim - d) / (unsigned)base) {
 			kd_error(lx->d, span_of(lx, lx->tok, lx->cur), "integer literal too large "
-			         "(the largest is 9223372036854775807)");
+			         "(the largest is 18446744073709551615, 0xffff_ffff_ffff_ffff)");
 			return 0;
 		}
 		v = v * (unsigned)base + d;
 	}
+	t->u64 = v > (uint64_t)INT64_MAX;
 	return (int64_t)v;
 }
 
@@ -240,8 +244,8 @@ loop:
 	"bool" [0-9]+ "x" [0-9]+ { vector_type(lx, t, 1); tk = TK_MTYPE; goto done; }
 	ident { tk = TK_IDENT; goto done; }
 
-	digits { t->ival = int_value(lx, lx->tok, lx->cur, 10); tk = TK_INT; goto done; }
-	"0" [xX] hexdigits { t->ival = int_value(lx, lx->tok + 2, lx->cur, 16); tk = TK_INT; goto done; }
+	digits { t->ival = int_value(lx, t, lx->tok, lx->cur, 10); tk = TK_INT; goto done; }
+	"0" [xX] hexdigits { t->ival = int_value(lx, t, lx->tok + 2, lx->cur, 16); tk = TK_INT; goto done; }
 	float { t->fval = float_value(lx); tk = TK_FLOAT; goto done; }
 	// A number run into letters ("12ab", "0x", "1_", "1.5f"): one error, and
 	// an INT so that the parser carries on as if the number were fine.

@@ -199,7 +199,8 @@ static int call(Build *b, KdNode *n)
 			while (strcmp(d->param[p].enums[k], x->name))
 				k++;
 			args[p] = kd_val_const(b->a, b->f, k);
-		} else if (d->param[p].kind == PK_LIST) {
+		} else if (d->param[p].kind == PK_LIST ||
+		           (d->param[p].kind == PK_INT_OR_LIST && x->ty->kind == TY_LIST)) {
 			int *el = kd_alloc(b->a, sizeof *el * ((size_t)x->list.n + 1));
 			KdSpan *sp = kd_alloc(b->a, sizeof *sp * ((size_t)x->list.n + 1));
 			for (int e = 0; e < x->list.n; e++) {

@@ -626,6 +626,8 @@ static KdNode *mk_lit(KdParseCtx *c, int tk, KdTok t)
 	};
 	KdNode *n = kd_node(c->a, kind[tk], t.sp);
 	n->ival = tk == TK_TRUE ? 1 : t.ival;
+	if (tk == TK_INT && t.u64)
+		n->flags |= KD_INT_U64;
 	n->fval = t.fval;
 	n->name = t.str;
 	return n;

@@ -350,12 +350,18 @@ static KdType *cast(Sema *s, KdNode *n)
 static KdType *call(Sema *s, KdNode *n)
 {
 	const KdOpDesc *d = kd_op_lookup(s->target, n->name);
-	int takes_dtype = 0;
-	for (int p = 0; d && p < d->nparam; p++)
+	int takes_dtype = 0, takes_u64 = 0;
+	for (int p = 0; d && p < d->nparam; p++) {
 		takes_dtype |= d->param[p].kind == PK_DTYPE;
+		takes_u64 |= d->param[p].kind == PK_INT_OR_LIST;
+	}
 	for (int i = 0; i < n->list.n; i++) {
 		KdNode *x = n->list.v[i];
 		KdNode *v = x->kind == N_KWARG ? x->a : x;
+		/* the literals of a list an op's unsigned mask halves may be */
+		for (int e = 0; takes_u64 && v->kind == N_LIST && e < v->list.n; e++)
+			if (v->list.v[e]->kind == N_INT)
+				v->list.v[e]->flags |= KD_INT_U64_OK;
 		/* A bare dtype (dtype=f32) is an argument of ops that take one. */
 		if (v->kind == N_TYPE && takes_dtype)
 			v->ty = s->t_void;
@@ -462,6 +468,13 @@ static KdType *call(Sema *s, KdNode *n)
 			if (t->kind != TY_TENSOR && t->kind != TY_INT && t->kind != TY_FLOAT)
 				want = "a tensor or a number";
 			break;
+		case PK_INT_OR_LIST:
+			if (t->kind != TY_INT && t->kind != TY_LIST)
+				want = "an integer or a list of integers";
+			for (int e = 0; !want && t->kind == TY_LIST && e < t->nelem; e++)
+				if (t->elem[e]->kind != TY_INT && t->elem[e]->kind != TY_ERROR)
+					want = "an integer or a list of integers";
+			break;
 		default: break;
 		}
 		if (!want && t->kind == TY_TENSOR && t->nbdim) {
@@ -503,7 +516,18 @@ static KdType *expr(Sema *s, KdNode *n)
 {
 	KdType *t = s->t_err;
 	switch (n->kind) {
-	case N_INT: n->is_const = 1; n->cval = n->ival; t = s->t_int; break;
+	case N_INT:
+		n->is_const = 1;
+		n->cval = n->ival;
+		t = s->t_int;
+		/* past INT64_MAX only where the operand is unsigned (call()) */
+		if ((n->flags & KD_INT_U64) && !(n->flags & KD_INT_U64_OK)) {
+			kd_error(s->d, n->span, "integer literal %llu does not fit i64 here (an unsigned 64-bit "
+			         "literal is allowed only as a half of a bitwise mask [mask_h, mask_l])",
+			         (unsigned long long)n->ival);
+			t = s->t_err;
+		}
+		break;
 	case N_FLOAT: n->is_const = 1; n->fcval = n->fval; t = s->t_float; break;
 	case N_BOOL: n->is_const = 1; n->cval = n->ival; t = s->t_bool; break;
 	case N_STR: n->is_const = 1; t = s->t_str; break;

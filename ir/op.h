@@ -112,12 +112,13 @@ typedef enum {
 	PK_BOOL,       /* a bool or integer scalar */
 	PK_DTYPE,      /* a dtype written bare (dtype=f32); lowered to its KdDtype, 0: none */
 	PK_LIST,       /* a list of integers, [a, b, ...] */
-	PK_TILE_OR_NUM /* a tensor or a number (tensor_copy_predicated's src) */
+	PK_TILE_OR_NUM, /* a tensor or a number (tensor_copy_predicated's src) */
+	PK_INT_OR_LIST  /* an integer, or a list of integers (TIK's mask: n or [mask_h, mask_l]) */
 } KdParamKind;
 
 enum {
 	PF_OPT = 1,    /* may be omitted: takes def */
-	PF_RANGE = 4   /* integer that must lie in lo..hi */
+	PF_RANGE = 4   /* integer that must lie in lo..hi (PK_INT_OR_LIST: its integer form) */
 };
 
 /* What an op does to the bytes of a tensor operand. */

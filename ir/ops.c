@@ -92,7 +92,7 @@ static const char *kind_name(const KdOpParam *p)
 {
 	static const char *const names[] = {"tensor", "integer", "number", "string", "vector",
 	                                    "mask", "tuple of vectors", "bool", "dtype", "list",
-	                                    "tensor or number"};
+	                                    "tensor or number", "integer or list"};
 	return names[p->kind];
 }
 

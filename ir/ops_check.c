@@ -52,7 +52,7 @@ int kd_op_desc_check(KdDiag *d, const KdOpDesc *o)
 		for (int j = 0; j < k; j++)
 			if (o->param[j].name && !strcmp(o->param[j].name, p->name))
 				n += bad(d, o, "two parameters share a name");
-		if (p->kind > PK_TILE_OR_NUM)
+		if (p->kind > PK_INT_OR_LIST)
 			n += bad(d, o, "a parameter's kind is out of range");
 		if (is_tensor(p) != (p->mem != KD_MEM_NONE) || p->mem > KD_MEM_OVERWRITE)
 			n += bad(d, o, "every tensor parameter, and only those, has a memory effect");
@@ -61,7 +61,7 @@ int kd_op_desc_check(KdDiag *d, const KdOpDesc *o)
 		if (p->rmw_if && (p->rmw_if > o->nparam || p->rmw_if - 1 == k || !kd_mem_writes(p) ||
 		                  o->param[p->rmw_if - 1].kind != PK_BOOL))
 			n += bad(d, o, "rmw_if names another, bool parameter of a written operand");
-		if ((p->flags & PF_RANGE) && (p->kind != PK_INT || p->lo > p->hi))
+		if ((p->flags & PF_RANGE) && ((p->kind != PK_INT && p->kind != PK_INT_OR_LIST) || p->lo > p->hi))
 			n += bad(d, o, "a range is lo..hi on an integer");
 		writes += kd_mem_writes(p);
 	}

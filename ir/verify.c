@@ -261,6 +261,7 @@ int kd_operand_kind_ok(const KdOpParam *p, KdValType t)
 	case PK_DTYPE: return t == VT_INT;
 	case PK_LIST: return t == VT_LIST;
 	case PK_TILE_OR_NUM: return t == VT_REF || t == VT_INT || t == VT_FLOAT;
+	case PK_INT_OR_LIST: return t == VT_INT || t == VT_LIST;
 	default: return t == (p->enums ? VT_INT : VT_STR);
 	}
 }

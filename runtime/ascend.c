@@ -187,13 +187,15 @@ typedef union {
 	float f32[KDSL_ASCEND_REPEAT_BYTES / 4];
 } vreg;
 
-static int vec_dtype_ok(kdsl_dtype dt, int with_unsigned)
+/* The element dtypes of each op's TIK page, on the seed's products
+ * (vec_add: float16, float32, int32; vec_dup: the 16- and 32-bit ones). */
+static int vec_dtype_ok(kdsl_dtype dt, int dup)
 {
 	switch (dt) {
-	case KDSL_I16: case KDSL_I32: case KDSL_F16: case KDSL_F32:
+	case KDSL_I32: case KDSL_F16: case KDSL_F32:
 		return 1;
-	case KDSL_U16: case KDSL_U32:
-		return with_unsigned;
+	case KDSL_I16: case KDSL_U16: case KDSL_U32:
+		return dup;
 	default:
 		return 0;
 	}
@@ -210,57 +212,98 @@ static int check_vec_operand(kdsl_rt *rt, const kdsl_site *site, const char *wha
 	return check_operand(rt, site, what, base, mem, off);
 }
 
-static int check_vec_common(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt, int with_unsigned,
-                            int64_t mask, int64_t repeat_times)
+/* The dtype, the mask (as the element bits of a repeat) and repeat_times.
+ * Continuous: 1..256/size elements.  Bitwise: not [0, 0], and mask_h 0
+ * where a repeat has 64 elements or fewer (4-byte dtypes). */
+static int check_vec_common(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt, int dup,
+                            kdsl_ascend_mask mask, int64_t repeat_times, kdsl_ascend_bits *bits)
 {
-	int64_t size = (int64_t)kdsl_dtype_size(dt);
+	int64_t size = (int64_t)kdsl_dtype_size(dt), max;
 
-	if (!vec_dtype_ok(dt, with_unsigned))
+	if (!vec_dtype_ok(dt, dup))
 		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "dtype must be one of %s, got %s",
-		                    with_unsigned ? "i16, u16, i32, u32, f16, f32" : "i16, i32, f16, f32",
-		                    kdsl_dtype_name(dt));
-	if (mask < 1 || mask > KDSL_ASCEND_REPEAT_BYTES / size)
-		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE,
-		                    "mask must be in 1..%" PRId64 " for %s, got %" PRId64,
-		                    KDSL_ASCEND_REPEAT_BYTES / size, kdsl_dtype_name(dt), mask);
+		                    dup ? "i16, u16, i32, u32, f16, f32" : "i32, f16, f32", kdsl_dtype_name(dt));
+	max = KDSL_ASCEND_REPEAT_BYTES / size;
+	if (!mask.bits) {
+		if (mask.count < 1 || mask.count > max)
+			return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE,
+			                    "mask must be in 1..%" PRId64 " for %s, got %" PRId64,
+			                    max, kdsl_dtype_name(dt), mask.count);
+		*bits = kdsl_ascend_bits_count(mask.count);
+	} else {
+		if (max <= 64 && mask.h)
+			return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE,
+			                    "mask_h must be 0 for %s (%" PRId64 " elements a repeat), got 0x%" PRIx64,
+			                    kdsl_dtype_name(dt), max, mask.h);
+		if (!mask.h && !mask.l)
+			return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE,
+			                    "a bitwise mask must enable at least one element, got [0, 0]");
+		bits->h = mask.h;
+		bits->l = mask.l;
+	}
 	return check_range(rt, site, "repeat_times", repeat_times, 0, KDSL_ASCEND_REPEAT_MAX);
 }
 
+/* Does the mask enable every element up to its span (the continuous
+ * form, or a bitwise one that equals it)? */
+static int bits_dense(kdsl_ascend_bits m)
+{
+	kdsl_ascend_bits c = kdsl_ascend_bits_count(kdsl_ascend_bits_span(m));
+	return c.h == m.h && c.l == m.l;
+}
+
+static int bit_set(kdsl_ascend_bits m, int64_t i)
+{
+	return (int)((i < 64 ? m.l >> i : m.h >> (i - 64)) & 1);
+}
+
 int kdsl_ascend_vec_dup(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
-                        int64_t mask, kdsl_ref dst, int64_t dst_off,
+                        kdsl_ascend_mask mask, kdsl_ref dst, int64_t dst_off,
                         double scalar, int64_t repeat_times, int64_t dst_rep_stride)
 {
 	unsigned char one[8];
 	vreg pat;
+	kdsl_ascend_bits bits;
 	size_t size;
-	int64_t len, step, r;
+	int64_t n, len, step, r, i;
 	int rc;
 
 	if (!rt)
 		return KDSL_ERR_ARG;
-	if ((rc = check_vec_common(rt, site, dt, 1, mask, repeat_times)) ||
+	if ((rc = check_vec_common(rt, site, dt, 1, mask, repeat_times, &bits)) ||
 	    (rc = check_range(rt, site, "dst_rep_stride", dst_rep_stride, 0, KDSL_ASCEND_REP_STRIDE_MAX)) ||
 	    (rc = check_vec_operand(rt, site, "dst", dst.base, dst.mem, dst_off)))
 		return rc;
 	size = kdsl_dtype_size(dt);
-	len = mask * (int64_t)size;
+	n = kdsl_ascend_bits_span(bits);
+	len = n * (int64_t)size;
 	step = dst_rep_stride * BLOCK;
 	if ((rc = check_bounds(rt, site, "dst", "repeat", "writes", dst.bytes, dst_off,
 	                       repeat_times, step, len)))
 		return rc;
 	kdsl_store_value(dt, one, scalar);
+	if (!bits_dense(bits)) {
+		/* bitwise: the enabled elements only */
+		for (r = 0; r < repeat_times; r++)
+			for (i = 0; i < n; i++)
+				if (bit_set(bits, i))
+					memcpy(dst.base + dst_off + r * step + i * (int64_t)size, one, size);
+		return KDSL_OK;
+	}
 	/* One byte repeated (0.0 in any dtype, the usual fill) over adjacent
 	 * repeats: a memset. */
 	if (step == len && memcmp(one, one + 1, size - 1) == 0) {
 		memset(dst.base + dst_off, one[0], (size_t)(len * repeat_times));
 		return KDSL_OK;
 	}
-	kdsl_splat(pat.b, one, size, (size_t)mask);
+	kdsl_splat(pat.b, one, size, (size_t)n);
 	if (step != len) {
 		for (r = 0; r < repeat_times; r++)
 			memcpy(dst.base + dst_off + r * step, pat.b, (size_t)len);
 		return KDSL_OK;
 	}
+	if (!repeat_times)
+		return KDSL_OK;
 	/* Repeats that follow each other are one run: the repeat splatted,
 	 * doubling in place with libc's widest moves (a copy per repeat was
 	 * most of the op's time). */
@@ -270,28 +313,24 @@ int kdsl_ascend_vec_dup(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
 
 /* One repeat of vec_add on copied-out operands; the dtype switch sits
  * outside the element loops so each loop is a plain, vectorisable one. */
-static void add_repeat(kdsl_dtype dt, int64_t mask, vreg *out, const vreg *a, const vreg *b)
+static void add_repeat(kdsl_dtype dt, int64_t n, vreg *out, const vreg *a, const vreg *b)
 {
 	int64_t i;
 
 	switch (dt) {
-	case KDSL_I16:
-		for (i = 0; i < mask; i++)
-			out->u16[i] = (uint16_t)(a->u16[i] + b->u16[i]);
-		break;
 	case KDSL_I32:
-		for (i = 0; i < mask; i++)
+		for (i = 0; i < n; i++)
 			out->u32[i] = a->u32[i] + b->u32[i];
 		break;
 	case KDSL_F16:
 		/* The double sum of two halves is exact; rounding it once gives
 		 * the correctly rounded IEEE half sum. */
-		for (i = 0; i < mask; i++)
+		for (i = 0; i < n; i++)
 			out->u16[i] = kdsl_h_f64_to_f16(kdsl_h_f16_to_f64(a->u16[i]) +
 			                                kdsl_h_f16_to_f64(b->u16[i]));
 		break;
 	case KDSL_F32:
-		for (i = 0; i < mask; i++)
+		for (i = 0; i < n; i++)
 			out->f32[i] = a->f32[i] + b->f32[i];
 		break;
 	default:
@@ -299,20 +338,45 @@ static void add_repeat(kdsl_dtype dt, int64_t mask, vreg *out, const vreg *a, co
 	}
 }
 
+/* kdsl_hw.h's overlap rules between dst at d and a source at s. */
+static int check_overlap(kdsl_rt *rt, const kdsl_site *site, const char *what,
+                         const unsigned char *d, int64_t dstep, const unsigned char *s, int64_t sstep,
+                         int64_t repeat_times, kdsl_ascend_bits bits, int64_t size)
+{
+	int64_t delta = (int64_t)((uintptr_t)s - (uintptr_t)d), r = 0, r2 = 0;
+
+	switch (kdsl_ascend_vec_overlap(delta, dstep, sstep, repeat_times, bits, size, &r, &r2)) {
+	case 1:
+		return kdsl_rt_fail(rt, site, KDSL_ERR_ARG,
+		                    "within a repeat dst and %s must coincide exactly or not overlap: "
+		                    "repeat %" PRId64 "'s %s starts %" PRId64 " bytes from its dst",
+		                    what, r, what, delta + r * (sstep - dstep));
+	case 2:
+		return kdsl_rt_fail(rt, site, KDSL_ERR_ARG,
+		                    "no repeat may read what an earlier repeat wrote: repeat %" PRId64
+		                    " reads %s bytes that repeat %" PRId64 " wrote to dst", r2, what, r);
+	default:
+		return KDSL_OK;
+	}
+}
+
 int kdsl_ascend_vec_add(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
-                        int64_t mask, kdsl_ref dst, int64_t dst_off,
+                        kdsl_ascend_mask mask, kdsl_ref dst, int64_t dst_off,
                         kdsl_cref src0, int64_t src0_off,
                         kdsl_cref src1, int64_t src1_off,
                         int64_t repeat_times, int64_t dst_rep_stride,
                         int64_t src0_rep_stride, int64_t src1_rep_stride)
 {
 	vreg a, b, out;
-	int64_t len, dstep, s0step, s1step, r;
-	int rc;
+	kdsl_ascend_bits bits;
+	int64_t n, size, len, dstep, s0step, s1step, r, i;
+	unsigned char *d;
+	const unsigned char *s0, *s1;
+	int rc, dense;
 
 	if (!rt)
 		return KDSL_ERR_ARG;
-	if ((rc = check_vec_common(rt, site, dt, 0, mask, repeat_times)) ||
+	if ((rc = check_vec_common(rt, site, dt, 0, mask, repeat_times, &bits)) ||
 	    (rc = check_range(rt, site, "dst_rep_stride", dst_rep_stride, 0, KDSL_ASCEND_REP_STRIDE_MAX)) ||
 	    (rc = check_range(rt, site, "src0_rep_stride", src0_rep_stride, 0, KDSL_ASCEND_REP_STRIDE_MAX)) ||
 	    (rc = check_range(rt, site, "src1_rep_stride", src1_rep_stride, 0, KDSL_ASCEND_REP_STRIDE_MAX)) ||
@@ -320,7 +384,9 @@ int kdsl_ascend_vec_add(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
 	    (rc = check_vec_operand(rt, site, "src0", src0.base, src0.mem, src0_off)) ||
 	    (rc = check_vec_operand(rt, site, "src1", src1.base, src1.mem, src1_off)))
 		return rc;
-	len = mask * (int64_t)kdsl_dtype_size(dt);
+	size = (int64_t)kdsl_dtype_size(dt);
+	n = kdsl_ascend_bits_span(bits);
+	len = n * size;
 	dstep = dst_rep_stride * BLOCK;
 	s0step = src0_rep_stride * BLOCK;
 	s1step = src1_rep_stride * BLOCK;
@@ -331,11 +397,28 @@ int kdsl_ascend_vec_add(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
 	    (rc = check_bounds(rt, site, "src1", "repeat", "reads", src1.bytes, src1_off,
 	                       repeat_times, s1step, len)))
 		return rc;
+	d = dst.base + dst_off;
+	s0 = src0.base + src0_off;
+	s1 = src1.base + src1_off;
+	/* dst == src1 with both rep strides 0 is the pages' accumulation,
+	 * which repeat after repeat reads what the last one wrote; src0's own
+	 * check then keeps it apart from src1 (which is dst). */
+	if ((rc = check_overlap(rt, site, "src0", d, dstep, s0, s0step, repeat_times, bits, size)) ||
+	    (!(d == s1 && dstep == 0 && s1step == 0) &&
+	     (rc = check_overlap(rt, site, "src1", d, dstep, s1, s1step, repeat_times, bits, size))))
+		return rc;
+	dense = bits_dense(bits);
 	for (r = 0; r < repeat_times; r++) {
-		memcpy(a.b, src0.base + src0_off + r * s0step, (size_t)len);
-		memcpy(b.b, src1.base + src1_off + r * s1step, (size_t)len);
-		add_repeat(dt, mask, &out, &a, &b);
-		memcpy(dst.base + dst_off + r * dstep, out.b, (size_t)len);
+		memcpy(a.b, s0 + r * s0step, (size_t)len);
+		memcpy(b.b, s1 + r * s1step, (size_t)len);
+		add_repeat(dt, n, &out, &a, &b);
+		if (dense) {
+			memcpy(d + r * dstep, out.b, (size_t)len);
+			continue;
+		}
+		for (i = 0; i < n; i++)
+			if (bit_set(bits, i))
+				memcpy(d + r * dstep + i * size, out.b + i * size, (size_t)size);
 	}
 	return KDSL_OK;
 }

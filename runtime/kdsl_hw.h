@@ -152,6 +152,125 @@ enum {
 	KDSL_ASCEND_REP_STRIDE_MAX = 255
 };
 
+/* TIK's bitwise mask form [mask_h, mask_l]: bit i of the 128-bit value
+ * (h << 64 | l) enables element i of every repeat.  With 4-byte elements
+ * a repeat has 64, so only mask_l counts and mask_h must be 0; [0, 0]
+ * enables nothing and is refused (the vector mask pages: the halves
+ * "cannot be 0 at the same time").  The continuous form `mask = n` is the
+ * low n bits.  kdsl_hw.h holds the overlap rules on these sets so that the
+ * compiler (rules_ascend.c) and the runtime (ascend.c) judge alike. */
+typedef struct {
+	uint64_t h, l;
+} kdsl_ascend_bits;
+
+/* The low n bits (0 <= n <= 128): the continuous form's elements. */
+static inline kdsl_ascend_bits kdsl_ascend_bits_count(int64_t n)
+{
+	kdsl_ascend_bits m = {0, 0};
+	if (n >= 128)
+		m.h = m.l = ~(uint64_t)0;
+	else if (n > 64)
+		m.h = ~(uint64_t)0 >> (128 - n), m.l = ~(uint64_t)0;
+	else if (n == 64)
+		m.l = ~(uint64_t)0;
+	else if (n > 0)
+		m.l = ~(uint64_t)0 >> (64 - n);
+	return m;
+}
+
+/* Elements a repeat spans: the highest enabled element + 1 (0: none). */
+static inline int64_t kdsl_ascend_bits_span(kdsl_ascend_bits m)
+{
+	uint64_t x = m.h ? m.h : m.l;
+	int64_t n = m.h ? 64 : 0;
+	for (; x; x >>= 1)
+		n++;
+	return n;
+}
+
+/* {i + k : i in m} cut to 0..127 (k may be negative). */
+static inline kdsl_ascend_bits kdsl_ascend_bits_shift(kdsl_ascend_bits m, int64_t k)
+{
+	kdsl_ascend_bits r = {0, 0};
+	if (k >= 128 || k <= -128)
+		return r;
+	if (k >= 64)
+		r.h = m.l << (k - 64);
+	else if (k > 0)
+		r.h = m.h << k | m.l >> (64 - k), r.l = m.l << k;
+	else if (k == 0)
+		r = m;
+	else if (k > -64)
+		r.l = m.l >> -k | m.h << (64 + k), r.h = m.h >> -k;
+	else
+		r.l = m.h >> (-k - 64);
+	return r;
+}
+
+/* Do the elements m of a repeat at byte 0 and those at byte `delta` share
+ * a byte (elements of sz bytes)?  Element j at delta meets element i at 0
+ * when i - j is q or, if delta is not a multiple of sz, q + 1, with q =
+ * floor(delta / sz). */
+static inline int kdsl_ascend_elems_meet(kdsl_ascend_bits m, int64_t delta, int64_t sz)
+{
+	int64_t q = delta / sz - (delta % sz < 0);
+	kdsl_ascend_bits a = kdsl_ascend_bits_shift(m, q);
+	if ((a.h & m.h) | (a.l & m.l))
+		return 1;
+	if (delta % sz == 0)
+		return 0;
+	a = kdsl_ascend_bits_shift(m, q + 1);
+	return ((a.h & m.h) | (a.l & m.l)) != 0;
+}
+
+/* The overlap rules of a TIK vector op (the vector pages' "address
+ * overlap" notes) between dst and one source over n repeats, mask m of sz
+ * byte elements: dst's repeat r at byte r*dstep, the source's at delta +
+ * r*sstep.  Within a repeat the two coincide exactly (same address, so
+ * the same elements) or share no byte; and no repeat r2 reads a byte an
+ * earlier repeat r wrote.  Returns 0 when both hold, else 1 (within
+ * repeat *r) or 2 (repeat *r2 reads what repeat *r wrote), for the
+ * first such r.  n <= 255 and the steps <= 255*32 (the ranges, checked
+ * first); delta is anything. */
+static inline int kdsl_ascend_vec_overlap(int64_t delta, int64_t dstep, int64_t sstep, int64_t n,
+                                          kdsl_ascend_bits m, int64_t sz, int64_t *r, int64_t *r2)
+{
+	int64_t w = kdsl_ascend_bits_span(m) * sz, i, j, lo, hi, base;
+	if (n <= 0 || w <= 0)
+		return 0;
+	/* all of dst's bytes, then all of the source's, apart: nothing meets */
+	if (delta >= (n - 1) * dstep + w || delta <= -((n - 1) * sstep + w))
+		return 0;
+	for (i = 0; i < n; i++) {
+		int64_t dd = delta + i * (sstep - dstep);
+		if (dd && kdsl_ascend_elems_meet(m, dd, sz)) {
+			*r = i;
+			return 1;
+		}
+	}
+	for (i = 0; i + 1 < n; i++) {
+		/* repeat j > i reads at base + j*sstep from what i wrote at 0;
+		 * only |base + j*sstep| < w can meet */
+		base = delta - i * dstep;
+		lo = i + 1, hi = n - 1;
+		if (sstep) {
+			int64_t a = -w - base, b = w - base;   /* j*sstep in (a, b) */
+			int64_t l2 = (a >= 0 ? a / sstep : -((-a) / sstep) - ((-a) % sstep != 0)) + 1;
+			int64_t h2 = (b > 0 ? (b - 1) / sstep : -((-b) / sstep) - 1);
+			lo = l2 > lo ? l2 : lo;
+			hi = h2 < hi ? h2 : hi;
+		} else {
+			hi = lo;   /* the same bytes for every j */
+		}
+		for (j = lo; j <= hi; j++)
+			if (kdsl_ascend_elems_meet(m, base + j * sstep, sz)) {
+				*r = i, *r2 = j;
+				return 2;
+			}
+	}
+	return 0;
+}
+
 /* ---- neuron: nc_stream_shuffle (seed 000) ---- */
 
 enum {

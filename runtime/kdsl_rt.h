@@ -231,26 +231,50 @@ kdsl_ascend_data_move_fast(kdsl_rt *rt, const kdsl_site *site, kdsl_ref dst, int
 #pragma GCC diagnostic pop
 #endif
 
-/* Repeat r writes `mask` elements starting r*dst_rep_stride*32 bytes after
- * dst_off.  mask 1..256/size(dt), repeat_times 0..255, strides 0..255
+/* A TIK vector op's mask: the continuous form (bits 0: the first `count`
+ * elements of each repeat, 1..256/size(dt)) or the bitwise form (bits 1:
+ * element i iff bit i of h << 64 | l; kdsl_hw.h's kdsl_ascend_bits). */
+typedef struct {
+	int64_t count;
+	uint64_t h, l;
+	int bits;
+} kdsl_ascend_mask;
+
+static inline kdsl_ascend_mask kdsl_ascend_mask_count(int64_t n)
+{
+	kdsl_ascend_mask m = {n, 0, 0, 0};
+	return m;
+}
+
+static inline kdsl_ascend_mask kdsl_ascend_mask_bits(uint64_t h, uint64_t l)
+{
+	kdsl_ascend_mask m = {0, h, l, 1};
+	return m;
+}
+
+/* Repeat r writes the mask's elements of the 256 bytes starting
+ * r*dst_rep_stride*32 bytes after dst_off; the others keep their value.
+ * repeat_times 0..255 (0 does nothing), strides 0..255
  * (KDSL_ASCEND_REPEAT_BYTES and the limits after it). */
 KDSL_API int kdsl_ascend_vec_dup(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
-                                 int64_t mask, kdsl_ref dst, int64_t dst_off,
+                                 kdsl_ascend_mask mask, kdsl_ref dst, int64_t dst_off,
                                  double scalar, int64_t repeat_times, int64_t dst_rep_stride);
 /* What generated code calls for vec_dup: the usual zero fill inline.
  * Repeats that follow each other (dst_rep_stride * 32 == mask * size),
  * +0.0 (every byte 0 in every dtype), and every rule met: one memset.
  * Anything else, and every error, goes to kdsl_ascend_vec_dup. */
 static inline KDSL_INLINE_ALWAYS int
-kdsl_ascend_vec_dup_fast(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt, int64_t mask, kdsl_ref dst,
-                         int64_t dst_off, double scalar, int64_t repeat_times, int64_t dst_rep_stride)
+kdsl_ascend_vec_dup_fast(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt, kdsl_ascend_mask m,
+                         kdsl_ref dst, int64_t dst_off, double scalar, int64_t repeat_times,
+                         int64_t dst_rep_stride)
 {
 	int64_t size = dt == KDSL_I16 || dt == KDSL_U16 || dt == KDSL_F16 ? 2
 	             : dt == KDSL_I32 || dt == KDSL_U32 || dt == KDSL_F32 ? 4 : 0;
+	int64_t mask = m.count;
 	uint64_t bits, len = (uint64_t)mask * (uint64_t)size * (uint64_t)repeat_times;
 
 	memcpy(&bits, &scalar, sizeof bits);
-	if (rt && size && bits == 0 && mask >= 1 && mask <= KDSL_ASCEND_REPEAT_BYTES / size &&
+	if (rt && size && bits == 0 && !m.bits && mask >= 1 && mask <= KDSL_ASCEND_REPEAT_BYTES / size &&
 	    repeat_times >= 1 && repeat_times <= KDSL_ASCEND_REPEAT_MAX && dst_rep_stride >= 0 &&
 	    dst_rep_stride <= KDSL_ASCEND_REP_STRIDE_MAX && dst_rep_stride * KDSL_ASCEND_BLOCK == mask * size &&
 	    dst.mem == KDSL_MEM_UB && dst.base &&
@@ -259,10 +283,16 @@ kdsl_ascend_vec_dup_fast(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt, int6
 		memset(dst.base + dst_off, 0, (size_t)len);
 		return KDSL_OK;
 	}
-	return kdsl_ascend_vec_dup(rt, site, dt, mask, dst, dst_off, scalar, repeat_times, dst_rep_stride);
+	return kdsl_ascend_vec_dup(rt, site, dt, m, dst, dst_off, scalar, repeat_times, dst_rep_stride);
 }
+/* Repeat r adds the mask's elements of src0's and src1's repeats into
+ * dst's (each repeat r*rep_stride*32 bytes after its operand); the other
+ * elements keep their value.  The overlap rules are kdsl_hw.h's
+ * kdsl_ascend_vec_overlap, except that dst may coincide with src1 when
+ * both rep strides are 0 (the pages' accumulation: repeat after repeat
+ * adds src0's into dst). */
 KDSL_API int kdsl_ascend_vec_add(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
-                                 int64_t mask, kdsl_ref dst, int64_t dst_off,
+                                 kdsl_ascend_mask mask, kdsl_ref dst, int64_t dst_off,
                                  kdsl_cref src0, int64_t src0_off,
                                  kdsl_cref src1, int64_t src1_off,
                                  int64_t repeat_times, int64_t dst_rep_stride,

@@ -79,6 +79,106 @@ static const VecLayout add_layout = {3, VEC_ADD_REPEAT_TIMES, {VEC_ADD_DST, VEC_
 _Static_assert(KD_SAME_POS(VEC_DUP_MASK, VEC_ADD_MASK), "vec ops take mask first");
 enum { VEC_MASK = VEC_ADD_MASK };
 
+/* The mask as the element bits of a repeat, when its value is known: the
+ * continuous n (table_rules has checked 1..128) against the dtype's
+ * 256/size, or the bitwise [mask_h, mask_l], two halves (each its 64
+ * bits), not both 0, mask_h 0 where a repeat has 64 elements. */
+static int mask_bits(KdCheck *c, const KdIns *ins, KdDtype dt, kdsl_ascend_bits *out)
+{
+	const KdFunc *f = c->f;
+	const KdVal *x = &f->val[ins->args[VEC_MASK]];
+	int sz = kd_dtypes[dt].size, max = KDSL_ASCEND_REPEAT_BYTES / sz;
+	if (x->type != VT_LIST) {
+		int64_t mask;
+		KdRange mr = kd_range_of(c, ins->args[VEC_MASK]);
+		/* above the dtype's mask but within the table's range (the widest) */
+		if (mr.known && mr.lo >= 1 && mr.hi > max && mr.hi <= KDSL_ASCEND_MASK_MAX)
+			kd_check_error(c, ins, VEC_MASK, "mask must be in 1..%d for %s, got %lld", max,
+			               kd_dtypes[dt].name, (long long)mr.hi);
+		if (!kd_arg_legal(f, ins, VEC_MASK, &mask) || mask > max)
+			return 0;
+		*out = kdsl_ascend_bits_count(mask);
+		return 1;
+	}
+	const KdIns *l = &f->ins[x->def];
+	if (l->nargs != 2) {
+		kd_check_error(c, ins, VEC_MASK, "a bitwise mask is a list of two halves [mask_h, mask_l], got %d",
+		               l->nargs);
+		return 0;
+	}
+	const KdVal *h = &f->val[l->args[0]], *lo = &f->val[l->args[1]];
+	if (max <= 64 && h->kind == VK_CONST && h->c)
+		kd_check_error_at(c, ins, l->argspan[0], "mask_h must be 0 for %s (%d elements a repeat), got 0x%llx",
+		                  kd_dtypes[dt].name, max, (unsigned long long)h->c);
+	else if (h->kind == VK_CONST && lo->kind == VK_CONST && !h->c && !lo->c)
+		kd_check_error(c, ins, VEC_MASK, "a bitwise mask must enable at least one element, got [0, 0]");
+	else if (h->kind == VK_CONST && lo->kind == VK_CONST) {
+		out->h = (uint64_t)h->c;
+		out->l = (uint64_t)lo->c;
+		return 1;
+	}
+	return 0;
+}
+
+/* Element offset of tensor operand j minus that of operand i, when the
+ * two are affine in the same loops with the same coefficients (so the
+ * difference is one constant at every iteration). */
+static int offset_diff(const KdFunc *f, const KdIns *ins, int i, int j, int64_t *diff)
+{
+	int64_t c[2], k[2][8];
+	int n[2], blk[2][8];
+	for (int t = 0; t < 2; t++) {
+		const KdIns *vi = &f->ins[f->val[ins->args[t ? j : i]].def];
+		if (!kd_affine_terms(f, vi->args[0], &c[t], &n[t], blk[t], k[t]))
+			return 0;
+	}
+	if (n[0] != n[1])
+		return 0;
+	for (int a = 0; a < n[0]; a++) {
+		int found = 0;
+		for (int b = 0; b < n[1]; b++)
+			found |= blk[0][a] == blk[1][b] && k[0][a] == k[1][b];
+		if (!found)
+			return 0;
+	}
+	return !__builtin_sub_overflow(c[1], c[0], diff);
+}
+
+/* vec_add's overlap rules (kdsl_hw.h's kdsl_ascend_vec_overlap) between
+ * dst and source t, decided here when they share a buffer and the
+ * distance, strides, repeat count and mask are all known; the runtime
+ * checks what is not. */
+static void overlap(KdCheck *c, const KdIns *ins, const VecLayout *l, int t, const KdBuffer *b,
+                    int64_t repeat, kdsl_ascend_bits bits)
+{
+	const KdFunc *f = c->f;
+	int64_t diff, dstride, sstride, r = 0, r2 = 0, sz = kd_dtypes[b->dt].size;
+	if (!offset_diff(f, ins, l->tensor[0], l->tensor[t], &diff) ||
+	    !kd_arg_legal(f, ins, l->stride[0], &dstride) || !kd_arg_legal(f, ins, l->stride[t], &sstride) ||
+	    __builtin_mul_overflow(diff, sz, &diff))
+		return;
+	/* dst == src1 at rep stride 0: the pages' accumulation */
+	if (l->tensor[t] == VEC_ADD_SRC1 && !diff && !dstride && !sstride)
+		return;
+	const char *sn = kd_ops[ins->op].param[l->tensor[t]].name;
+	int64_t ds = dstride * KDSL_ASCEND_BLOCK, ss = sstride * KDSL_ASCEND_BLOCK;
+	switch (kdsl_ascend_vec_overlap(diff, ds, ss, repeat, bits, sz, &r, &r2)) {
+	case 1:
+		kd_check_error(c, ins, l->tensor[t],
+		               "within a repeat dst and %s must coincide exactly or not overlap: in repeat %lld "
+		               "%s starts %lld bytes from dst in '%s'", sn, (long long)r, sn,
+		               (long long)(diff + r * (ss - ds)), b->name);
+		break;
+	case 2:
+		kd_check_error(c, ins, l->tensor[t],
+		               "no repeat may read what an earlier repeat wrote: repeat %lld reads %s bytes "
+		               "of '%s' that repeat %lld wrote to dst", (long long)r2, sn, b->name, (long long)r);
+		break;
+	default:
+		break;
+	}
+}
+
 void kd_check_vec(KdCheck *c, const KdIns *ins)
 {
 	const KdFunc *f = c->f;
@@ -93,20 +193,23 @@ void kd_check_vec(KdCheck *c, const KdIns *ins)
 		if (b[t]->dt != b[0]->dt)
 			kd_check_error(c, ins, l->tensor[t], "all operands must have the same dtype, got %s ('%s') and %s ('%s')",
 			               kd_dtypes[b[t]->dt].name, b[t]->name, kd_dtypes[b[0]->dt].name, b[0]->name);
-	int64_t mask, repeat, stride;
+	int64_t repeat, stride;
 	int sz = kd_dtypes[b[0]->dt].size;
-	KdRange mr = kd_range_of(c, ins->args[VEC_MASK]);
-	/* above the dtype's mask but within the table's range (the widest) */
-	if (mr.known && sz && mr.lo >= 1 && mr.hi > KDSL_ASCEND_REPEAT_BYTES / sz && mr.hi <= KDSL_ASCEND_MASK_MAX)
-		kd_check_error(c, ins, VEC_MASK, "mask must be in 1..%d for %s, got %lld", KDSL_ASCEND_REPEAT_BYTES / sz,
-		               kd_dtypes[b[0]->dt].name, (long long)mr.hi);
-	if (!kd_arg_legal(f, ins, VEC_MASK, &mask) || mask > KDSL_ASCEND_REPEAT_BYTES / sz ||
-	    !kd_arg_legal(f, ins, l->repeat, &repeat) || !repeat)
+	/* TIK takes a runtime 0 (no repeat) but not an immediate one */
+	if (kd_arg_const(f, ins, l->repeat, &repeat) && !repeat)
+		kd_check_error(c, ins, l->repeat, "repeat_times must be in 1..%d when it is a constant, got 0",
+		               KDSL_ASCEND_REPEAT_MAX);
+	kdsl_ascend_bits bits;
+	if (!sz || !mask_bits(c, ins, b[0]->dt, &bits) || !kd_arg_legal(f, ins, l->repeat, &repeat) || !repeat)
 		return;
+	int64_t len = kdsl_ascend_bits_span(bits) * sz;
 	for (int t = 0; t < l->ntensor; t++)
 		if (kd_arg_legal(f, ins, l->stride[t], &stride))
-			inside(c, ins, l->tensor[t], b[t], off[t], (repeat - 1) * stride * KDSL_ASCEND_BLOCK + mask * sz,
+			inside(c, ins, l->tensor[t], b[t], off[t], (repeat - 1) * stride * KDSL_ASCEND_BLOCK + len,
 			       t ? "reads" : "writes");
+	for (int t = 1; t < l->ntensor; t++)
+		if (b[t] == b[0] && b[t]->dt == b[0]->dt)
+			overlap(c, ins, l, t, b[0], repeat, bits);
 }
 
 /* No cost table on the page: a documented model.  The MTE moves 32 bytes

@@ -2,8 +2,21 @@
  * is the generic one; the burst and forwarding passes apply. */
 #include "ir_target.h"
 
+/* The elements a vector op's mask enables in a repeat: n, or the bits
+ * set in [mask_h, mask_l]; 0 when the walk does not know it. */
+static int64_t mask_elems(const KdWalk *w, const KdFunc *f, int v)
+{
+	if (f->val[v].type != VT_LIST)
+		return kd_walk_int(w, f, v, 0);
+	const KdIns *l = &f->ins[f->val[v].def];
+	int64_t n = 0;
+	for (int i = 0; i < l->nargs && l->nargs == 2; i++)
+		n += __builtin_popcountll((unsigned long long)kd_walk_int(w, f, l->args[i], 0));
+	return n;
+}
+
 /* --stats: a data_move counts nburst*burst*32 bytes in each of its two
- * spaces, vec_dup and vec_add the mask elements of every repeat in each
+ * spaces, vec_dup and vec_add the mask's elements of every repeat in each
  * tensor operand. */
 static void bytes(int64_t *by, const KdWalk *w, const KdFunc *f, const KdIns *ins)
 {
@@ -21,7 +34,7 @@ static void bytes(int64_t *by, const KdWalk *w, const KdFunc *f, const KdIns *in
 			if (d->param[t].kind != PK_TENSOR)
 				continue;
 			const KdBuffer *b = &f->buf[f->val[ins->args[t]].buf];
-			by[b->space] += kd_walk_int(w, f, ins->args[VEC_ADD_MASK], 0) *
+			by[b->space] += mask_elems(w, f, ins->args[VEC_ADD_MASK]) *
 			                kd_walk_int(w, f, ins->args[rep], 0) * kd_dtypes[b->dt].size;
 		}
 	}

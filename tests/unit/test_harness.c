@@ -39,7 +39,7 @@ static int dbl_call(kdsl_rt *rt, void *const *t, const int64_t *s)
 		if ((rc = kdsl_ascend_data_move(rt, &MOVE, kdsl_ref_of(ub, 64, KDSL_MEM_UB), i * 32,
 		                                src, i * 14, 0, 1, 1, 0, 0)))
 			return rc;
-	if ((rc = kdsl_ascend_vec_add(rt, &ADD, KDSL_F16, 32, kdsl_ref_of(ub + 64, 64, KDSL_MEM_UB), 0,
+	if ((rc = kdsl_ascend_vec_add(rt, &ADD, KDSL_F16, kdsl_ascend_mask_count(32), kdsl_ref_of(ub + 64, 64, KDSL_MEM_UB), 0,
 	                              kdsl_cref_of(ub, 64, KDSL_MEM_UB), 0,
 	                              kdsl_cref_of(ub, 64, KDSL_MEM_UB), 0, 1, 1, 1, 1)))
 		return rc;

@@ -32,6 +32,8 @@ tests/lit/ascend/multi_index.k
 tests/lit/ascend/dtypes.k
 tests/lit/ascend/ranges.k
 tests/lit/ascend/scopes.k
+tests/lit/ascend/vec_mask.k
+tests/lit/ascend/vec_overlap.k
 tests/lit/ascend/vec_rules.k
 tests/lit/frontend/ast-decls.k
 tests/lit/frontend/ast-exprs.k
