@@ -25,7 +25,7 @@ static const char usage[] =
 	"       kdslc --doc-ops=TARGET      print the op reference of a target (markdown)\n"
 	"       kdslc --version | --help\n"
 	"FILE may be - for standard input; -o - writes to standard output.\n"
-	"Warning groups: unused, hazard.\n";
+	"Warning groups: unused, hazard, mask-pad.\n";
 
 static int write_file(const char *path, const KdBuf *b)
 {
@@ -276,7 +276,7 @@ int main(int argc, char **argv)
 			o.doc_ops = a + 10;
 		} else if (!strncmp(a, "-W", 2)) {
 			if (warning_flag(&o, a) < 0)
-				return bad_usage("unknown warning option '%s' (groups: unused, hazard)", a);
+				return bad_usage("unknown warning option '%s' (groups: unused, hazard, mask-pad)", a);
 		} else if (a[0] == '-' && a[1]) {
 			return bad_usage("unknown option '%s'", a);
 		} else if (o.input) {

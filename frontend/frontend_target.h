@@ -42,9 +42,10 @@ typedef struct {
 	int (*is_alloc)(const KdNode *init);
 	void (*alloc)(KdArena *a, KdDiag *d, KdNode *let, KdType *t);
 	/* Vector and mask values (aipu): a written type (NULL: the target
-	 * has none), and a binary operator with such an operand. */
+	 * has none), and a binary or unary operator with such an operand. */
 	KdType *(*vec_type)(KdArena *a, KdDiag *d, KdNode *ty, KdType *err);
 	KdType *(*vec_binary)(KdArena *a, KdDiag *d, KdNode *n, KdType *l, KdType *r, KdType *err);
+	KdType *(*vec_unary)(KdArena *a, KdDiag *d, KdNode *n, KdType *t, KdType *err);
 	/* A call whose arguments are typed and bound to the op's parameters
 	 * (bad: the binding failed and was reported): its result type, err
 	 * after reporting.  NULL: the op table's parameter kinds decide and
@@ -60,9 +61,10 @@ typedef struct {
 	/* A call of one of its ops: the result value, or -1 (NULL: one
 	 * instruction with every parameter an operand, defaults filled). */
 	int (*lower_call)(KdLowerCtx *lc, KdNode *n);
-	/* Vector values: a binary operator, and `let (a, b) = call(...)`
-	 * (writes up to max parts to out and returns their count). */
+	/* Vector values: a binary or unary operator, and `let (a, b) =
+	 * call(...)` (writes up to max parts to out and returns their count). */
 	int (*lower_vec_binary)(KdLowerCtx *lc, KdNode *n);
+	int (*lower_vec_unary)(KdLowerCtx *lc, KdNode *n);
 	int (*lower_tuple)(KdLowerCtx *lc, KdNode *n, int *out, int max);
 } KdFrontendTarget;
 

@@ -246,6 +246,10 @@ static int expr(Build *b, KdNode *n)
 		            t == VT_FLOAT ? KD_DT_NONE : t == VT_BOOL ? KD_BOOL : KD_I64, NULL);
 	}
 	case N_UNARY: {
+		if (n->ty->kind == TY_VEC || n->ty->kind == TY_MASK) {
+			KdLowerCtx lc = lower_ctx(b);
+			return b->tg->lower_vec_unary(&lc, n);
+		}
 		int v = expr(b, n->a);
 		if (n->op == U_PLUS)
 			return v;

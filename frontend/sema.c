@@ -221,6 +221,8 @@ static KdType *unary(Sema *s, KdNode *n)
 	KdType *t = expr(s, n->a);
 	if (t->kind == TY_ERROR)
 		return t;
+	if (t->kind == TY_VEC || t->kind == TY_MASK)
+		return s->tg->vec_unary(s->a, s->d, n, t, s->t_err);   /* only a vector target makes them */
 	if (n->op == U_NOT) {
 		if (!is_intlike(t)) {
 			kd_error(s->d, n->span, "invalid operand to '!': %s", kd_type_str(s->a, t));

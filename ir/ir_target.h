@@ -31,6 +31,10 @@ typedef struct {
 	/* --stats: adds the bytes instruction ins moves to bytes[space];
 	 * w is NULL when the walk could not run the kernel (cost). */
 	void (*bytes)(int64_t *bytes, const KdWalk *w, const KdFunc *f, const KdIns *ins);
+	/* --stats: cycles of a generic op on the target's values, which has
+	 * no cost of its own in the op table (aipu's vector operators,
+	 * broadcasts and constant masks). */
+	int64_t (*cost)(const KdFunc *f, const KdIns *ins);
 	/* KD_TPASS_* */
 	unsigned passes;
 	/* Its IR has vector and mask values and the generic ops that make

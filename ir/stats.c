@@ -3,7 +3,8 @@
  * stops at a runtime branch, the ops are counted once each instead and the
  * line says so.  Bytes are what the target says an op moves, per memory
  * space (KdIrTarget.bytes); cycles come from the op table's cost
- * functions.  With passes, the driver prints the source program's numbers
+ * functions, and for a generic op on a target's values (aipu's vector
+ * operators) from the target's (KdIrTarget.cost).  With passes, the driver prints the source program's numbers
  * (tag "source") and the optimised ones. */
 #include <string.h>
 
@@ -21,6 +22,8 @@ static void count(Stats *s, const KdWalk *w, const KdFunc *f, const KdIns *ins)
 	s->ops++;
 	if (d->cost)
 		s->cycles += d->cost(f, ins);
+	else if (tg->cost)
+		s->cycles += tg->cost(f, ins);
 	if (tg->bytes)
 		tg->bytes(s->bytes, w, f, ins);
 }
@@ -45,8 +48,7 @@ void kd_ir_stats_tagged(KdBuf *out, const KdModule *m, const char *tag)
 		if (!exact) {
 			memset(&s, 0, sizeof s);
 			for (int i = 0; i < f->nins; i++)
-				if (kd_ops[f->ins[i].op].kind == OK_EFFECT ||
-				    kd_ops[f->ins[i].op].target != KD_TARGET_NONE)
+				if (kd_walk_reports(f, &f->ins[i]))
 					count(&s, NULL, f, &f->ins[i]);
 		}
 		kd_buf_printf(out, "kernel %s%s%s%s: %lld ops, %lld cycles%s\n", f->name, tag ? " (" : "", tag ? tag : "", tag ? ")" : "",

@@ -26,6 +26,15 @@ static int eval(const KdWalk *w, const KdIns *in, int64_t *out)
 	return kd_eval_op(in->op, a, b, out);
 }
 
+int kd_walk_reports(const KdFunc *f, const KdIns *ins)
+{
+	const KdOpDesc *d = &kd_ops[ins->op];
+	if (d->kind == OK_EFFECT || (d->kind == OK_PURE && d->target != KD_TARGET_NONE))
+		return 1;
+	return d->kind == OK_PURE && ins->res >= 0 &&
+	       (f->val[ins->res].type == VT_VEC || f->val[ins->res].type == VT_MASK);
+}
+
 static void pass(KdWalk *w, const KdSucc *s, int64_t *tmp, char *tk)
 {
 	const KdBlock *to = w->f->blk[s->blk];
@@ -77,9 +86,10 @@ int kd_walk(const KdFunc *f, KdWalkFn fn, void *ctx, int64_t max_steps)
 				pass(&w, s, tmp, tk);
 				next = s->blk;
 			} else if (in->res >= 0) {
-				/* A pure target op (aipu's vector ops) runs on the
-				 * engine too: reported, so --stats counts its cycles. */
-				if (d->target != KD_TARGET_NONE)
+				/* A pure target op or a generic op on vectors
+				 * (aipu's) runs on the engine too: reported, so
+				 * --stats counts its cycles. */
+				if (kd_walk_reports(f, in))
 					fn(ctx, &w, in);
 				int64_t r = 0;
 				w.known[in->res] = (char)eval(&w, in, &r);

@@ -1,7 +1,7 @@
 /* walk.h: runs a kernel's IR abstractly: integer values are computed where
  * they are known, loops with constant bounds are unrolled, and each effect
- * op and pure target op (aipu's) is reported in execution order with the
- * values of its operands.  The
+ * op, pure target op (aipu's) and generic op on vectors (aipu's operators)
+ * is reported in execution order with the values of its operands.  The
  * hazard analysis and --stats are built on it. */
 #ifndef KD_WALK_H
 #define KD_WALK_H
@@ -30,6 +30,10 @@ static inline int64_t kd_walk_int(const KdWalk *w, const KdFunc *f, int v, int64
  * no such op or the operands make it fail at run time (division by zero,
  * a shift count outside 0..63).  A unary op ignores b. */
 int kd_eval_op(int op, int64_t a, int64_t b, int64_t *out);
+
+/* Whether the walk reports ins: an effect op, or a pure op the engine
+ * runs (a target op, or a generic op whose result is a vector or mask). */
+int kd_walk_reports(const KdFunc *f, const KdIns *ins);
 
 /* Returns 1 when the walk reached the end, 0 when it stopped at a branch
  * on a runtime value or after max_steps instructions. */

@@ -6,7 +6,7 @@
 
 #include "kd.h"
 
-static const char *const wgroup_names[KD_W_NGROUP] = {"", "unused", "hazard"};
+static const char *const wgroup_names[KD_W_NGROUP] = {"", "unused", "hazard", "mask-pad"};
 
 const char *kd_wgroup_name(int group)
 {

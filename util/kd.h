@@ -69,7 +69,7 @@ KdSpan kd_span_join(KdSpan a, KdSpan b);
 enum { KD_ERROR, KD_WARNING, KD_NOTE };
 
 /* Named warning groups, switchable with -W<name>/-Wno-<name>/-Werror=<name>. */
-enum { KD_W_NONE, KD_W_UNUSED, KD_W_HAZARD, KD_W_NGROUP };
+enum { KD_W_NONE, KD_W_UNUSED, KD_W_HAZARD, KD_W_MASK_PAD, KD_W_NGROUP };
 
 /* A diagnostic held back for source order (kd_diag_hold). */
 typedef struct {

@@ -787,6 +787,26 @@ static void elementwise(KdVecOut *v, const KdIns *in)
 	put(v, same ? ";\n\t\t}\n" : ";\n");
 }
 
+/* Masks combined lane by lane (each lane is 0 or 1, so the bitwise
+ * operators give 0 or 1 again). */
+static void mask_logic(KdVecOut *v, const KdIns *in)
+{
+	int r = in->res, a = in->args[0];
+	loop(v, lanes(v, r));
+	lane(v, r, "kd_i");
+	if (in->op == OP_MASK_NOT) {
+		put(v, " = !");
+		lane(v, a, "kd_i");
+		put(v, ";\n");
+		return;
+	}
+	kd_buf_printf(v->o, " = (unsigned char)(");
+	lane(v, a, "kd_i");
+	put(v, in->op == OP_MASK_AND ? " & " : in->op == OP_MASK_OR ? " | " : " ^ ");
+	lane(v, in->args[1], "kd_i");
+	put(v, ");\n");
+}
+
 static void table(KdVecOut *v, const KdIns *in)
 {
 	int r = in->res, idx = in->args[VTBL_IR_INDICES], n = lanes(v, r);
@@ -936,6 +956,9 @@ int kd_emit_vec_ins(KdVecOut *v, const KdIns *in)
 			lane(v, r, buf);
 			kd_buf_printf(v->o, " = %d;\n", cval(v, in->args[i]) != 0);
 		}
+		break;
+	case OP_MASK_AND: case OP_MASK_OR: case OP_MASK_XOR: case OP_MASK_NOT:
+		mask_logic(v, in);
 		break;
 	case OP_ADD: case OP_SUB: case OP_MUL:
 	case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT: case OP_GE:

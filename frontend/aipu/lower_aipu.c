@@ -47,7 +47,7 @@ static int mask(KdVecLower *vb, KdNode *x, int lanes)
 		return vb->expr(vb->ctx, x);
 	unsigned char *bits = kd_alloc(vb->a, (size_t)lanes + 1);
 	if (x->ty->kind == TY_STR)
-		kd_aipu_mask_parse(x->name, bits, lanes);
+		kd_aipu_mask_parse(x->name, bits, lanes, NULL);
 	else
 		for (int i = 0; i < x->list.n && i < lanes; i++)
 			bits[i] = ((KdNode *)x->list.v[i])->cval != 0;
@@ -63,7 +63,7 @@ static int mem_mask(KdVecLower *vb, KdNode *x, int lanes)
 		unsigned char *bits = kd_alloc(vb->a, (size_t)lanes + 1);
 		int all = 1;
 		if (x->ty->kind == TY_STR)
-			kd_aipu_mask_parse(x->name, bits, lanes);
+			kd_aipu_mask_parse(x->name, bits, lanes, NULL);
 		else
 			for (int i = 0; i < x->list.n && i < lanes; i++)
 				bits[i] = ((KdNode *)x->list.v[i])->cval != 0;
@@ -212,12 +212,22 @@ int kd_lower_aipu_call(KdVecLower *vb, KdNode *n)
 		args[VTBL_IR_INDICES] = vb->expr(vb->ctx, b[VTBL_INDICES]);
 		spans[VTBL_IR_INDICES] = b[VTBL_INDICES]->span;
 		na = VTBL_IR_TABLE;
+		/* a scalar in the table stands for a vector of the result's type */
 		for (int i = 0; i < tb->list.n; i++) {
 			spans[na] = ((KdNode *)tb->list.v[i])->span;
-			args[na++] = vb->expr(vb->ctx, tb->list.v[i]);
+			args[na++] = as_vec(vb, tb->list.v[i], rt);
 		}
 		break;
 	}
+	case OP_MASK_AND:
+	case OP_MASK_OR:
+	case OP_MASK_XOR:
+	case OP_MASK_NOT:
+		for (na = 0; na < d->nparam; na++) {
+			args[na] = vb->expr(vb->ctx, b[na]);
+			spans[na] = b[na]->span;
+		}
+		break;
 	case OP_TAIL_MASK:
 		/* lanes is the result's type */
 		args[TAIL_MASK_N] = vb->expr(vb->ctx, b[TAIL_MASK_N]);
@@ -232,11 +242,29 @@ int kd_lower_aipu_call(KdVecLower *vb, KdNode *n)
 	           rt->lanes);
 }
 
+/* The mask op of `&`, `|`, `^` on two masks; KD_NOP for another operator. */
+static KdOp mask_op(int binop)
+{
+	switch (binop) {
+	case B_AND: return OP_MASK_AND;
+	case B_OR: return OP_MASK_OR;
+	case B_XOR: return OP_MASK_XOR;
+	default: return KD_NOP;
+	}
+}
+
 int kd_lower_vec_binary(KdVecLower *vb, KdNode *n)
 {
 	const KdType *t = is_vecish(n->a->ty) ? n->a->ty : n->b->ty;
 	int args[2] = {as_vec(vb, n->a, t), as_vec(vb, n->b, t)};
 	KdSpan spans[2] = {n->a->span, n->b->span};
-	return ins(vb, kd_binop_op((KdBinop)n->op), 2, args, spans, n->span, vt(n->ty),
+	KdOp op = n->ty->kind == TY_MASK ? mask_op(n->op) : KD_NOP;
+	return ins(vb, op != KD_NOP ? op : kd_binop_op((KdBinop)n->op), 2, args, spans, n->span, vt(n->ty),
 	           n->ty->kind == TY_MASK ? KD_BOOL : n->ty->dt, n->ty->lanes);
+}
+
+int kd_lower_vec_unary(KdVecLower *vb, KdNode *n)
+{
+	int x = vb->expr(vb->ctx, n->a);
+	return ins(vb, OP_MASK_NOT, 1, &x, &n->a->span, n->span, VT_MASK, KD_BOOL, n->ty->lanes);
 }

@@ -13,5 +13,7 @@ int kd_lower_aipu_call(KdVecLower *vb, KdNode *n);
 int kd_lower_aipu_tuple(KdVecLower *vb, KdNode *n, int *out, int max);
 /* A binary operator with a vector or mask operand. */
 int kd_lower_vec_binary(KdVecLower *vb, KdNode *n);
+/* `!` on a mask. */
+int kd_lower_vec_unary(KdVecLower *vb, KdNode *n);
 
 #endif

@@ -3,6 +3,7 @@
  * of the page that is about types (dtype lists, lane agreement, widths,
  * part names, mask lanes, immediates) is reported here, at the argument
  * that breaks it.  Address rules are the rule checker's (rules_aipu.c). */
+#include <stdio.h>
 #include <string.h>
 
 #include "sema_aipu.h"
@@ -19,29 +20,85 @@ static int mask_native(const KdType *t)
 	return t->maskbits ? VBITS / t->maskbits : t->lanes;
 }
 
-int kd_aipu_mask_parse(const char *s, unsigned char *out, int max)
+/* Lanes a mask string may spell before the count stops growing: far more
+ * than any vector has (a longer string is an error anyway), and small
+ * enough that no sum or product of counts overflows. */
+enum { MASK_CAP = 1 << 30 };
+
+static int mask_bad(char *why, const char *msg)
 {
-	int n = 0;
-	while (*s) {
-		int64_t count = 0, digits = 0;
-		while (*s >= '0' && *s <= '9') {
-			count = count * 10 + (*s++ - '0');
-			digits++;
-			if (count > 1 << 20)
-				return -1;
-		}
-		if (!digits)
-			count = 1;
-		if ((*s != 'T' && *s != 'F') || count == 0)
-			return -1;
-		for (int64_t i = 0; i < count; i++, n++)
-			if (n < max)
-				out[n] = *s == 'T';
-		s++;
-		if (n > 1 << 20)
-			return -1;
+	if (why)
+		snprintf(why, KD_AIPU_MASK_WHY, "%s", msg);
+	return -1;
+}
+
+/* The '_' rules of the Compass parser: never first or last, never
+ * doubled, never right after a count. */
+static int mask_underscores(const char *s, size_t len, char *why)
+{
+	if (s[0] == '_' || s[len - 1] == '_')
+		return mask_bad(why, "'_' cannot begin or end a mask string");
+	for (size_t i = 1; i < len; i++) {
+		if (s[i] != '_')
+			continue;
+		if (s[i - 1] == '_')
+			return mask_bad(why, "'_' cannot follow '_'");
+		if (s[i - 1] >= '0' && s[i - 1] <= '9')
+			return mask_bad(why, "a count cannot stand before '_'");
 	}
-	return n;
+	return 0;
+}
+
+/* Writes count copies of the letters g[0..len) to out from lane *n on
+ * (up to max lanes) and adds their lanes to *n, which stops at MASK_CAP. */
+static void mask_group(const char *g, size_t len, int64_t count, unsigned char *out, int max,
+                       int64_t *n)
+{
+	int64_t at = *n;
+	for (int64_t r = 0; r < count && at < max; r++)
+		for (size_t k = 0; k < len; k++, at++)
+			if (at < max)
+				out[at] = g[k] == 'T';
+	int64_t total = *n + count * (int64_t)len;
+	*n = total < MASK_CAP ? total : MASK_CAP;
+}
+
+int kd_aipu_mask_parse(const char *s, unsigned char *out, int max, char *why)
+{
+	size_t len = strlen(s);
+	if (len < 2)
+		return mask_bad(why, "a mask string has at least 2 characters");
+	if (mask_underscores(s, len, why) < 0)
+		return -1;
+	if (s[len - 1] >= '0' && s[len - 1] <= '9')
+		return mask_bad(why, "it ends with a count (the last character must be T or F)");
+	int64_t n = 0, count = 1;
+	for (size_t i = 0; i < len;) {
+		if (s[i] == '_') {
+			/* a separator; before letters it starts a group of count 1 */
+			i++;
+			if (s[i] == 'T' || s[i] == 'F')
+				count = 1;
+			continue;
+		}
+		if (s[i] >= '0' && s[i] <= '9') {
+			for (count = 0; s[i] >= '0' && s[i] <= '9'; i++)
+				count = count < MASK_CAP ? count * 10 + (s[i] - '0') : count;
+			if (count == 0)
+				return mask_bad(why, "a count must be at least 1");
+			continue;
+		}
+		size_t g = i;
+		while (s[i] == 'T' || s[i] == 'F')
+			i++;
+		if (i == g) {
+			if (why)
+				snprintf(why, KD_AIPU_MASK_WHY, "'%c' is not T, F, a count or '_'", s[i]);
+			return -1;
+		}
+		mask_group(s + g, i - g, count, out, max, &n);
+	}
+	return (int)n;
 }
 
 static KdType *vty(KdArena *a, KdDtype dt, int lanes)
@@ -146,7 +203,8 @@ static int is_vecish(const KdType *t)
 	return t->kind == TY_VEC || t->kind == TY_MASK;
 }
 
-/* A scalar that broadcasts to vector type t. */
+/* A scalar that broadcasts to vector type t: a bool to a mask, an
+ * integer to any vector, a float to a float vector. */
 static int scalar_fits(const KdType *s, const KdType *t)
 {
 	if (t->kind == TY_MASK)
@@ -154,6 +212,64 @@ static int scalar_fits(const KdType *s, const KdType *t)
 	if (kd_dtypes[t->dt].is_float)
 		return s->kind == TY_INT || s->kind == TY_FLOAT;
 	return s->kind == TY_INT;
+}
+
+/* 2^bits as a double, bits 0..64. */
+static double two_to(int bits)
+{
+	return bits == 64 ? 2.0 * (double)(UINT64_C(1) << 63) : (double)(UINT64_C(1) << bits);
+}
+
+/* The range of dtype dt (floats: their largest finite magnitude). */
+static void dt_range(KdDtype dt, double *lo, double *hi)
+{
+	int bits = kd_dtypes[dt].size * 8;
+	if (kd_dtypes[dt].is_float) {
+		*hi = dt == KD_F16 ? 65504.0 : dt == KD_BF16 ? 3.3895313892515355e38 : 3.4028234663852886e38;
+		*lo = -*hi;
+	} else if (kd_dtypes[dt].is_signed) {
+		*hi = two_to(bits - 1) - 1;
+		*lo = -two_to(bits - 1);
+	} else {
+		*hi = two_to(bits) - 1;
+		*lo = 0;
+	}
+}
+
+/* The Compass API's broadcast of a scalar o to vector type t (its kind
+ * already fits): a constant must lie in the lane dtype's range; a
+ * variable's dtype must be no wider than the lanes (an integer of at most
+ * the lane's bytes, either sign; otherwise its range inside the lane
+ * dtype's: u8 or i16 to f16, not i32).  The language's own integer (no
+ * dtype written: i64) is taken in the lane dtype like a literal.  0 after
+ * writing why (n bytes). */
+static int bcast_fits(const KdNode *o, const KdType *t, char *why, size_t n)
+{
+	KdDtype lt = t->dt, ot = o->ty->dt;
+	double lo, hi, olo, ohi;
+	if (t->kind == TY_MASK)
+		return 1;
+	dt_range(lt, &lo, &hi);
+	if (o->is_const) {
+		double v = o->ty->kind == TY_FLOAT ? o->fcval : (double)o->cval;
+		if (v >= lo && v <= hi)
+			return 1;
+		if (o->ty->kind == TY_FLOAT)
+			snprintf(why, n, "constant %g does not fit %s lanes (%g..%g)", v, kd_dtypes[lt].name, lo, hi);
+		else
+			snprintf(why, n, "constant %lld does not fit %s lanes (%.0f..%.0f)", (long long)o->cval,
+			         kd_dtypes[lt].name, lo, hi);
+		return 0;
+	}
+	if (!ot || ot == KD_I64)
+		return 1;
+	dt_range(ot, &olo, &ohi);
+	if (!kd_dtypes[ot].is_float && !kd_dtypes[lt].is_float ? kd_dtypes[ot].size <= kd_dtypes[lt].size
+	                                                        : olo >= lo && ohi <= hi)
+		return 1;
+	snprintf(why, n, "a scalar of dtype %s is wider than %s lanes (write a cast)", kd_dtypes[ot].name,
+	         kd_dtypes[lt].name);
+	return 0;
 }
 
 /* The common type of two operands, one of which may be a broadcast scalar;
@@ -183,6 +299,12 @@ static const KdType *common(Ctx *c, int px, int py, int masks_ok)
 	const KdType *to = o->ty;
 	if (is_vecish(to) ? !kd_vec_type_same(to, t) : !scalar_fits(to, t)) {
 		fail(c, o, "x and y must have the same type, got %s and %s", tstr(c, tx), tstr(c, ty));
+		return NULL;
+	}
+	char why[128];
+	if (!is_vecish(to) && !bcast_fits(o, t, why, sizeof why)) {
+		fail(c, o, "%s cannot be broadcast to %s: %s", c->op->param[o == x ? px : py].name,
+		     tstr(c, t), why);
 		return NULL;
 	}
 	return t;
@@ -228,25 +350,39 @@ static const KdType *vec(Ctx *c, int p, int masks_ok)
 	return NULL;
 }
 
+/* A string or list mask of n lanes for a vector of `lanes`: shorter is
+ * padded with F as the Compass parser pads it (warned: -Wmask-pad, since
+ * a forgotten lane reads as off), longer is an error. */
+static void mask_length(Ctx *c, KdNode *x, int n, int lanes)
+{
+	if (n > lanes)
+		fail(c, x, "mask has %d lanes, more than the vector's %d", n, lanes);
+	else if (n < lanes)
+		kd_warn(c->d, KD_W_MASK_PAD, x->span,
+		        "%s: mask has %d lane%s, padded with %d F lane%s to the vector's %d", c->op->name, n,
+		        n == 1 ? "" : "s", lanes - n, lanes - n == 1 ? "" : "s", lanes);
+}
+
 static void mask(Ctx *c, int p, int lanes)
 {
 	KdNode *x = arg(c, p);
 	if (!x)
 		return;
 	const KdType *t = x->ty;
+	char why[KD_AIPU_MASK_WHY];
 	int n = -1;
 	switch (t->kind) {
 	case TY_ERROR:
 		c->bad = 1;
 		return;
 	case TY_MASK:
-		n = t->lanes;
-		break;
+		if (t->lanes != lanes)
+			fail(c, x, "mask has %d lanes, the vector has %d", t->lanes, lanes);
+		return;
 	case TY_STR:
-		n = kd_aipu_mask_parse(x->name, NULL, 0);
+		n = kd_aipu_mask_parse(x->name, NULL, 0, why);
 		if (n < 0) {
-			fail(c, x, "mask \"%s\" is not a run-length mask ([count]T and [count]F items, "
-			     "counts at least 1)", x->name);
+			fail(c, x, "mask \"%s\" is malformed: %s", x->name, why);
 			return;
 		}
 		break;
@@ -264,8 +400,7 @@ static void mask(Ctx *c, int p, int lanes)
 		fail(c, x, "mask must be a mask, a mask string or a list of bools, got %s", tstr(c, t));
 		return;
 	}
-	if (n != lanes)
-		fail(c, x, "mask has %d lanes, the vector has %d", n, lanes);
+	mask_length(c, x, n, lanes);
 }
 
 static int part(Ctx *c, int p)
@@ -313,6 +448,24 @@ static int int_arg(Ctx *c, int p, int need_const, int64_t lo, int64_t hi, int64_
 	return 1;
 }
 
+/* A lanes= argument: a compile-time count of 2..hi (a vector has more
+ * than one lane).  1 when given and valid, 0 when absent, -1 after
+ * reporting. */
+static int lanes_arg(Ctx *c, int p, int64_t hi, int64_t *out)
+{
+	int64_t k = 0;
+	int r = int_arg(c, p, 1, INT64_MIN, INT64_MAX, &k);
+	if (r <= 0)
+		return r;
+	if (k < 2 || k > hi) {
+		fail(c, arg(c, p), "lanes must be in 2..%lld (a vector has more than one lane), got %lld",
+		     (long long)hi, (long long)k);
+		return -1;
+	}
+	*out = k;
+	return 1;
+}
+
 static KdType *result(Ctx *c, KdType *t)
 {
 	return c->bad ? c->err : t;
@@ -345,12 +498,54 @@ static KdType *load_store(Ctx *c, int store)
 		if (v->dt != tt->dt)
 			fail(c, arg(c, VSTORE_V), "v is %s but the tensor holds %s", tstr(c, v), kd_dtypes[tt->dt].name);
 		lanes = v->lanes;
-	} else if (int_arg(c, VLOAD_LANES, 1, 1, 4 * n, &lanes) > 0) {
+	} else if (lanes_arg(c, VLOAD_LANES, KD_AIPU_MAX_MULT * n, &lanes) > 0) {
 		KdType probe = {.kind = TY_VEC, .dt = tt->dt, .lanes = (int)lanes};
 		width(c, arg(c, VLOAD_LANES), &probe, W_MULTI | W_FLEX);
 	}
 	mask(c, VLOAD_MASK, (int)lanes);
 	return store ? result(c, NULL) : result(c, vty(c->a, tt->dt, (int)lanes));
+}
+
+/* vtbl's table: 2 to 4 native vectors of one type, where a scalar may
+ * stand for one (the Compass API broadcasts it to the others' type, so
+ * at least one is a vector).  Their type, or NULL after reporting. */
+static const KdType *table_type(Ctx *c, KdNode *tb)
+{
+	const KdType *t = NULL;
+	char why[128];
+	for (int i = 0; i < tb->list.n && !t; i++) {
+		KdNode *e = tb->list.v[i];
+		if (e->ty->kind == TY_ERROR) {
+			c->bad = 1;
+			return NULL;
+		}
+		if (e->ty->kind == TY_VEC) {
+			t = e->ty;
+			if (!dtype_ok(c, e, t) || !width(c, e, t, W_NATIVE))
+				return NULL;
+		}
+	}
+	if (!t) {
+		fail(c, tb, "table must hold at least one vector (a scalar stands for a vector of its type)");
+		return NULL;
+	}
+	for (int i = 0; i < tb->list.n; i++) {
+		KdNode *e = tb->list.v[i];
+		if (e->ty->kind == TY_ERROR) {
+			c->bad = 1;
+			return NULL;
+		}
+		if (is_vecish(e->ty) ? !kd_vec_type_same(t, e->ty) : !scalar_fits(e->ty, t)) {
+			fail(c, e, "table elements must be vectors of one type or scalars, got %s and %s",
+			     tstr(c, t), tstr(c, e->ty));
+			return NULL;
+		}
+		if (!is_vecish(e->ty) && !bcast_fits(e, t, why, sizeof why)) {
+			fail(c, e, "table element %d cannot be broadcast to %s: %s", i, tstr(c, t), why);
+			return NULL;
+		}
+	}
+	return t;
 }
 
 KdType *kd_sema_aipu_call(KdArena *a, KdDiag *d, KdNode *n, KdType *err)
@@ -376,9 +571,9 @@ KdType *kd_sema_aipu_call(KdArena *a, KdDiag *d, KdNode *n, KdType *err)
 		KdNode *at = t == arg(&c, KD_AIPU_X)->ty ? arg(&c, KD_AIPU_X) : arg(&c, KD_AIPU_Y);
 		if (!width(&c, at, t, zip && p == 0 ? W_MULTI | W_FLEX : W_MULTI))
 			return err;
-		if (p == 0 && 2 * t->lanes > 4 * native_of(t)) {
-			fail(&c, at, "the \"all\" result of %s would have %d lanes, more than 4 times native (%d)",
-			     tstr(&c, t), 2 * t->lanes, 4 * native_of(t));
+		if (p == 0 && 2 * t->lanes > KD_AIPU_MAX_MULT * native_of(t)) {
+			fail(&c, at, "the \"all\" result of %s would have %d lanes, more than %d times native (%d)",
+			     tstr(&c, t), 2 * t->lanes, KD_AIPU_MAX_MULT, KD_AIPU_MAX_MULT * native_of(t));
 			return err;
 		}
 		return result(&c, ret_like(&c, t, kd_aipu_part_lanes(t->lanes, p)));
@@ -425,7 +620,7 @@ KdType *kd_sema_aipu_call(KdArena *a, KdDiag *d, KdNode *n, KdType *err)
 		if (c.op == &kd_ops[OP_VCOMPC])
 			mask(&c, VCOMPC_MASK, t->lanes);
 		else
-			int_arg(&c, VSLDL_SHIFT, 1, 0, t->lanes, &k);
+			int_arg(&c, VSLDL_SHIFT, 1, 0, t->lanes - 1, &k);
 		return result(&c, ret_like(&c, t, t->lanes));
 	case OP_VSEL:
 	case OP_VMIN:
@@ -444,16 +639,19 @@ KdType *kd_sema_aipu_call(KdArena *a, KdDiag *d, KdNode *n, KdType *err)
 		KdNode *x = arg(&c, VBCAST_X);
 		KdDtype dt = x->ty->dt;
 		if (x->ty->kind == TY_BOOL) {
-			/* vbcast(x > 0, lanes=16): a bool broadcast to a mask */
+			/* vbcast(x > 0, lanes=16): a bool broadcast to every lane of
+			 * a mask; the Compass API takes no mask with it */
 			int64_t lanes = 0;
-			if (!arg(&c, VBCAST_LANES) && arg(&c, VBCAST_MASK) && arg(&c, VBCAST_MASK)->ty->kind == TY_MASK)
-				lanes = arg(&c, VBCAST_MASK)->ty->lanes;
-			else if (int_arg(&c, VBCAST_LANES, 1, 1, KD_AIPU_MAX_LANES, &lanes) <= 0) {
+			if (arg(&c, VBCAST_MASK)) {
+				fail(&c, arg(&c, VBCAST_MASK), "a bool x takes no mask (it sets every lane of the mask "
+				     "it makes)");
+				return err;
+			}
+			if (lanes_arg(&c, VBCAST_LANES, KD_AIPU_MAX_LANES, &lanes) <= 0) {
 				if (!c.bad)
 					fail(&c, x, "a bool x needs lanes (the mask's lane count)");
 				return err;
 			}
-			mask(&c, VBCAST_MASK, (int)lanes);
 			int bits = VBITS % lanes == 0 && (VBITS / lanes == 8 || VBITS / lanes == 16 ||
 			                                  VBITS / lanes == 32) ? (int)(VBITS / lanes) : 0;
 			return result(&c, mty(a, bits, (int)lanes));
@@ -472,7 +670,7 @@ KdType *kd_sema_aipu_call(KdArena *a, KdDiag *d, KdNode *n, KdType *err)
 		KdType probe0 = {.kind = TY_VEC, .dt = dt, .lanes = (int)lanes};
 		if (!arg(&c, VBCAST_LANES) && !width(&c, arg(&c, VBCAST_MASK), &probe0, W_MULTI | W_FLEX))
 			return err;
-		if (int_arg(&c, VBCAST_LANES, 1, 1, 4 * lanes, &lanes) > 0) {
+		if (lanes_arg(&c, VBCAST_LANES, KD_AIPU_MAX_MULT * kd_aipu_native(dt), &lanes) > 0) {
 			KdType probe = {.kind = TY_VEC, .dt = dt, .lanes = (int)lanes};
 			width(&c, arg(&c, VBCAST_LANES), &probe, W_MULTI | W_FLEX);
 		}
@@ -491,39 +689,43 @@ KdType *kd_sema_aipu_call(KdArena *a, KdDiag *d, KdNode *n, KdType *err)
 			fail(&c, tb, "table must hold 2 to 4 vectors, got %d", tb->list.n);
 			return err;
 		}
-		t = NULL;
-		for (int i = 0; i < tb->list.n; i++) {
-			KdNode *e = tb->list.v[i];
-			if (e->ty->kind == TY_ERROR)
-				return err;
-			if (e->ty->kind != TY_VEC) {
-				fail(&c, e, "table elements must be vectors, got %s", tstr(&c, e->ty));
-				return err;
-			}
-			if (!t) {
-				t = e->ty;
-				if (!dtype_ok(&c, e, t) || !width(&c, e, t, W_NATIVE))
-					return err;
-			} else if (!kd_vec_type_same(t, e->ty)) {
-				fail(&c, e, "table vectors must have one type, got %s and %s", tstr(&c, t),
-				     tstr(&c, e->ty));
-				return err;
-			}
-		}
+		if (!(t = table_type(&c, tb)))
+			return err;
 		const KdType *ix = vec(&c, VTBL_INDICES, 0);
 		if (!ix)
 			return err;
-		if (kd_dtypes[ix->dt].is_float || ix->lanes != t->lanes) {
-			fail(&c, arg(&c, VTBL_INDICES), "indices must be an integer vector of %d lanes, got %s", t->lanes,
-			     tstr(&c, ix));
+		if (kd_dtypes[ix->dt].is_float || ix->lanes != t->lanes ||
+		    kd_dtypes[ix->dt].size != kd_dtypes[t->dt].size) {
+			fail(&c, arg(&c, VTBL_INDICES), "indices must be an integer vector of %d %d-bit lanes (the "
+			     "table's), got %s", t->lanes, kd_dtypes[t->dt].size * 8, tstr(&c, ix));
 			return err;
 		}
 		return result(&c, vty(a, t->dt, t->lanes));
 	}
+	case OP_MASK_AND:
+	case OP_MASK_OR:
+	case OP_MASK_XOR:
+	case OP_MASK_NOT: {
+		/* the operators' call form: mask values only (a string has no
+		 * lane count of its own to agree on) */
+		int n2 = c.op != &kd_ops[OP_MASK_NOT];
+		const KdType *tx = arg(&c, KD_AIPU_X)->ty;
+		for (int p = 0; p <= n2; p++) {
+			const KdType *tp = arg(&c, p)->ty;
+			if (tp->kind == TY_ERROR)
+				return err;
+			if (tp->kind != TY_MASK || !kd_vec_type_same(tp, tx)) {
+				fail(&c, arg(&c, p), "%s must be a mask%s, got %s", c.op->param[p].name,
+				     p ? " of x's type" : "", tstr(&c, tp));
+				return err;
+			}
+		}
+		return result(&c, mty(a, tx->maskbits, tx->lanes));
+	}
 	case OP_TAIL_MASK: {
 		int64_t lanes = 0;
 		int_arg(&c, TAIL_MASK_N, 0, INT64_MIN, INT64_MAX, &k);
-		if (int_arg(&c, TAIL_MASK_LANES, 1, 1, KD_AIPU_MAX_LANES, &lanes) <= 0)
+		if (lanes_arg(&c, TAIL_MASK_LANES, KD_AIPU_MAX_LANES, &lanes) <= 0)
 			return err;
 		int bits = VBITS % lanes == 0 && (VBITS / lanes == 8 || VBITS / lanes == 16 || VBITS / lanes == 32)
 		           ? (int)(VBITS / lanes) : 0;
@@ -535,19 +737,45 @@ KdType *kd_sema_aipu_call(KdArena *a, KdDiag *d, KdNode *n, KdType *err)
 	}
 }
 
+/* Mask & | ^ mask: the Compass API combines two masks of one type lane
+ * by lane. */
+static int mask_logic(const KdNode *n)
+{
+	return n->op == B_AND || n->op == B_OR || n->op == B_XOR;
+}
+
 KdType *kd_sema_vec_binary(KdArena *a, KdDiag *d, KdNode *n, KdType *l, KdType *r, KdType *err)
 {
 	const KdType *t = is_vecish(l) ? l : r, *o = t == l ? r : l;
 	const char *op = kd_binop_spelling[n->op];
 	int arith = n->op == B_ADD || n->op == B_SUB || n->op == B_MUL;
 	int cmp = n->op >= B_EQ && n->op <= B_GE;
+	if (t->kind == TY_MASK && mask_logic(n) && o->kind == TY_MASK && kd_vec_type_same(o, t))
+		return mty(a, t->maskbits, t->lanes);
 	if (t->kind == TY_MASK || (!arith && !cmp) ||
 	    (is_vecish(o) ? !kd_vec_type_same(o, t) : !scalar_fits(o, t))) {
 		kd_error(d, n->span, "invalid operands to '%s': %s and %s", op, kd_type_str(a, l),
 		         kd_type_str(a, r));
 		return err;
 	}
+	char why[128];
+	KdNode *on = t == l ? n->b : n->a;
+	if (!is_vecish(o) && !bcast_fits(on, t, why, sizeof why)) {
+		kd_error(d, on->span, "'%s': the scalar cannot be broadcast to %s: %s", op, kd_type_str(a, t),
+		         why);
+		return err;
+	}
 	if (arith)
 		return vty(a, t->dt, t->lanes);
 	return mty(a, kd_dtypes[t->dt].size * 8, t->lanes);
+}
+
+KdType *kd_sema_vec_unary(KdArena *a, KdDiag *d, KdNode *n, KdType *t, KdType *err)
+{
+	if (n->op != U_NOT || t->kind != TY_MASK) {
+		kd_error(d, n->span, "invalid operand to unary '%s': %s", kd_unop_spelling[n->op],
+		         kd_type_str(a, t));
+		return err;
+	}
+	return mty(a, t->maskbits, t->lanes);
 }

@@ -24,7 +24,11 @@ _Static_assert(KD_SAME_POS(VZIP_X, KD_AIPU_X) && KD_SAME_POS(VZIP_Y, KD_AIPU_Y) 
                KD_SAME_POS(VMAX_X, KD_AIPU_X) && KD_SAME_POS(VMAX_Y, KD_AIPU_Y) &&
                KD_SAME_POS(VCOMPT_X, KD_AIPU_X) && KD_SAME_POS(VREVS_X, KD_AIPU_X) &&
                KD_SAME_POS(VSHFL_X, KD_AIPU_X) && KD_SAME_POS(VREPLIC_X, KD_AIPU_X) &&
-               KD_SAME_POS(VSPLIT_X, KD_AIPU_X), "aipu ops share positions");
+               KD_SAME_POS(VSPLIT_X, KD_AIPU_X) && KD_SAME_POS(MASK_AND_X, KD_AIPU_X) &&
+               KD_SAME_POS(MASK_AND_Y, KD_AIPU_Y) && KD_SAME_POS(MASK_OR_X, KD_AIPU_X) &&
+               KD_SAME_POS(MASK_OR_Y, KD_AIPU_Y) && KD_SAME_POS(MASK_XOR_X, KD_AIPU_X) &&
+               KD_SAME_POS(MASK_XOR_Y, KD_AIPU_Y) && KD_SAME_POS(MASK_NOT_X, KD_AIPU_X),
+               "aipu ops share positions");
 /* vload and vstore: the tensor first, the mask last. */
 _Static_assert(KD_SAME_POS(VLOAD_SRC, VSTORE_DST) && KD_SAME_POS(VLOAD_MASK, VSTORE_MASK),
                "vload and vstore share positions");
@@ -36,12 +40,19 @@ KdType *kd_sema_vec_type(KdArena *a, KdDiag *d, KdNode *ty, KdType *err);
 KdType *kd_sema_aipu_call(KdArena *a, KdDiag *d, KdNode *n, KdType *err);
 /* A binary operator with a vector or mask operand. */
 KdType *kd_sema_vec_binary(KdArena *a, KdDiag *d, KdNode *n, KdType *l, KdType *r, KdType *err);
+/* A unary operator on a vector or mask (only `!` on a mask). */
+KdType *kd_sema_vec_unary(KdArena *a, KdDiag *d, KdNode *n, KdType *t, KdType *err);
 /* Same vector or mask type. */
 int kd_vec_type_same(const KdType *x, const KdType *y);
 const char *kd_vec_type_str(KdArena *a, const KdType *t);
 
-/* Parses a run-length mask string ("3T5F", "TTF"): returns the lane count
- * and writes up to max lanes (0/1) to out; -1 on a malformed string. */
-int kd_aipu_mask_parse(const char *s, unsigned char *out, int max);
+/* Reads a mask string as the Compass DSL's parser does: a count repeats
+ * the group of T/F letters after it, up to the next count or '_' ("4FT"
+ * is FTFTFTFT, "2FTT1FT" FTTFTTFT, "4T_FT" TTTTFT); letters before the
+ * first count form a group of one.  Returns the lane count and writes up
+ * to max lanes (0/1) to out; -1 on a malformed string, with the reason in
+ * why (KD_AIPU_MASK_WHY bytes) when it is not NULL. */
+enum { KD_AIPU_MASK_WHY = 96 };
+int kd_aipu_mask_parse(const char *s, unsigned char *out, int max, char *why);
 
 #endif

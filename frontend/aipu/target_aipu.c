@@ -35,8 +35,10 @@ const KdFrontendTarget kd_frontend_target_aipu = {
 	.index = index_view,
 	.vec_type = kd_sema_vec_type,
 	.vec_binary = kd_sema_vec_binary,
+	.vec_unary = kd_sema_vec_unary,
 	.call = call,
 	.lower_call = kd_lower_aipu_call,
 	.lower_vec_binary = kd_lower_vec_binary,
+	.lower_vec_unary = kd_lower_vec_unary,
 	.lower_tuple = kd_lower_aipu_tuple,
 };

@@ -2,20 +2,25 @@
  * vector and mask values, whose type rules are the op table's verifier
  * hooks (verify_aipu.c), run on built and on read IR alike. */
 #include "ir_target.h"
+#include "rules.h"
 
-/* --stats: a vstore moves its lanes (vload is pure, so only the stores
- * are counted). */
+/* --stats: a vload reads and a vstore writes its lanes, every lane
+ * counted (kdsl's model: a masked access moves the whole vector). */
+_Static_assert(KD_SAME_POS(VLOAD_IR_SRC, VSTORE_DST), "vload and vstore take the view first");
+
 static void bytes(int64_t *by, const KdWalk *w, const KdFunc *f, const KdIns *ins)
 {
 	(void)w;
-	if (ins->op == OP_VSTORE) {
-		const KdBuffer *b = &f->buf[f->val[ins->args[VSTORE_DST]].buf];
-		by[b->space] += (int64_t)f->val[ins->args[VSTORE_V]].lanes * kd_dtypes[b->dt].size;
-	}
+	if (ins->op != OP_VSTORE && ins->op != OP_VLOAD)
+		return;
+	const KdBuffer *b = &f->buf[f->val[ins->args[VSTORE_DST]].buf];
+	int v = ins->op == OP_VSTORE ? ins->args[VSTORE_V] : ins->res;
+	by[b->space] += (int64_t)f->val[v].lanes * kd_dtypes[b->dt].size;
 }
 
 const KdIrTarget kd_ir_target_aipu = {
 	.bytes = bytes,
+	.cost = kd_cost_aipu,
 	.vectors = 1,
 	.omit_optional = 1,
 };

@@ -15,7 +15,11 @@
 
 enum {
 	KD_AIPU_VEC_BYTES = KDSL_AIPU_VECTOR_BYTES,   /* a native vector: 256 bits */
-	KD_AIPU_MAX_LANES = 128    /* the most lanes any vector or mask has (i8 at 4x) */
+	/* The widest vector, in native widths: vconcat and vzip ("all") of two
+	 * 4x vectors give 8x (the Compass API doubles its operands' lanes and
+	 * sets no bound of its own; kdsl's lane arrays need one). */
+	KD_AIPU_MAX_MULT = 8,
+	KD_AIPU_MAX_LANES = 256    /* the most lanes any vector or mask has (i8 at 8x) */
 };
 
 /* Native lane count of a dtype; 0 for no dtype. */
@@ -24,29 +28,28 @@ static inline int kd_aipu_native(KdDtype dt)
 	return kd_dtypes[dt].size ? KD_AIPU_VEC_BYTES / kd_dtypes[dt].size : 0;
 }
 
-/* Widths the page allows: native, a multiple (2-4x, "Multiple Width
- * Vector") or a divisor of native ("Flexible Width Vector"). */
+/* Widths the Compass API allows: native; a multiple of native ("Multiple
+ * Width Vector": whole 256-bit registers, up to KD_AIPU_MAX_MULT); or any
+ * lane count above 1 up to that bound ("Flexible Width Vector": i32x3,
+ * i32x12 and f16x24 included).  A vector always has more than one lane. */
 enum { KD_AIPU_W_NATIVE = 0, KD_AIPU_W_MULTI = 1, KD_AIPU_W_FLEX = 2 };
 
 static inline int kd_aipu_width_ok(int lanes, int native, int allow)
 {
 	if (lanes == native)
 		return 1;
-	if ((allow & KD_AIPU_W_MULTI) && native > 0 && lanes % native == 0 && lanes / native >= 2 &&
-	    lanes / native <= 4)
+	if (native <= 0 || lanes < 2 || lanes > KD_AIPU_MAX_MULT * native)
+		return 0;
+	if ((allow & KD_AIPU_W_MULTI) && lanes % native == 0)
 		return 1;
-	if ((allow & KD_AIPU_W_FLEX) && lanes >= 1 && lanes < native && native % lanes == 0)
-		return 1;
-	return 0;
+	return (allow & KD_AIPU_W_FLEX) != 0;
 }
 
 /* The widths `allow` admits, in words, for diagnostics. */
 static inline const char *kd_aipu_width_words(int allow)
 {
-	return allow == (KD_AIPU_W_MULTI | KD_AIPU_W_FLEX)
-	       ? "a divisor of the native lane count or 1-4 times it"
-	       : allow == KD_AIPU_W_MULTI ? "1-4 times the native lane count"
-	       : allow == KD_AIPU_W_FLEX  ? "the native lane count or a divisor of it"
+	return allow & KD_AIPU_W_FLEX ? "more than 1 and at most 8 times the native lane count"
+	       : allow == KD_AIPU_W_MULTI ? "1-8 times the native lane count"
 	                                  : "the native lane count";
 }
 

@@ -259,9 +259,10 @@ static void same_type(KdVerify *v, const KdIns *in)
 		break;
 	case OP_VSLDL:
 		if (!constant(v, in, 2, &c))
-			kd_verify_fail(v, in, 2, "vsldl: shift must be a constant 0..%d", r->lanes);
-		else if (c < 0 || c > r->lanes)
-			kd_verify_fail(v, in, 2, "vsldl: shift must be in 0..%d, got %lld", r->lanes, (long long)c);
+			kd_verify_fail(v, in, 2, "vsldl: shift must be a constant 0..%d", r->lanes - 1);
+		else if (c < 0 || c >= r->lanes)
+			kd_verify_fail(v, in, 2, "vsldl: shift must be in 0..%d, got %lld", r->lanes - 1,
+			               (long long)c);
 		break;
 	default:
 		break;
@@ -336,6 +337,23 @@ static void vtbl(KdVerify *v, const KdIns *in)
 	}
 }
 
+/* mask_and / mask_or / mask_xor x, y and mask_not x: masks of the
+ * result's lanes. */
+static void mask_logic(KdVerify *v, const KdIns *in)
+{
+	int n = in->op == OP_MASK_NOT ? 1 : 2;
+	const KdVal *r;
+	if (!nargs(v, in, n, n) || !(r = result(v, in, 1)))
+		return;
+	if (r->type != VT_MASK) {
+		kd_verify_fail(v, in, -1, "%s: the result must be a mask, got %s", name(in), tstr(v, r));
+		return;
+	}
+	for (int k = 0; k < n; k++)
+		if (!like(v, in, k, r, "the result"))
+			return;
+}
+
 /* tail_mask n: a mask (its lanes are the source's `lanes`) from an
  * integer count. */
 static void tail_mask(KdVerify *v, const KdIns *in)
@@ -384,6 +402,7 @@ void kd_verify_aipu(KdVerify *v, const KdIns *in)
 	case OP_VBCAST: case OP_VSPLAT: splat(v, in); return;
 	case OP_VTBL: vtbl(v, in); return;
 	case OP_TAIL_MASK: tail_mask(v, in); return;
+	case OP_MASK_AND: case OP_MASK_OR: case OP_MASK_XOR: case OP_MASK_NOT: mask_logic(v, in); return;
 	case OP_VMASKLIT: vmask(v, in); return;
 	default:
 		/* an op given this hook in the table but no rules here */
@@ -397,13 +416,14 @@ void kd_verify_aipu(KdVerify *v, const KdIns *in)
 /* ---- values ---- */
 
 /* Every vector or mask value, wherever defined (a result, a block
- * parameter): 1..128 lanes (the emitter's lane arrays), a vector of an
- * aipu dtype at a width the page allows, a mask of bools. */
+ * parameter): 2..KD_AIPU_MAX_LANES lanes (a vector has more than one;
+ * the emitter's lane arrays hold the most), a vector of an aipu dtype at
+ * a width the Compass API allows, a mask of bools. */
 void kd_verify_vec_value(KdVerify *v, const KdVal *x, KdSpan at)
 {
 	int allow = KD_AIPU_W_MULTI | KD_AIPU_W_FLEX, native = kd_aipu_native(x->dt);
-	if (x->lanes < 1 || x->lanes > KD_AIPU_MAX_LANES)
-		kd_verify_fail_at(v, at, "vectors and masks have 1..%d lanes, got %d", KD_AIPU_MAX_LANES,
+	if (x->lanes < 2 || x->lanes > KD_AIPU_MAX_LANES)
+		kd_verify_fail_at(v, at, "vectors and masks have 2..%d lanes, got %d", KD_AIPU_MAX_LANES,
 		                  x->lanes);
 	else if (x->type == VT_VEC && !(KD_AIPU_DTYPES & KD_DTBIT(x->dt)))
 		kd_verify_fail_at(v, at, "no aipu vector of %s", x->dt ? kd_dtypes[x->dt].name : "no dtype");

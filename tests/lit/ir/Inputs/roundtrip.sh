@@ -22,6 +22,8 @@ mkdir -p "$T"
 REJECTS='
 tests/lit/aipu/bounds.k
 tests/lit/aipu/bounds_limits.k
+tests/lit/aipu/broadcast.k
+tests/lit/aipu/mask_strings_bad.k
 tests/lit/aipu/ops.k
 tests/lit/aipu/types.k
 tests/lit/ascend/align.k
