@@ -6,22 +6,18 @@
 
 #include "ieval.h"
 #include "sema.h"
+#include "scope.h"
 #include "sema_aipu.h"
 #include "frontend_target.h"
 #include "lower.h"
 #include "op.h"
-
-typedef struct Scope {
-	struct Scope *up;
-	KdVec syms;
-} Scope;
 
 typedef struct {
 	KdArena *a;
 	KdDiag *d;
 	KdTarget target;
 	const KdFrontendTarget *tg;
-	Scope *scope;
+	KdScopes *scope;
 	KdType *t_err, *t_void, *t_int, *t_float, *t_bool, *t_str;
 	int loop_depth;
 	int taint;   /* the statement being checked used a poisoned name (KdSym.bad) */
@@ -74,37 +70,26 @@ const char *kd_type_str(KdArena *a, const KdType *t)
 
 static void push_scope(Sema *s)
 {
-	Scope *sc = kd_alloc(s->a, sizeof *sc);
-	sc->up = s->scope;
-	s->scope = sc;
+	kd_scope_push(s->scope);
 }
 
 static void pop_scope(Sema *s)
 {
-	s->scope = s->scope->up;
+	kd_scope_pop(s->scope);
 }
 
 static KdSym *lookup(Sema *s, const char *name)
 {
-	for (Scope *sc = s->scope; sc; sc = sc->up)
-		for (int i = sc->syms.n - 1; i >= 0; i--) {
-			KdSym *y = sc->syms.v[i];
-			if (!strcmp(y->name, name))
-				return y;
-		}
-	return NULL;
+	return kd_scope_lookup(s->scope, name);
 }
 
 static KdSym *declare(Sema *s, KdSymKind k, const char *name, KdSpan at, KdNode *decl, KdType *ty)
 {
-	for (int i = 0; i < s->scope->syms.n; i++) {
-		KdSym *y = s->scope->syms.v[i];
-		if (!strcmp(y->name, name)) {
-			kd_error(s->d, at, "redefinition of '%s'", name);
-			kd_note(s->d, y->decl->name_span.len ? y->decl->name_span : y->decl->span,
-			        "previous definition of '%s' is here", name);
-			break;
-		}
+	KdSym *prev = kd_scope_here(s->scope, name);
+	if (prev) {
+		kd_error(s->d, at, "redefinition of '%s'", name);
+		kd_note(s->d, prev->decl->name_span.len ? prev->decl->name_span : prev->decl->span,
+		        "previous definition of '%s' is here", name);
 	}
 	if (kd_space_lookup(s->target, name, strlen(name)))
 		kd_error(s->d, at, "'%s' is a memory-space keyword of target %s and cannot name a value",
@@ -114,7 +99,7 @@ static KdSym *declare(Sema *s, KdSymKind k, const char *name, KdSpan at, KdNode 
 	y->name = name;
 	y->decl = decl;
 	y->ty = ty;
-	kd_vec_push(s->a, &s->scope->syms, y);
+	kd_scope_add(s->scope, y);
 	return y;
 }
 
@@ -999,7 +984,7 @@ static KdNode *kernel_seen(KernelSet *k, KdNode *n)
 
 int kd_sema(KdArena *a, KdDiag *d, KdNode *file, KdTarget *target)
 {
-	Sema s = {.a = a, .d = d};
+	Sema s = {.a = a, .d = d, .scope = kd_scopes_new(a)};
 	s.t_err = mkty(&s, TY_ERROR);
 	s.t_void = mkty(&s, TY_VOID);
 	s.t_int = mkty(&s, TY_INT);

@@ -54,6 +54,8 @@ struct KdSym {
 	int used, assigned;
 	int bad;               /* its declaration, or an assignment to it, had
 	                        * an error: a statement using it is KD_STMT_BAD */
+	KdSym *shadow;         /* scope.c: the symbol of this name it hides */
+	int depth;             /* scope.c: the scope it was declared in */
 };
 
 /* Returns the number of errors.  *target receives the file's target. */
