@@ -15,6 +15,8 @@
  *    a single move's bursts becoming one burst as for a fused pair;
  *  - across an op that touches a buffer the moves use (two gm kernel
  *    parameters may be the same memory, so gm against gm counts);
+ *  - on moves under a guard the rule checker cannot decide (their rules
+ *    are checked at run time, move by move);
  *  - when an operand is not a constant (or, in a loop, not affine in the
  *    induction variable), or the fused strides or counts leave the
  *    table's ranges (a loop is split into moves of at most 4095 bursts;
@@ -49,6 +51,7 @@ typedef struct {
 	KdFunc *f;
 	char *reach;
 	int *npred;               /* reachable predecessors per block */
+	char *proven;             /* per block: kd_pass_proven */
 } Fuse;
 
 /* The byte offset of view v: c + k*trip of loop_blk + the outer terms
@@ -301,7 +304,7 @@ static int fuse_loop(Fuse *u, int h)
 {
 	KdFunc *f = u->f;
 	KdCountedLoop cl;
-	if (!kd_counted_loop(f, u->reach, u->npred, h, want_move, &cl))
+	if (!kd_counted_loop(f, u->reach, u->npred, h, want_move, &cl) || !u->proven[f->ins[cl.op].blk])
 		return 0;
 	int64_t n = cl.trips;
 	int mv = cl.op, pre = cl.pre, exitb = cl.exitb;
@@ -351,9 +354,12 @@ int kd_pass_fuse_bursts(KdModule *m)
 		for (int changed = 1; changed;) {
 			changed = 0;
 			analyse(&u);
+			u.proven = calloc((size_t)u.f->nblk + 1, 1);
+			kd_pass_proven(m, u.f, u.proven);
 			for (int b = 0; b < u.f->nblk && !changed; b++)
 				if (u.reach[b])
-					changed = fuse_block(&u, b) || fuse_loop(&u, b);
+					changed = (u.proven[b] && fuse_block(&u, b)) || fuse_loop(&u, b);
+			free(u.proven);
 			total += changed;
 		}
 		free(u.reach);
