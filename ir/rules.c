@@ -314,12 +314,10 @@ int kd_ir_check_rules(KdDiag *d, KdModule *m)
 	return d->nerror - before;
 }
 
-int kd_rules_hold(KdModule *m, KdFunc *f, const KdIns *in, const KdGuardSet *g)
+int kd_rules_hold(KdArena *a, KdModule *m, KdFunc *f, const KdIns *in, const KdGuardSet *g)
 {
-	KdArena *a = kd_arena_new();
 	KdCheck c = {.m = m, .f = f, .a = a, .guard = g, .muted = 1};
 	check_ins(&c, in);
-	kd_arena_free(a);
 	return !c.nviolation;
 }
 

@@ -53,10 +53,10 @@ int kd_arg_const(const KdFunc *f, const KdIns *ins, int i, int64_t *out);
 int kd_arg_legal(const KdFunc *f, const KdIns *ins, int i, int64_t *out);
 
 /* Do the rules of instruction `in` of f hold at every trip its guards g
- * may keep, values included?  (A muted check: nothing is reported.)  The
- * passes ask under guards the checker cannot read, where kd_ir_check_rules
- * left the values to the runtime. */
-int kd_rules_hold(KdModule *m, KdFunc *f, const KdIns *in, const struct KdGuardSet *g);
+ * may keep, values included?  (A muted check: nothing is reported; a is
+ * scratch.)  The passes ask under guards the checker cannot read, where
+ * kd_ir_check_rules left the values to the runtime. */
+int kd_rules_hold(KdArena *a, KdModule *m, KdFunc *f, const KdIns *in, const struct KdGuardSet *g);
 
 /* ascend hooks (rules_ascend.c) */
 void kd_check_data_move(KdCheck *c, const KdIns *ins);

@@ -196,11 +196,11 @@ int kd_const_view(const KdFunc *f, int v, KdConstView *o)
 }
 
 /* Do the rules of every op of block b hold under its guards g? */
-static int block_holds(KdModule *m, KdFunc *f, int b, const KdGuardSet *g)
+static int block_holds(KdArena *a, KdModule *m, KdFunc *f, int b, const KdGuardSet *g)
 {
 	const KdBlock *bl = f->blk[b];
 	for (int k = 0; k < bl->nins; k++)
-		if (!kd_rules_hold(m, f, &f->ins[bl->insv[k]], g))
+		if (!kd_rules_hold(a, m, f, &f->ins[bl->insv[k]], g))
 			return 0;
 	return 1;
 }
@@ -211,6 +211,6 @@ void kd_pass_proven(KdModule *m, KdFunc *f, char *proven)
 	KdGuards g;
 	kd_guards_build(a, f, &g);
 	for (int b = 0; b < f->nblk; b++)
-		proven[b] = (char)(kd_guards_proven(&g, b) || block_holds(m, f, b, kd_guards_of(&g, b)));
+		proven[b] = (char)(kd_guards_proven(&g, b) || block_holds(a, m, f, b, kd_guards_of(&g, b)));
 	kd_arena_free(a);
 }
