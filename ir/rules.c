@@ -3,12 +3,15 @@
  * the op's hook.  Integer operands are bounded by an affine analysis over
  * the loop nest: an operand that is affine in induction variables of
  * loops with constant bounds takes exactly the values between its corner
- * values, so a rule broken at any iteration is a compile-time error.
- * Operands that depend on runtime values are left to the runtime, which
- * re-checks every rule. */
+ * values over the trips that run, so a rule broken at any iteration that
+ * runs is a compile-time error.  Which trips run is the loop's bounds
+ * narrowed by the op's guards (guards.h: `if t < 7` around a full tile
+ * keeps trips 0..6).  Operands that depend on runtime values, and every
+ * value under a guard the checker cannot read or that never holds, are
+ * left to the runtime, which re-checks every rule. */
 #include <string.h>
 
-#include "affine.h"
+#include "guards.h"
 #include "rules.h"
 
 /* -1 when the count does not fit int64 (lo..hi spans more than 2^63
@@ -66,6 +69,11 @@ static KdAff aff_of(const KdFunc *f, int v, int depth)
 	}
 }
 
+KdAff kd_aff_of(const KdFunc *f, int v)
+{
+	return aff_of(f, v, 0);
+}
+
 static int64_t gcd(int64_t a, int64_t b)
 {
 	if (a < 0)
@@ -80,19 +88,42 @@ static int64_t gcd(int64_t a, int64_t b)
 	return a;
 }
 
+/* The trips of loop `blk` an operand of the instruction being checked
+ * takes: those its guards keep (guards.h), else all of them.  *step is
+ * the spacing of the kept trips (0: one trip). */
+static int64_t kept_trips(const KdCheck *c, int blk, int64_t *lo, int64_t *step)
+{
+	const KdTrips *t = c->guard ? kd_guard_trips(c->guard, blk) : NULL;
+	if (!t) {
+		int64_t n = trips(c->f, c->f->blk[blk]->loop);
+		*lo = 0;
+		*step = n > 1;
+		return n;
+	}
+	*lo = t->lo;
+	*step = kd_trips_step(t);
+	return t->hi - t->lo + 1;
+}
+
 KdRange kd_range_of(KdCheck *c, int v)
 {
 	KdRange r = {0};
 	const KdFunc *f = c->f;
+	/* never runs, or runs on trips the checker cannot tell: the runtime
+	 * checks what runs */
+	if (c->blind)
+		return r;
 	KdAff a = aff_of(f, v, 0);
 	if (!a.ok)
 		return r;
 	r.known = 1;
 	r.lo = r.hi = a.c;
 	for (int i = 0; i < a.n; i++) {
-		int64_t n = trips(f, f->blk[(int)a.t[i].key]->loop), span;
+		int64_t first, step, n = kept_trips(c, (int)a.t[i].key, &first, &step), span, base, k = a.t[i].k;
 		/* INT64_MIN has no magnitude gcd() could take (IR text can say it) */
-		if (a.t[i].k == INT64_MIN || __builtin_mul_overflow(a.t[i].k, n - 1, &span)) {
+		if (k == INT64_MIN || __builtin_mul_overflow(k, n - 1, &span) ||
+		    __builtin_mul_overflow(k, first, &base) || __builtin_add_overflow(r.lo, base, &r.lo) ||
+		    __builtin_add_overflow(r.hi, base, &r.hi)) {
 			r.known = 0;
 			return r;
 		}
@@ -101,10 +132,14 @@ KdRange kd_range_of(KdCheck *c, int v)
 			r.known = 0;
 			return r;
 		}
-		if (n > 1)
-			r.mod = gcd(r.mod, a.t[i].k);
+		if (step && __builtin_mul_overflow(k, step, &k)) {
+			r.known = 0;
+			return r;
+		}
+		if (step)
+			r.mod = gcd(r.mod, k);
 	}
-	r.rem = r.mod ? ((a.c % r.mod) + r.mod) % r.mod : a.c;
+	r.rem = r.mod ? ((r.lo % r.mod) + r.mod) % r.mod : r.lo;
 	return r;
 }
 
@@ -161,13 +196,42 @@ const KdBuffer *kd_check_ref(KdCheck *c, const KdIns *ins, int i, KdRange *off)
 	return &f->buf[v->buf];
 }
 
+/* After an error under guards that narrowed its loops: which values of
+ * each induction variable the rule was checked for. */
+static void guard_note(KdCheck *c)
+{
+	const KdGuardSet *g = c->guard;
+	if (!g || !g->n || g->dead || g->undecided)
+		return;
+	KdBuf b = {0};
+	for (int i = 0; i < g->n; i++) {
+		const KdTrips *t = &g->t[i];
+		const KdLoop *l = c->f->blk[t->blk]->loop;
+		int64_t lo = c->f->val[l->lo].c;
+		const char *name = c->f->val[l->iv].name;
+		kd_buf_printf(&b, "%s%s %s %lld", i ? ", " : "", name ? name : "the loop variable",
+		              t->lo == t->hi ? "=" : "in", (long long)(lo + l->step * t->lo));
+		if (t->hi > t->lo)
+			kd_buf_printf(&b, "..%lld", (long long)(lo + l->step * t->hi));
+		for (int h = 0; h < t->nhole; h++)
+			kd_buf_printf(&b, "%s%lld", h ? ", " : " except ", (long long)(lo + l->step * t->hole[h]));
+	}
+	kd_note(c->d, g->at, "checked for the iterations the guards keep: %s", b.s);
+	kd_buf_free(&b);
+}
+
 static void check_verror(KdCheck *c, const KdIns *ins, KdSpan sp, const char *fmt, va_list ap)
 {
+	if (c->muted) {
+		c->nviolation++;
+		return;
+	}
 	KdBuf b = {0};
 	kd_buf_printf(&b, "%s: ", kd_ops[ins->op].name);
 	kd_buf_vprintf(&b, fmt, ap);
 	kd_error(c->d, sp, "%s", b.s);
 	kd_buf_free(&b);
+	guard_note(c);
 }
 
 void kd_check_error(KdCheck *c, const KdIns *ins, int i, const char *fmt, ...)
@@ -220,28 +284,41 @@ static void table_rules(KdCheck *c, const KdIns *ins)
 	}
 }
 
+/* The rules of one instruction under its guards. */
+static void check_ins(KdCheck *c, const KdIns *in)
+{
+	const KdOpDesc *od = &kd_ops[in->op];
+	c->dead = c->guard->dead;
+	c->blind = !c->muted && (c->guard->dead || c->guard->undecided);
+	/* pure ops with rules too: aipu's vload checks its address */
+	if (od->kind == OK_EFFECT)
+		table_rules(c, in);
+	if (od->check)
+		od->check(c, in);
+}
+
 int kd_ir_check_rules(KdDiag *d, KdModule *m)
 {
 	int before = d->nerror;
 	KdArena *a = kd_arena_new();
 	for (int fi = 0; fi < m->nfn; fi++) {
 		KdCheck c = {.d = d, .m = m, .f = m->fn[fi], .a = a};
+		KdGuards g;
+		kd_guards_build(a, c.f, &g);
 		for (int i = 0; i < c.f->nins; i++) {
-			const KdIns *in = &c.f->ins[i];
-			const KdOpDesc *od = &kd_ops[in->op];
-			if (od->kind != OK_EFFECT) {
-				/* pure ops with rules too: aipu's vload checks its address */
-				if (od->check)
-					od->check(&c, in);
-				continue;
-			}
-			table_rules(&c, in);
-			if (od->check)
-				od->check(&c, in);
+			c.guard = kd_guards_of(&g, c.f->ins[i].blk);
+			check_ins(&c, &c.f->ins[i]);
 		}
 	}
 	kd_arena_free(a);
 	return d->nerror - before;
+}
+
+int kd_rules_hold(KdArena *a, KdModule *m, KdFunc *f, const KdIns *in, const KdGuardSet *g)
+{
+	KdCheck c = {.m = m, .f = f, .a = a, .guard = g, .muted = 1};
+	check_ins(&c, in);
+	return !c.nviolation;
 }
 
 int kd_affine_in(const KdFunc *f, int v, int loop_blk, int64_t *c, int64_t *k)

@@ -1,10 +1,13 @@
 /* rules.h: what the hardware-rule hooks of the op table see.  Internal to
  * ir/.  Integer operands are known as ranges: exactly (a constant), over
- * a loop nest with constant bounds (affine in the induction variables),
- * or not at all (they depend on a runtime value; the runtime checks). */
+ * the trips of a loop nest with constant bounds that the op's guards keep
+ * (affine in the induction variables), or not at all (they depend on a
+ * runtime value, or the op is under a guard the checker cannot read or
+ * that never holds; the runtime checks). */
 #ifndef KD_RULES_H
 #define KD_RULES_H
 
+#include "affine.h"
 #include "ir.h"
 
 typedef struct {
@@ -18,7 +21,17 @@ struct KdCheck {
 	KdModule *m;
 	KdFunc *f;
 	KdArena *a;
-	int dead;          /* the instruction never runs (an empty loop) */
+	int dead;          /* the instruction never runs (a guard false at every trip) */
+	/* the guards of the instruction being checked (guards.h): kd_range_of
+	 * bounds operands over the trips they keep */
+	const struct KdGuardSet *guard;
+	/* under a guard that never holds or that the checker cannot read:
+	 * kd_range_of knows no value, so only the rules on types (dtypes,
+	 * spaces, shapes) are compile-time errors; the runtime checks the
+	 * values of what runs */
+	int blind;
+	/* kd_rules_hold's run: violations are counted, not reported */
+	int muted, nviolation;
 };
 
 KdRange kd_range_of(KdCheck *c, int val);
@@ -38,6 +51,12 @@ int kd_arg_const(const KdFunc *f, const KdIns *ins, int i, int64_t *out);
 /* The same, and within the table's range: hooks build on legal values only,
  * so a range error is not reported twice in other words. */
 int kd_arg_legal(const KdFunc *f, const KdIns *ins, int i, int64_t *out);
+
+/* Do the rules of instruction `in` of f hold at every trip its guards g
+ * may keep, values included?  (A muted check: nothing is reported; a is
+ * scratch.)  The passes ask under guards the checker cannot read, where
+ * kd_ir_check_rules left the values to the runtime. */
+int kd_rules_hold(KdArena *a, KdModule *m, KdFunc *f, const KdIns *in, const struct KdGuardSet *g);
 
 /* ascend hooks (rules_ascend.c) */
 void kd_check_data_move(KdCheck *c, const KdIns *ins);
@@ -82,5 +101,8 @@ int kd_affine_in(const KdFunc *f, int v, int loop_blk, int64_t *c, int64_t *k);
 /* Every term: v == c + sum k[i] * (trip index of the loop headed by
  * blk[i]), at most 8 terms; 0 when v is not affine in constant-bound loops. */
 int kd_affine_terms(const KdFunc *f, int v, int64_t *c, int *nterm, int blk[8], int64_t k[8]);
+/* v as an affine form over the trip indices of constant-bound loops,
+ * keyed by their header blocks (not ok: no such form). */
+KdAff kd_aff_of(const KdFunc *f, int v);
 /* Trips of a loop with constant bounds; -1 when they do not fit int64. */
 int64_t kd_loop_trips(const KdFunc *f, const KdLoop *l);

@@ -5,6 +5,7 @@
  * typing rules, pure ones included, through its op's hook (verify.h). */
 #include <string.h>
 
+#include "dom.h"
 #include "ir_target.h"
 #include "irsyntax.h"
 #include "verify.h"
@@ -13,9 +14,7 @@ typedef struct {
 	KdDiag *d;
 	const KdFunc *f;
 	KdArena *a;
-	int *idom;         /* immediate dominator per block; -1 unreachable */
-	int *rpo;          /* reverse postorder number per block */
-	int *pre, *post;   /* dominator-tree interval per block: O(1) dominance */
+	KdDom dom;
 	int *pos;          /* instruction -> position in its block */
 	int nerr;
 	int input;         /* checking IR read from text: the user's error */
@@ -29,150 +28,9 @@ static void fail(Ver *v, const KdIns *in, const char *what)
 	v->nerr++;
 }
 
-static int nsucc(const KdFunc *f, int b, int k)
-{
-	const KdBlock *bl = f->blk[b];
-	if (!bl->nins)
-		return -1;
-	const KdIns *t = &f->ins[bl->insv[bl->nins - 1]];
-	return k < t->nsucc ? t->succ[k].blk : -1;
-}
-
-static void dfs(const KdFunc *f, int b, char *seen, int *order, int *n)
-{
-	/* Explicit stack: a deep loop nest must not recurse deeply. */
-	int *stack = order + f->nblk, *next = stack + f->nblk, sp = 0;
-	stack[sp] = b;
-	next[sp++] = 0;
-	seen[b] = 1;
-	while (sp) {
-		int x = stack[sp - 1];
-		int s = nsucc(f, x, next[sp - 1]++);
-		if (next[sp - 1] > 2) {
-			order[(*n)++] = x;
-			sp--;
-			continue;
-		}
-		if (s >= 0 && s < f->nblk && !seen[s]) {
-			seen[s] = 1;
-			stack[sp] = s;
-			next[sp++] = 0;
-		}
-	}
-}
-
-static int intersect(Ver *v, int a, int b)
-{
-	while (a != b) {
-		while (v->rpo[a] > v->rpo[b])
-			a = v->idom[a];
-		while (v->rpo[b] > v->rpo[a])
-			b = v->idom[b];
-	}
-	return a;
-}
-
-/* Numbers the dominator tree depth first: a dominates b exactly when b's
- * [pre, post] lies inside a's.  Walking idom chains per use instead was
- * quadratic in long kernels, whose chains are as long as the kernel. */
-static void tree_intervals(Ver *v, int n)
-{
-	int *first = kd_alloc(v->a, sizeof *first * (size_t)n);
-	int *next = kd_alloc(v->a, sizeof *next * (size_t)n);
-	int *stack = kd_alloc(v->a, sizeof *stack * (size_t)n);
-	int *it = kd_alloc(v->a, sizeof *it * (size_t)n);
-	int clock = 0, sp = 0;
-
-	v->pre = kd_alloc(v->a, sizeof *v->pre * (size_t)n);
-	v->post = kd_alloc(v->a, sizeof *v->post * (size_t)n);
-	for (int b = 0; b < n; b++)
-		first[b] = next[b] = -1;
-	for (int b = n - 1; b > 0; b--)
-		if (v->idom[b] >= 0) {
-			next[b] = first[v->idom[b]];
-			first[v->idom[b]] = b;
-		}
-	stack[sp++] = 0;
-	it[0] = first[0];
-	v->pre[0] = clock++;
-	while (sp) {
-		int x = stack[sp - 1], c = it[x];
-		if (c < 0) {
-			v->post[x] = clock++;
-			sp--;
-			continue;
-		}
-		it[x] = next[c];
-		v->pre[c] = clock++;
-		it[c] = first[c];
-		stack[sp++] = c;
-	}
-}
-
-/* Cooper, Harvey and Kennedy's iterative dominators. */
-static void dominators(Ver *v)
-{
-	const KdFunc *f = v->f;
-	int n = f->nblk, cnt = 0;
-	char *seen = kd_alloc(v->a, (size_t)n);
-	int *post = kd_alloc(v->a, sizeof *post * (size_t)n * 3);
-	v->idom = kd_alloc(v->a, sizeof *v->idom * (size_t)n);
-	v->rpo = kd_alloc(v->a, sizeof *v->rpo * (size_t)n);
-	dfs(f, 0, seen, post, &cnt);
-	for (int i = 0; i < n; i++)
-		v->idom[i] = -1;
-	for (int i = 0; i < cnt; i++)
-		v->rpo[post[i]] = cnt - 1 - i;
-	/* Predecessor lists, built once (in block order, as edges): scanning
-	 * every block for the predecessors of each made this quadratic. */
-	int *pstart = kd_alloc(v->a, sizeof *pstart * (size_t)(n + 1));
-	int *plist = kd_alloc(v->a, sizeof *plist * (size_t)(2 * n + 1));
-	memset(pstart, 0, sizeof *pstart * (size_t)(n + 1));
-	for (int p = 0; p < n; p++)
-		for (int k = 0; k < 2; k++) {
-			int s = nsucc(f, p, k);
-			if (s >= 0 && s < n)
-				pstart[s + 1]++;
-		}
-	for (int b = 0; b < n; b++)
-		pstart[b + 1] += pstart[b];
-	int *fillp = kd_alloc(v->a, sizeof *fillp * (size_t)(n + 1));
-	memcpy(fillp, pstart, sizeof *fillp * (size_t)(n + 1));
-	for (int p = 0; p < n; p++)
-		for (int k = 0; k < 2; k++) {
-			int s = nsucc(f, p, k);
-			if (s >= 0 && s < n)
-				plist[fillp[s]++] = p;
-		}
-	v->idom[0] = 0;
-	for (int changed = 1; changed;) {
-		changed = 0;
-		for (int i = cnt - 1; i >= 0; i--) {
-			int b = post[i];
-			if (b == 0)
-				continue;
-			int nd = -1;
-			for (int e = pstart[b]; e < pstart[b + 1]; e++) {
-				int p = plist[e];
-				if (v->idom[p] >= 0)
-					nd = nd < 0 ? p : intersect(v, p, nd);
-			}
-			if (nd != v->idom[b]) {
-				v->idom[b] = nd;
-				changed = 1;
-			}
-		}
-	}
-	tree_intervals(v, n);
-}
-
 static int dominates(Ver *v, int a, int b)
 {
-	if (v->idom[b] < 0)
-		return 1;      /* unreachable code: nothing to prove */
-	if (v->idom[a] < 0)
-		return 0;
-	return v->pre[a] <= v->pre[b] && v->post[b] <= v->post[a];
+	return kd_dom_dominates(&v->dom, a, b);
 }
 
 /* Is value x available at instruction `in` (at position p of block b)? */
@@ -281,7 +139,7 @@ static void func(Ver *v)
 	for (int b = 0; b < f->nblk; b++)
 		for (int k = 0; k < f->blk[b]->nins; k++)
 			v->pos[f->blk[b]->insv[k]] = k;
-	dominators(v);
+	kd_dom_build(v->a, f, &v->dom);
 	for (int b = 0; b < f->nblk; b++) {
 		const KdBlock *bl = f->blk[b];
 		if (!bl->nins) {

@@ -118,15 +118,25 @@ static int mem_mask(const KdIns *in)
 	return in->nargs > k ? in->args[k] : -1;
 }
 
-/* vload/vstore check at run time unless the rule checker could prove
- * them: a constant offset with no mask or a constant one. */
+/* vload/vstore check at run time unless their lanes are in bounds here:
+ * a constant offset with no mask or a constant one, whose active lanes
+ * lie inside the tensor.  The emitter does not rely on the rule checker
+ * having rejected the others: under a guard it cannot decide, an op with
+ * a constant offset outside its tensor compiles and must fail at run
+ * time (docs/language.md, rule checker). */
 static int mem_checked(const KdFunc *f, const KdIns *in)
 {
-	int off = kd_defins(f, in->args[MEM_VIEW])->args[0];
+	const KdVal *off = &f->val[kd_defins(f, in->args[MEM_VIEW])->args[0]];
 	int m = mem_mask(in);
 	const KdIns *mi = m < 0 ? NULL : kd_defins(f, m);   /* NULL: a block parameter */
-	int mlit = m < 0 || (mi && mi->op == OP_VMASKLIT);
-	return !(f->val[off].kind == VK_CONST && mlit);
+	if (off->kind != VK_CONST || (m >= 0 && (!mi || mi->op != OP_VMASKLIT)))
+		return 1;
+	int last = f->val[in->op == OP_VSTORE ? in->args[VSTORE_V] : in->res].lanes - 1;
+	if (mi)
+		for (last = mi->nargs - 1; last >= 0 && !f->val[mi->args[last]].c; last--)
+			;
+	const KdBuffer *b = &f->buf[f->val[in->args[MEM_VIEW]].buf];
+	return last >= 0 && (off->c < 0 || off->c > b->dims[0] - 1 - last);
 }
 
 int kd_emit_vec_needs_site(const KdFunc *f, const KdIns *in)

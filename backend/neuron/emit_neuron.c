@@ -9,13 +9,17 @@
 #include "emit_neuron.h"
 #include "tile.h"
 
+/* Does tile operand v need its block index checked here?  Yes unless it
+ * is a constant inside the tensor: the emitter does not rely on the rule
+ * checker, which leaves ops under a guard it cannot decide to run time. */
 static int blocked(const KdFunc *f, int v)
 {
 	const KdVal *x = &f->val[v];
 	if (x->type != VT_REF || x->kind != VK_INS || f->ins[x->def].op != OP_TILE)
 		return 0;
 	const KdBuffer *b = &f->buf[x->buf];
-	return b->tile && b->tile->nbdim && f->val[f->ins[x->def].args[TA_BLOCK]].kind != VK_CONST;
+	const KdVal *lin = &f->val[f->ins[x->def].args[TA_BLOCK]];
+	return b->tile && b->tile->nbdim && (lin->kind != VK_CONST || lin->c < 0 || lin->c >= b->tile->nblocks);
 }
 
 void kd_emit_tile_checks(KdBuf *o, const KdFunc *f, const KdIns *in, int site, KdEmitVal val, void *ctx)

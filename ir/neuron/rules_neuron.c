@@ -241,8 +241,8 @@ static void mask_inside(KdCheck *c, const KdIns *ins, KdSpan at, int i, KdRange 
 		return;   /* no dst row uses the entry, or it only keeps (255) */
 	int64_t v = r.lo + (top - r.lo) / step * step, last = (dnp - 1 - i) / QUAD * QUAD;
 	if (last + v >= snp)
-		kd_error(c->d, at, "%s: shuffle_mask[%d] = %lld reads partition %lld of src, which has %lld",
-		         kd_ops[ins->op].name, i, (long long)v, (long long)(last + v), (long long)snp);
+		kd_check_error_at(c, ins, at, "shuffle_mask[%d] = %lld reads partition %lld of src, which has %lld",
+		                  i, (long long)v, (long long)(last + v), (long long)snp);
 }
 
 void kd_check_neuron_shuffle(KdCheck *c, const KdIns *ins)
@@ -285,12 +285,14 @@ void kd_check_neuron_shuffle(KdCheck *c, const KdIns *ins)
 	for (int i = 0; i < li->nargs; i++) {
 		KdRange r = kd_range_of(c, li->args[i]);
 		int64_t bad;
-		if (!r.known)
-			kd_error(c->d, li->argspan[i], "%s: shuffle_mask[%d] must be a constant or an affine expression "
-			         "of loop indices with constant bounds", kd_ops[ins->op].name, i);
-		else if (first_bad(r, &bad))
-			kd_error(c->d, li->argspan[i], "%s: shuffle_mask[%d] must be in 0..%d or %d, got %lld",
-			         kd_ops[ins->op].name, i, QUAD - 1, KEEP, (long long)bad);
+		if (!r.known) {
+			/* (blind: a guard hides the values, the runtime checks them) */
+			if (!c->blind)
+				kd_check_error_at(c, ins, li->argspan[i], "shuffle_mask[%d] must be a constant or an affine "
+				                  "expression of loop indices with constant bounds", i);
+		} else if (first_bad(r, &bad))
+			kd_check_error_at(c, ins, li->argspan[i], "shuffle_mask[%d] must be in 0..%d or %d, got %lld", i,
+			                  QUAD - 1, KEEP, (long long)bad);
 		else
 			mask_inside(c, ins, li->argspan[i], i, r, d->np, s->np);
 	}

@@ -11,8 +11,9 @@
  *    blocks may share physical tiles with other blocks, so a write can be
  *    read under another name;
  *  - when the op has a run-time check that may fail (an operand that is
- *    not a constant and not affine in constant-bound loops): removing it
- *    would hide the error. */
+ *    not a constant and not affine in constant-bound loops, or an op under
+ *    a guard the rule checker cannot decide): removing it would hide the
+ *    error. */
 #include <stdlib.h>
 
 #include "pass.h"
@@ -47,9 +48,11 @@ static int checked(const KdFunc *f, const KdIns *in)
 	return 1;
 }
 
-static void func(KdFunc *f, int *count)
+static void func(KdModule *m, KdFunc *f, int *count)
 {
 	char *read = calloc((size_t)f->nbuf + 1, 1);
+	char *proven = calloc((size_t)f->nblk + 1, 1);
+	kd_pass_proven(m, f, proven);
 	for (int i = 0; i < f->nins; i++) {
 		const KdIns *in = &f->ins[i];
 		const KdOpDesc *d = &kd_ops[in->op];
@@ -74,19 +77,20 @@ static void func(KdFunc *f, int *count)
 				nwrite++;
 				dead = on_chip(&f->buf[x->buf]) && !read[x->buf];
 			}
-			if (dead && nwrite && checked(f, in)) {
+			if (dead && nwrite && proven[b] && checked(f, in)) {
 				kd_ins_unlink(f, bl->insv[k--]);
 				++*count;
 			}
 		}
 	}
 	free(read);
+	free(proven);
 }
 
 int kd_pass_dead_moves(KdModule *m)
 {
 	int n = 0;
 	for (int i = 0; i < m->nfn; i++)
-		func(m->fn[i], &n);
+		func(m, m->fn[i], &n);
 	return n;
 }

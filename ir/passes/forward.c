@@ -26,7 +26,9 @@
  *    one memory, and directly allocated neuron tiles may share bytes, so
  *    with such a buffer any op naming one stops it);
  *  - when the two copies are not in one block with constant operands
- *    (across blocks or loop trips the pairing is not proven);
+ *    (across blocks or loop trips the pairing is not proven), or the
+ *    block is under a guard the rule checker cannot decide (the ops'
+ *    rules are then checked at run time, on the ops as written);
  *  - when T is a kernel parameter or a directly allocated tile, A or B is
  *    T, or A and B are one buffer whose bytes (elements) read and written
  *    meet;
@@ -349,9 +351,12 @@ int kd_pass_forward(KdModule *m)
 		return 0;
 	for (int fi = 0; fi < m->nfn; fi++) {
 		Fw w = {.m = m, .f = m->fn[fi]};
+		char *proven = calloc((size_t)w.f->nblk + 1, 1);
+		kd_pass_proven(m, w.f, proven);
 		for (int b = 0; b < w.f->nblk; b++)
-			while (block(&w, b))
+			while (proven[b] && block(&w, b))
 				n++;
+		free(proven);
 	}
 	return n;
 }

@@ -15,6 +15,8 @@
  *    a single move's bursts becoming one burst as for a fused pair;
  *  - across an op that touches a buffer the moves use (two gm kernel
  *    parameters may be the same memory, so gm against gm counts);
+ *  - on moves under a guard the rule checker cannot decide (their rules
+ *    are checked at run time, move by move);
  *  - when an operand is not a constant (or, in a loop, not affine in the
  *    induction variable), or the fused strides or counts leave the
  *    table's ranges (a loop is split into moves of at most 4095 bursts;
@@ -48,6 +50,7 @@ typedef struct {
 	KdArena *a;
 	KdFunc *f;
 	KdCfg cfg;
+	char *proven;             /* per block: kd_pass_proven */
 } Fuse;
 
 /* The byte offset of view v: c + k*trip of loop_blk + the outer terms
@@ -315,7 +318,7 @@ static int fuse_loop(Fuse *u, int h, int *pre_out)
 {
 	KdFunc *f = u->f;
 	KdCountedLoop cl;
-	if (!kd_counted_loop(f, &u->cfg, h, want_move, &cl))
+	if (!kd_counted_loop(f, &u->cfg, h, want_move, &cl) || !u->proven[f->ins[cl.op].blk])
 		return 0;
 	int64_t n = cl.trips;
 	int mv = cl.op, pre = cl.pre, exitb = cl.exitb;
@@ -363,14 +366,18 @@ int kd_pass_fuse_bursts(KdModule *m)
 		for (int changed = 1; changed;) {
 			changed = 0;
 			kd_cfg_analyse(&u.cfg, u.f);
+			u.proven = calloc((size_t)u.f->nblk + 1, 1);
+			kd_pass_proven(m, u.f, u.proven);
 			for (int b = 0; b < u.f->nblk; b++) {
 				if (!u.cfg.reach[b])
 					continue;
 				int pre = -1;
-				changed += fuse_block(&u, b);
+				if (u.proven[b])
+					changed += fuse_block(&u, b);
 				if (fuse_loop(&u, b, &pre))
-					changed += 1 + fuse_block(&u, pre);
+					changed += 1 + (u.proven[pre] ? fuse_block(&u, pre) : 0);
 			}
+			free(u.proven);
 			total += changed;
 		}
 		kd_cfg_free(&u.cfg);

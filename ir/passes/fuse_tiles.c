@@ -12,8 +12,12 @@
  *    naming any such buffer also stops it;
  *  - for a tensor_copy within one buffer, or with a directly allocated
  *    side (the second copy could read what the first wrote);
- *  - with views that are not all constants (loop or run-time indices).
+ *  - with views that are not all constants (loop or run-time indices);
+ *  - in a block whose ops' rules do not hold under a guard the rule
+ *    checker cannot read (kd_pass_proven: the runtime checks each op).
  * Loops of such ops are fused by fuse_tiles_loops.c. */
+#include <stdlib.h>
+
 #include "pass.h"
 #include "ir_target.h"
 #include "tile.h"
@@ -96,9 +100,13 @@ int kd_pass_fuse_tiles(KdModule *m)
 	for (int fi = 0; fi < m->nfn; fi++) {
 		int loops;
 		do {
-			for (int b = 0; b < m->fn[fi]->nblk; b++)
-				while (block(m, m->fn[fi], b))
+			KdFunc *f = m->fn[fi];
+			char *proven = calloc((size_t)f->nblk + 1, 1);
+			kd_pass_proven(m, f, proven);
+			for (int b = 0; b < f->nblk; b++)
+				while (proven[b] && block(m, f, b))
 					n++;
+			free(proven);
 			/* a fused loop's op may continue a straight-line one */
 			loops = kd_fuse_tiles_loops(m, m->fn[fi]);
 			n += loops;

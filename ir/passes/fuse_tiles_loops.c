@@ -12,7 +12,9 @@
  * The fused views are the union of the trips' views: each trip's view
  * lay inside its tile (the rule checker proved it over the whole loop),
  * so the union does too, and load, store and tensor_copy have no other
- * range to leave.  Nothing needs splitting.
+ * range to leave.  Nothing needs splitting.  (A loop under a guard the
+ * checker cannot decide was not proved: it is left alone, its trips
+ * checked at run time one by one.)
  *
  * It must not fire:
  *  - for a tensor_copy within one buffer or with a directly allocated
@@ -35,6 +37,7 @@ typedef struct {
 	KdModule *m;
 	KdFunc *f;
 	KdCfg cfg;
+	char *proven;      /* per block: kd_pass_proven */
 } Fl;
 
 /* One tile operand of a tile view: c + k*trip + outer terms. */
@@ -149,7 +152,8 @@ static int fuse_loop(Fl *u, int h)
 {
 	KdFunc *f = u->f;
 	KdCountedLoop cl;
-	if (!kd_counted_loop(f, &u->cfg, h, want_copy, &cl) || cl.trips > KDSL_NEURON_PARTITIONS * 65536)
+	if (!kd_counted_loop(f, &u->cfg, h, want_copy, &cl) || cl.trips > KDSL_NEURON_PARTITIONS * 65536 ||
+	    !u->proven[f->ins[cl.op].blk])
 		return 0;
 	int64_t n = cl.trips;
 	int op = cl.op, pre = cl.pre, exitb = cl.exitb;
@@ -188,8 +192,11 @@ int kd_fuse_tiles_loops(KdModule *m, KdFunc *f)
 	for (int changed = 1; changed;) {
 		changed = 0;
 		kd_cfg_analyse(&u.cfg, f);
+		u.proven = calloc((size_t)f->nblk + 1, 1);
+		kd_pass_proven(m, f, u.proven);
 		for (int b = 0; b < f->nblk; b++)
 			changed += fuse_loop(&u, b);
+		free(u.proven);
 		total += changed;
 	}
 	kd_cfg_free(&u.cfg);

@@ -85,6 +85,16 @@ typedef struct {
 /* Analyses f into c (which grows as needed; zero it before first use). */
 void kd_cfg_analyse(KdCfg *c, const KdFunc *f);
 void kd_cfg_free(KdCfg *c);
+/* proven[b] (f->nblk entries the caller owns): 1 when the rules of
+ * block b's ops hold at every trip that may run, values included.  Under
+ * a guard the rule checker cannot read (guards.h) it reported no value
+ * error and left the values to the runtime; there kd_rules_hold checks
+ * each op over the trips the readable guards keep, and a violation makes
+ * the block unproven.  Passes that rest on the proof (dead-moves removes
+ * only ops that cannot fail; forward, fuse-bursts and fuse-tiles take a
+ * fused op to be as legal as the ops it replaces) leave unproven blocks
+ * alone, so a run-time error is neither hidden nor moved. */
+void kd_pass_proven(KdModule *m, KdFunc *f, char *proven);
 
 /* The loop shape the builder makes and the loop passes rewrite: header h
  * is `lt iv, hi; br` with constant bounds and a positive step, entered

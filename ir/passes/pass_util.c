@@ -1,6 +1,7 @@
 /* pass_util.c: small IR surgery and CFG facts the passes share. */
 #include <string.h>
 
+#include "guards.h"
 #include "pass.h"
 #include "rules.h"
 #include "tile.h"
@@ -69,4 +70,24 @@ int kd_const_view(const KdFunc *f, int v, KdConstView *o)
 	}
 	o->buf = f->val[v].buf;
 	return 1;
+}
+
+/* Do the rules of every op of block b hold under its guards g? */
+static int block_holds(KdArena *a, KdModule *m, KdFunc *f, int b, const KdGuardSet *g)
+{
+	const KdBlock *bl = f->blk[b];
+	for (int k = 0; k < bl->nins; k++)
+		if (!kd_rules_hold(a, m, f, &f->ins[bl->insv[k]], g))
+			return 0;
+	return 1;
+}
+
+void kd_pass_proven(KdModule *m, KdFunc *f, char *proven)
+{
+	KdArena *a = kd_arena_new();
+	KdGuards g;
+	kd_guards_build(a, f, &g);
+	for (int b = 0; b < f->nblk; b++)
+		proven[b] = (char)(kd_guards_proven(&g, b) || block_holds(a, m, f, b, kd_guards_of(&g, b)));
+	kd_arena_free(a);
 }

@@ -1,10 +1,12 @@
 /* test_ir.c: building IR by hand, the verifier (its typing rules of pure
  * aipu ops under --verify-each among them), the affine range analysis
- * behind the rule checker, dead-value removal and the printer. */
+ * behind the rule checker and its narrowing by guards, dead-value
+ * removal and the printer. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "guards.h"
 #include "ir.h"
 #include "pass.h"
 #include "rules.h"
@@ -116,6 +118,54 @@ START_TEST(negative_coefficient_range)
 	ck_assert(r.known);
 	ck_assert_int_eq(r.lo, 76);
 	ck_assert_int_eq(r.hi, 100);
+}
+END_TEST
+
+/* The loop's header block in loop_fn. */
+enum { LOOP_HEAD = 1 };
+
+START_TEST(guard_narrows_the_trips)
+{
+	KdFunc *f;
+	int v = loop_fn(&f, 0, 10, 1, 4, 3);   /* 4i+3 over i in 0..9 */
+	KdGuardSet g = {.nguard = 1, .n = 1, .t = {{.blk = LOOP_HEAD, .lo = 2, .hi = 5}}};
+	KdCheck c = {.d = &diag, .m = module_of(f), .f = f, .a = A, .guard = &g};
+	KdRange r = kd_range_of(&c, v);   /* i in 2..5: 11, 15, 19, 23 */
+	ck_assert(r.known);
+	ck_assert_int_eq(r.lo, 11);
+	ck_assert_int_eq(r.hi, 23);
+	ck_assert_int_eq(r.mod, 4);
+	ck_assert_int_eq(r.rem, 3);
+	g.t[0].lo = g.t[0].hi = 7;           /* i == 7: one value */
+	r = kd_range_of(&c, v);
+	ck_assert(r.known);
+	ck_assert_int_eq(r.lo, 31);
+	ck_assert_int_eq(r.hi, 31);
+	ck_assert_int_eq(r.mod, 0);
+	c.blind = 1;                         /* dead or unreadable: the runtime's */
+	ck_assert(!kd_range_of(&c, v).known);
+}
+END_TEST
+
+START_TEST(guard_holes_keep_exact_strides)
+{
+	KdFunc *f;
+	int v = loop_fn(&f, 0, 3, 1, 8, 0);    /* 8i over i in 0..2 */
+	KdGuardSet g = {.nguard = 1, .n = 1, .t = {{.blk = LOOP_HEAD, .lo = 0, .hi = 2, .nhole = 1, .hole = {1}}}};
+	KdCheck c = {.d = &diag, .m = module_of(f), .f = f, .a = A, .guard = &g};
+	KdRange r = kd_range_of(&c, v);        /* i != 1: 0 and 16 */
+	ck_assert(r.known);
+	ck_assert_int_eq(r.lo, 0);
+	ck_assert_int_eq(r.hi, 16);
+	ck_assert_int_eq(r.mod, 16);
+	KdTrips t = {.lo = 0, .hi = 4, .nhole = 2, .hole = {1, 3}};
+	ck_assert_int_eq(kd_trips_step(&t), 2);   /* 0, 2, 4 */
+	t = (KdTrips){.lo = 0, .hi = 3, .nhole = 2, .hole = {1, 2}};
+	ck_assert_int_eq(kd_trips_step(&t), 3);   /* 0, 3 */
+	t = (KdTrips){.lo = 0, .hi = 20, .nhole = 1, .hole = {5}};
+	ck_assert_int_eq(kd_trips_step(&t), 1);   /* neighbours remain */
+	t = (KdTrips){.lo = 4, .hi = 4};
+	ck_assert_int_eq(kd_trips_step(&t), 0);   /* one trip */
 }
 END_TEST
 
@@ -455,6 +505,8 @@ int main(void)
 	tcase_add_test(tc, well_formed_loop_verifies);
 	tcase_add_test(tc, affine_range_over_loop);
 	tcase_add_test(tc, negative_coefficient_range);
+	tcase_add_test(tc, guard_narrows_the_trips);
+	tcase_add_test(tc, guard_holes_keep_exact_strides);
 	tcase_add_test(tc, runtime_value_is_unknown);
 	tcase_add_test(tc, verifier_catches_bad_ir);
 	tcase_add_test(tc, use_before_definition_is_caught);

@@ -24,12 +24,14 @@ tests/lit/aipu/bounds.k
 tests/lit/aipu/bounds_limits.k
 tests/lit/aipu/broadcast.k
 tests/lit/aipu/mask_strings_bad.k
+tests/lit/aipu/guards.k
 tests/lit/aipu/ops.k
 tests/lit/aipu/types.k
 tests/lit/ascend/align.k
 tests/lit/ascend/bounds.k
 tests/lit/ascend/burst_max.k
 tests/lit/ascend/capacity.k
+tests/lit/ascend/guards.k
 tests/lit/ascend/multi_index.k
 tests/lit/ascend/dtypes.k
 tests/lit/ascend/ranges.k
@@ -56,6 +58,7 @@ tests/lit/frontend/tokens.k
 tests/lit/neuron/bounds_limits.k
 tests/lit/neuron/capacity.k
 tests/lit/neuron/engine_rules.k
+tests/lit/neuron/guards.k
 tests/lit/neuron/mod_alloc.k
 tests/lit/neuron/ops.k
 tests/lit/neuron/predicated.k
