@@ -11,9 +11,10 @@
  * and what <stddef.h> <stdint.h> <string.h> <math.h> <stdlib.h> <stdio.h>
  * (which the generated C and an embedding program include) declare in ISO
  * C and in glibc's default (POSIX, BSD) mode, with <errno.h> <assert.h>
- * <stdbool.h> <limits.h> <float.h> <stdarg.h>, but for <sys/select.h>'s
- * select and pselect (glibc's gnu modes only; examples/ has a kernel
- * named select).  Variants and families of these names, names ending in
+ * <stdbool.h> <limits.h> <float.h> <stdarg.h> (<sys/select.h>'s select
+ * included: glibc's default mode declares it through <stdlib.h>, so a
+ * kernel named select would not compile beside an embedder's gnu17
+ * <stdlib.h>).  Variants and families of these names, names ending in
  * _t and starting with _, kd_, KD_, kdsl_ or KDSL_ are rules, in
  * kd_c_reserved. */
 static const char *const reserved[] = {
@@ -104,7 +105,8 @@ static const char *const reserved[] = {
 	"setbuffer", "setlinebuf", "getw", "putw", "fcloseall", "P_tmpdir",
 	/* <sys/types.h>, which glibc's <stdlib.h> includes by default */
 	"uint", "ulong", "ushort", "u_char", "u_short", "u_int", "u_long", "fd_set", "fd_mask",
-	"FD_SET", "FD_CLR", "FD_ISSET", "FD_ZERO", "FD_SETSIZE", "NFDBITS", "BYTE_ORDER",
+	"FD_SET", "FD_CLR", "FD_ISSET", "FD_ZERO", "FD_SETSIZE", "NFDBITS", "select", "pselect",
+	"BYTE_ORDER",
 	"LITTLE_ENDIAN", "BIG_ENDIAN", "PDP_ENDIAN",
 	"htobe16", "htole16", "be16toh", "le16toh", "htobe32", "htole32", "be32toh", "le32toh",
 	"htobe64", "htole64", "be64toh", "le64toh",

@@ -61,7 +61,8 @@ START_TEST(copy_predicated_selects)
 		f[i] = unif(100);
 		r[i] = -7.0f;
 	}
-	ck_assert_int_eq(select(rt, pred, t, f, r), KDSL_OK);
+	/* kernel select: a glibc name, so kd_k_select in C (docs/language.md) */
+	ck_assert_int_eq(kd_k_select(rt, pred, t, f, r), KDSL_OK);
 	for (int i = 0; i < P * F; i++)
 		ck_assert_uint_eq(*(uint32_t *)(void *)&r[i], *(uint32_t *)(void *)(pred[i] ? &t[i] : &f[i]));
 	free(pred);

@@ -95,9 +95,10 @@ START_TEST(reserved_examples)
 	                                  "int64_t", "_Bool", "kd_x", "kdsl_rt", "KD_X", "KDSL_OK",
 	                                  "o_t", "__x", "_y", "free", "sinf", "rand_r", "getc_unlocked",
 	                                  "lgammaf_r", "EPS", "E2BIG", "PATH_MAX", "FLT_X", "INT9_C",
-	                                  "class", "nullptr", "uint", "linux", NULL};
+	                                  "class", "nullptr", "uint", "linux", "select", "pselect",
+	                                  NULL};
 	static const char *const no[] = {"x", "t", "s", "a", "src", "dst", "stride", "total", "Eps",
-	                                 "sinc", "path_max", "select", "x_tt", "kdx", "main2", "tile",
+	                                 "sinc", "path_max", "selector", "x_tt", "kdx", "main2", "tile",
 	                                 "Int", NULL};
 	for (int i = 0; yes[i]; i++)
 		ck_assert_msg(kd_c_reserved(yes[i]), "%s", yes[i]);
