@@ -13,8 +13,10 @@ int kd_dom_succ(const KdFunc *f, int b, int k)
 	return k < t->nsucc ? t->succ[k].blk : -1;
 }
 
-/* Postorder of the blocks reachable from b into order[0..*n). */
-static void dfs(const KdFunc *f, int b, char *seen, int *order, int *n)
+/* Postorder of the blocks reachable from b into order[0..*n); succ holds
+ * each block's two successors (-1: none), read once from the IR so that
+ * the walks here do not chase block and instruction pointers again. */
+static void dfs(const KdFunc *f, const int *succ, int b, char *seen, int *order, int *n)
 {
 	/* Explicit stack: a deep loop nest must not recurse deeply. */
 	int *stack = order + f->nblk, *next = stack + f->nblk, sp = 0;
@@ -23,7 +25,8 @@ static void dfs(const KdFunc *f, int b, char *seen, int *order, int *n)
 	seen[b] = 1;
 	while (sp) {
 		int x = stack[sp - 1];
-		int s = kd_dom_succ(f, x, next[sp - 1]++);
+		int k = next[sp - 1]++;
+		int s = k < 2 ? succ[2 * x + k] : -1;
 		if (next[sp - 1] > 2) {
 			order[(*n)++] = x;
 			sp--;
@@ -96,7 +99,13 @@ void kd_dom_build(KdArena *a, const KdFunc *f, KdDom *d)
 	d->rpo = kd_alloc(a, sizeof *d->rpo * (size_t)n);
 	d->order = kd_alloc(a, sizeof *d->order * (size_t)n);
 	d->npred = kd_alloc(a, sizeof *d->npred * (size_t)n);
-	dfs(f, 0, seen, post, &cnt);
+	int *succ = kd_alloc(a, sizeof *succ * (size_t)(2 * n + 2));
+	for (int p = 0; p < n; p++)
+		for (int k = 0; k < 2; k++) {
+			int s = kd_dom_succ(f, p, k);
+			succ[2 * p + k] = s >= 0 && s < n ? s : -1;
+		}
+	dfs(f, succ, 0, seen, post, &cnt);
 	d->nreach = cnt;
 	for (int i = 0; i < n; i++)
 		d->idom[i] = -1;
@@ -109,24 +118,18 @@ void kd_dom_build(KdArena *a, const KdFunc *f, KdDom *d)
 	int *pstart = kd_alloc(a, sizeof *pstart * (size_t)(n + 1));
 	int *plist = kd_alloc(a, sizeof *plist * (size_t)(2 * n + 1));
 	memset(pstart, 0, sizeof *pstart * (size_t)(n + 1));
-	for (int p = 0; p < n; p++)
-		for (int k = 0; k < 2; k++) {
-			int s = kd_dom_succ(f, p, k);
-			if (s >= 0 && s < n)
-				pstart[s + 1]++;
-		}
+	for (int p = 0; p < 2 * n; p++)
+		if (succ[p] >= 0)
+			pstart[succ[p] + 1]++;
 	for (int b = 0; b < n; b++) {
 		d->npred[b] = pstart[b + 1];
 		pstart[b + 1] += pstart[b];
 	}
 	int *fillp = kd_alloc(a, sizeof *fillp * (size_t)(n + 1));
 	memcpy(fillp, pstart, sizeof *fillp * (size_t)(n + 1));
-	for (int p = 0; p < n; p++)
-		for (int k = 0; k < 2; k++) {
-			int s = kd_dom_succ(f, p, k);
-			if (s >= 0 && s < n)
-				plist[fillp[s]++] = p;
-		}
+	for (int p = 0; p < 2 * n; p++)
+		if (succ[p] >= 0)
+			plist[fillp[succ[p]]++] = p / 2;
 	d->idom[0] = 0;
 	for (int changed = 1; changed;) {
 		changed = 0;
