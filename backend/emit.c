@@ -42,6 +42,7 @@ typedef struct {
 	const KdFunc *f;
 	int *site;         /* instruction -> index in the kd_site table, or -1 */
 	char *live;        /* instruction is in a reachable block (passes may drop some) */
+	char *proven;      /* a dim_index needing no run-time check (kd_ir_dim_index_proven) */
 	int last_line;
 	char *reach, *target;
 } Emit;
@@ -279,6 +280,33 @@ static void cast(Emit *e, const KdIns *in)
 	kd_buf_puts(e->o, ";\n");
 }
 
+/* A dim_index: the index, checked against its dim unless the analysis
+ * proved it inside at every trip that runs. */
+static void dim_index(Emit *e, const KdIns *in)
+{
+	const KdFunc *f = e->f;
+	int x = in->args[DIM_INDEX_IDX];
+	int64_t n = f->val[in->args[DIM_INDEX_EXTENT]].c;
+	if (!e->proven[in - f->ins]) {
+		kd_buf_puts(e->o, "\tif (");
+		val(e, x);
+		kd_buf_puts(e->o, " < 0 || ");
+		val(e, x);
+		kd_buf_printf(e->o, " > INT64_C(%lld))\n\t\treturn kdsl_rt_fail(kd_rt, &kd_site[%d], KDSL_ERR_RANGE, "
+		              "\"index %lld of '%%s' must be in 0..%lld, got %%lld\", ", (long long)(n - 1),
+		              e->site[in - f->ins], (long long)f->val[in->args[DIM_INDEX_DIM]].c, (long long)(n - 1));
+		cstr(e->o, f->val[in->args[DIM_INDEX_NAME]].s);
+		kd_buf_puts(e->o, ", (long long)");
+		val(e, x);
+		kd_buf_puts(e->o, ");\n");
+	}
+	kd_buf_puts(e->o, "\t");
+	local(e, in->res);
+	kd_buf_puts(e->o, " = ");
+	val(e, x);
+	kd_buf_puts(e->o, ";\n");
+}
+
 static void pure(Emit *e, const KdIns *in)
 {
 	const KdFunc *f = e->f;
@@ -286,6 +314,10 @@ static void pure(Emit *e, const KdIns *in)
 	int fl = in->nargs && f->val[in->args[0]].type == VT_FLOAT;
 	if (in->op == OP_VIEW || in->op == OP_TILE || in->op == OP_LIST)
 		return;
+	if (in->op == OP_DIM_INDEX) {
+		dim_index(e, in);
+		return;
+	}
 	/* the scalar operators and casts; an aipu op giving a scalar, say,
 	 * has no C here */
 	if (in->op != OP_CAST && !d->c_op) {
@@ -458,6 +490,8 @@ static void func(Emit *e, const KdFunc *f)
 		for (int k = 0; e->reach[b] && k < f->blk[b]->nins; k++)
 			e->live[f->blk[b]->insv[k]] = 1;
 	e->site = calloc((size_t)f->nins + 1, sizeof *e->site);
+	e->proven = calloc((size_t)f->nins + 1, 1);
+	kd_ir_dim_index_proven(f, e->proven);
 	int nsite = 0, calls = 0;
 	prototype(o, f, "kd_rt");
 	kd_buf_puts(o, "\n{\n");
@@ -472,7 +506,8 @@ static void func(Emit *e, const KdFunc *f)
 		/* ops the target writes need a site only where they check at run time */
 		if ((kd_ops[in->op].kind == OK_EFFECT && !target_ins(e, in)) ||
 		    ((in->op == OP_DIV || in->op == OP_REM) && !fl) ||
-		    in->op == OP_SHL || in->op == OP_SHR || (e->tg->needs_site && e->tg->needs_site(f, in))) {
+		    in->op == OP_SHL || in->op == OP_SHR || (in->op == OP_DIM_INDEX && !e->proven[i]) ||
+		    (e->tg->needs_site && e->tg->needs_site(f, in))) {
 			int l, c;
 			kd_source_linecol(e->m->src, in->span.off, &l, &c);
 			kd_buf_puts(o, nsite ? ",\n\t\t" : "\tstatic const kdsl_site kd_site[] = {\n\t\t");
@@ -588,6 +623,7 @@ static void func(Emit *e, const KdFunc *f)
 	}
 	kd_buf_puts(o, "}\n");
 	free(e->site);
+	free(e->proven);
 	free(e->live);
 	free(e->reach);
 	free(e->target);

@@ -145,17 +145,37 @@ static KdLowerCtx lower_ctx(Build *b)
 	return lc;
 }
 
+/* Index k of a tuple index on t: a constant as it is (sema checked it
+ * against its dim), any other value through a dim_index, whose rule the
+ * checker applies over the trips that run and the runtime otherwise, so
+ * a column past its row never lands in the next row. */
+static int dim_index(Build *b, const KdBuffer *t, KdNode *n, int k)
+{
+	KdNode *x = n->list.v[k];
+	int v = expr(b, x);
+	if (n->list.n == 1 || x->is_const)
+		return v;
+	int args[DIM_INDEX_N] = {
+		[DIM_INDEX_IDX] = v,
+		[DIM_INDEX_EXTENT] = kd_val_const(b->a, b->f, t->dims[k]),
+		[DIM_INDEX_DIM] = kd_val_const(b->a, b->f, k),
+		[DIM_INDEX_NAME] = kd_val_str(b->a, b->f, t->name),
+	};
+	KdSpan sp[DIM_INDEX_N] = {x->span, x->span, x->span, x->span};
+	return emit(b, OP_DIM_INDEX, DIM_INDEX_N, args, sp, x->span, VT_INT, KD_I64, NULL);
+}
+
 /* The element offset of t[i0, ..., ik] (sema allowed one flat index or
  * one per dim): row-major, ((i0 * d1 + i1) * d2 + i2)...; one index is
  * already flat. */
 static int flat_offset(Build *b, int buf, KdNode *n)
 {
 	const KdBuffer *t = &b->f->buf[buf];
-	int off = expr(b, n->list.v[0]);
+	int off = dim_index(b, t, n, 0);
 	for (int k = 1; k < n->list.n; k++) {
 		KdNode *x = n->list.v[k];
 		int mul[2] = {off, kd_val_const(b->a, b->f, t->dims[k])};
-		int add[2] = {emit(b, OP_MUL, 2, mul, NULL, x->span, VT_INT, KD_I64, NULL), expr(b, x)};
+		int add[2] = {emit(b, OP_MUL, 2, mul, NULL, x->span, VT_INT, KD_I64, NULL), dim_index(b, t, n, k)};
 		off = emit(b, OP_ADD, 2, add, NULL, x->span, VT_INT, KD_I64, NULL);
 	}
 	return off;

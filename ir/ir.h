@@ -159,6 +159,11 @@ int kd_operand_kind_ok(const KdOpParam *p, KdValType t);
 int kd_ir_verify_input(KdDiag *d, const KdModule *m);
 /* Hardware rules of the target, from the op table's ranges and hooks. */
 int kd_ir_check_rules(KdDiag *d, KdModule *m);
+/* Per instruction of f (proven[f->nins]): 1 for a dim_index whose index
+ * the rule checker's analysis puts inside its dim at every trip that runs
+ * (guards included; f as it is now, after the passes), so the emitter
+ * writes no run-time check for it; 0 for every other instruction. */
+void kd_ir_dim_index_proven(const KdFunc *f, char *proven);
 /* Removes pure instructions and block parameters nothing uses. */
 void kd_ir_dce(KdModule *m);
 /* Places on-chip buffers (ub, l1, ...) and checks capacity. */

@@ -27,6 +27,10 @@ typedef enum {
 	OP_LIST,       /* args: the elements of a list argument; result: VT_LIST */
 	OP_VSPLAT,     /* aipu: a scalar broadcast to the result's vector type */
 	OP_VMASKLIT,   /* aipu: a constant mask, one bool operand per lane */
+	/* a checked index of one dim of a tuple index (ascend's x[i, j]):
+	 * args: index, extent, dim, tensor name; result: the index, which
+	 * must lie in 0..extent-1 */
+	OP_DIM_INDEX,
 	/* terminators */
 	OP_JMP, OP_BR, OP_RET,
 	/* the target ops, one file per target */
@@ -81,6 +85,9 @@ typedef enum {
 #endif
 #undef KD_OP
 #undef KD_LOWERED
+
+/* dim_index's operands. */
+enum { DIM_INDEX_IDX, DIM_INDEX_EXTENT, DIM_INDEX_DIM, DIM_INDEX_NAME, DIM_INDEX_N };
 
 /* Do two ops' parameters stand at one position?  For code that serves
  * several ops (the casts: each op's positions are an enum of their own). */

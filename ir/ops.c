@@ -49,6 +49,10 @@ const KdOpDesc kd_ops[KD_NOP] = {
 	                .verify = kd_verify_aipu},
 	[OP_VMASKLIT] = {.name = "vmask", .kind = OK_PURE, .flags = KD_OPF_VECTOR_ONLY, .arity = -1,
 	                .verify = kd_verify_aipu},
+	/* pure, so it goes when the op using its index goes (dce, the
+	 * fusions: only where kd_pass_proven says its rule holds) */
+	[OP_DIM_INDEX] = {.name = "dim_index", .kind = OK_PURE, .arity = DIM_INDEX_N,
+	                  .check = kd_check_dim_index, .verify = kd_verify_core},
 	[OP_JMP] = {.name = "jmp", .kind = OK_TERM, .arity = 0, .nsucc = 1, .verify = kd_verify_core},
 	[OP_BR] = {.name = "br", .kind = OK_TERM, .arity = 1, .nsucc = 2, .verify = kd_verify_core},
 	[OP_RET] = {.name = "ret", .kind = OK_TERM, .arity = 0, .verify = kd_verify_core},

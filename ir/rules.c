@@ -58,6 +58,10 @@ static KdAff aff_of(const KdFunc *f, int v, int depth)
 		return kd_aff_scale(aff_of(f, in->args[0], depth + 1), -1);
 	case OP_MUL:
 		return kd_aff_mul(aff_of(f, in->args[0], depth + 1), aff_of(f, in->args[1], depth + 1));
+	case OP_DIM_INDEX:
+		/* the index itself (its rule is dim_index's, checked apart), so
+		 * tuple-indexed addresses stay affine for the rules and passes */
+		return aff_of(f, in->args[DIM_INDEX_IDX], depth + 1);
 	case OP_SHL: {
 		KdAff b = aff_of(f, in->args[1], depth + 1);
 		if (b.ok && !b.n && b.c >= 0 && b.c < 62)
@@ -227,7 +231,9 @@ static void check_verror(KdCheck *c, const KdIns *ins, KdSpan sp, const char *fm
 		return;
 	}
 	KdBuf b = {0};
-	kd_buf_printf(&b, "%s: ", kd_ops[ins->op].name);
+	/* a generic op (dim_index) is no vendor op the user called */
+	if (kd_ops[ins->op].target)
+		kd_buf_printf(&b, "%s: ", kd_ops[ins->op].name);
 	kd_buf_vprintf(&b, fmt, ap);
 	kd_error(c->d, sp, "%s", b.s);
 	kd_buf_free(&b);
@@ -248,6 +254,43 @@ void kd_check_error_at(KdCheck *c, const KdIns *ins, KdSpan sp, const char *fmt,
 	va_start(ap, fmt);
 	check_verror(c, ins, sp, fmt, ap);
 	va_end(ap);
+}
+
+void kd_check_dim_index(KdCheck *c, const KdIns *ins)
+{
+	const KdFunc *f = c->f;
+	KdRange r = kd_range_of(c, ins->args[DIM_INDEX_IDX]);
+	int64_t n = f->val[ins->args[DIM_INDEX_EXTENT]].c;
+	if (!r.known || (r.lo >= 0 && r.hi < n))
+		return;
+	char over[64] = "";
+	if (r.lo != r.hi)
+		snprintf(over, sizeof over, " (it runs %lld..%lld over the loops)", (long long)r.lo,
+		         (long long)r.hi);
+	kd_check_error(c, ins, DIM_INDEX_IDX, "index %lld of '%s' must be in 0..%lld, got %lld%s",
+	               (long long)f->val[ins->args[DIM_INDEX_DIM]].c, f->val[ins->args[DIM_INDEX_NAME]].s,
+	               (long long)(n - 1), (long long)(r.lo < 0 ? r.lo : r.hi), over);
+}
+
+void kd_ir_dim_index_proven(const KdFunc *f, char *proven)
+{
+	KdArena *a = kd_arena_new();
+	KdGuards g;
+	int built = 0;
+	for (int i = 0; i < f->nins; i++) {
+		const KdIns *in = &f->ins[i];
+		proven[i] = 0;
+		if (in->op != OP_DIM_INDEX)
+			continue;
+		if (!built++)
+			kd_guards_build(a, f, &g);
+		/* kd_range_of reads f only */
+		KdCheck c = {.f = (KdFunc *)f, .a = a, .guard = kd_guards_of(&g, in->blk)};
+		c.blind = c.guard->dead || c.guard->undecided;
+		KdRange r = kd_range_of(&c, in->args[DIM_INDEX_IDX]);
+		proven[i] = (char)(r.known && r.lo >= 0 && r.hi < f->val[in->args[DIM_INDEX_EXTENT]].c);
+	}
+	kd_arena_free(a);
 }
 
 /* Ranges, spaces and dtypes straight from the table. */

@@ -58,6 +58,9 @@ int kd_arg_legal(const KdFunc *f, const KdIns *ins, int i, int64_t *out);
  * kd_ir_check_rules left the values to the runtime. */
 int kd_rules_hold(KdArena *a, KdModule *m, KdFunc *f, const KdIns *in, const struct KdGuardSet *g);
 
+/* dim_index (rules.c): its index inside its dim at every trip that runs. */
+void kd_check_dim_index(KdCheck *c, const KdIns *ins);
+
 /* ascend hooks (rules_ascend.c) */
 void kd_check_data_move(KdCheck *c, const KdIns *ins);
 void kd_check_vec(KdCheck *c, const KdIns *ins);

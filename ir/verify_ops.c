@@ -146,6 +146,29 @@ static void view(KdVerify *v, const KdIns *in)
 	}
 }
 
+/* dim_index: an integer index, its dim's extent (a constant within the
+ * language's size limit, which the emitted check and the rule compare
+ * against), the dim's number and the tensor's name (for the message). */
+static void dim_index(KdVerify *v, const KdIns *in)
+{
+	if (!count(v, in, DIM_INDEX_N))
+		return;
+	const KdVal *x = arg(v, in, DIM_INDEX_IDX), *e = arg(v, in, DIM_INDEX_EXTENT),
+	            *k = arg(v, in, DIM_INDEX_DIM), *n = arg(v, in, DIM_INDEX_NAME);
+	if (x->type != VT_INT)
+		kd_verify_fail(v, in, DIM_INDEX_IDX, "dim_index: the index must be an integer, got %s",
+		               kd_verify_type_str(v, x));
+	else if (e->kind != VK_CONST || e->type != VT_INT || e->c < 1 || e->c > KD_MAX_TENSOR_BYTES)
+		kd_verify_fail(v, in, DIM_INDEX_EXTENT, "dim_index: the extent must be a constant 1..%lld",
+		               (long long)KD_MAX_TENSOR_BYTES);
+	else if (k->kind != VK_CONST || k->type != VT_INT || k->c < 0 || k->c >= KD_MAXRANK)
+		kd_verify_fail(v, in, DIM_INDEX_DIM, "dim_index: the dim must be a constant 0..%d",
+		               KD_MAXRANK - 1);
+	else if (n->kind != VK_STR)
+		kd_verify_fail(v, in, DIM_INDEX_NAME, "dim_index: the tensor's name must be a string, got %s",
+		               kd_verify_type_str(v, n));
+}
+
 /* jmp and br: the values passed to a block's parameters have their
  * types; br's condition is a bool (or an integer). */
 static void branch(KdVerify *v, const KdIns *in)
@@ -189,6 +212,7 @@ void kd_verify_core(KdVerify *v, const KdIns *in)
 	case OP_CAST: cast(v, in); return;
 	case OP_LIST: list(v, in); return;
 	case OP_VIEW: case OP_TILE: view(v, in); return;
+	case OP_DIM_INDEX: dim_index(v, in); return;
 	case OP_JMP: case OP_BR: branch(v, in); return;
 	case OP_RET: count(v, in, 0); return;
 	default:

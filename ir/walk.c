@@ -23,6 +23,11 @@ static int eval(const KdWalk *w, const KdIns *in, int64_t *out)
 		a = w->v[in->args[0]];
 	if (in->nargs > 1)
 		b = w->v[in->args[1]];
+	/* its index when inside the dim (else the run stops there) */
+	if (in->op == OP_DIM_INDEX) {
+		*out = a;
+		return a >= 0 && a < b;
+	}
 	return kd_eval_op(in->op, a, b, out);
 }
 

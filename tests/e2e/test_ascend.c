@@ -213,6 +213,44 @@ START_TEST(multi_index_swap_planes)
 }
 END_TEST
 
+/* The guarded tile loop on tuple indices: every row from where the
+ * reference puts it, the wrapped last row included. */
+START_TEST(multi_index_rotate_rows)
+{
+	kdsl_f16 src[5 * 16], dst[5 * 16];
+	for (int i = 0; i < 5 * 16; i++) {
+		src[i] = (kdsl_f16)(0x3000 + 7 * i);
+		dst[i] = 0xabcd;
+	}
+	ck_assert_int_eq(rotate_rows(rt, src, dst), KDSL_OK);
+	for (int r = 0; r < 5; r++)
+		for (int j = 0; j < 16; j++)
+			ck_assert_uint_eq(dst[r * 16 + j], src[(r < 4 ? r + 1 : 0) * 16 + j]);
+}
+END_TEST
+
+/* A run-time column past its row is an error naming the .k line, before
+ * anything is written; inside the dims the element is the row-major one. */
+START_TEST(multi_index_runtime_dim)
+{
+	kdsl_f16 src[4 * 32], dst[16];
+	for (int i = 0; i < 4 * 32; i++)
+		src[i] = (kdsl_f16)(0x1000 + i);
+	for (int i = 0; i < 16; i++)
+		dst[i] = 0xabcd;
+	ck_assert_int_eq(pick(rt, src, dst, 1, 32), KDSL_ERR_RANGE);
+	ck_assert_ptr_nonnull(strstr(kdsl_rt_last_error(rt), "ascend_multi_index.k:"));
+	ck_assert_ptr_nonnull(strstr(kdsl_rt_last_error(rt), "index 1 of 'src' must be in 0..31, got 32"));
+	ck_assert_int_eq(pick(rt, src, dst, -1, 0), KDSL_ERR_RANGE);
+	ck_assert_ptr_nonnull(strstr(kdsl_rt_last_error(rt), "index 0 of 'src' must be in 0..3, got -1"));
+	for (int i = 0; i < 16; i++)
+		ck_assert_uint_eq(dst[i], 0xabcd);
+	ck_assert_int_eq(pick(rt, src, dst, 2, 16), KDSL_OK);
+	for (int i = 0; i < 16; i++)
+		ck_assert_uint_eq(dst[i], src[2 * 32 + 16 + i]);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("e2e-ascend");
@@ -231,6 +269,8 @@ int main(void)
 	tcase_add_test(tc, wrong_target_and_null);
 	tcase_add_test(tc, multi_index_flip_blocks);
 	tcase_add_test(tc, multi_index_swap_planes);
+	tcase_add_test(tc, multi_index_rotate_rows);
+	tcase_add_test(tc, multi_index_runtime_dim);
 	suite_add_tcase(s, tc);
 	return kd_check_run(s);
 }

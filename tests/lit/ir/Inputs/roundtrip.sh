@@ -33,6 +33,7 @@ tests/lit/ascend/burst_max.k
 tests/lit/ascend/capacity.k
 tests/lit/ascend/guards.k
 tests/lit/ascend/multi_index.k
+tests/lit/ascend/dim_index.k
 tests/lit/ascend/dtypes.k
 tests/lit/ascend/ranges.k
 tests/lit/ascend/scopes.k
