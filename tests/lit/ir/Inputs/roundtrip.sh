@@ -39,6 +39,7 @@ tests/lit/ascend/scopes.k
 tests/lit/ascend/vec_mask.k
 tests/lit/ascend/vec_overlap.k
 tests/lit/ascend/vec_rules.k
+tests/lit/driver/diag_format.k
 tests/lit/frontend/ast-decls.k
 tests/lit/frontend/ast-exprs.k
 tests/lit/frontend/ast-stmts.k
