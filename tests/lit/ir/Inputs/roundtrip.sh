@@ -50,6 +50,7 @@ tests/lit/frontend/err-lex.k
 tests/lit/frontend/err-no-target-const.k
 tests/lit/frontend/err-no-target.k
 tests/lit/frontend/err-recovery.k
+tests/lit/frontend/err-resync.k
 tests/lit/frontend/err-stmt.k
 tests/lit/frontend/err-truncated.k
 tests/lit/frontend/err-unterminated.k
