@@ -278,7 +278,8 @@ int main(int argc, char **argv)
 			o.doc_ops = a + 10;
 		} else if (!strncmp(a, "-fdiagnostics-", 14) || !strcmp(a, "-fno-diagnostics-color")) {
 			if (kd_diag_option(a, &o.diag_format, &o.diag_color) < 0)
-				return bad_usage("unknown option '%s' (-fdiagnostics-format=text|json|sarif, -fdiagnostics-color=auto|always|never)", a);
+				return bad_usage("unknown option '%s' (-fdiagnostics-format=text|json|sarif,"
+				                 " -fdiagnostics-color=auto|always|never)", a);
 		} else if (!strncmp(a, "-W", 2)) {
 			if (warning_flag(&o, a) < 0)
 				return bad_usage("unknown warning option '%s' (groups: unused, hazard, mask-pad)", a);
