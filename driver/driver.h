@@ -22,6 +22,7 @@ typedef struct {
 	int print_after_all;
 	int verify_each;
 	int lang;                  /* -x: 'k' source, 'i' IR; 0: IR if the name ends in .kir */
+	int diag_format, diag_color; /* -fdiagnostics-format=, -fdiagnostics-color= (util/diag.c) */
 } KdOptions;
 
 /* Compiles o->input; with harness set, appends `kdslc run`'s main() to the C

@@ -20,6 +20,7 @@ static const char usage[] =
 	"                    [-x k|ir]   FILE is source (k) or textual IR (ir, as --emit=ir\n"
 	"                                writes it); default: IR if FILE ends in .kir\n"
 	"                    [--passes=P,...] [--print-after=P] [--print-after-all] [--verify-each]\n"
+	"                    [-fdiagnostics-format=text|json|sarif] [-fdiagnostics-color=auto|always|never]\n"
 	"       kdslc run FILE.k [--arg NAME=iota|zeros|ones|random[:seed]|FILE.npy|INT]...\n"
 	"                        [--out DIR] [--kernel NAME] [--quiet]\n"
 	"       kdslc --doc-ops=TARGET      print the op reference of a target (markdown)\n"
@@ -54,6 +55,7 @@ int kd_compile(const KdOptions *o, KdBuf *c_out, int harness)
 		return 2;
 	}
 	kd_diag_init(&d, &src, stderr);
+	kd_diag_set_format(&d, o->diag_format, o->diag_color);
 	d.werror_all = o->werror;
 	memcpy(d.wgroup_off, o->wno, sizeof d.wgroup_off);
 	memcpy(d.wgroup_err, o->werr, sizeof d.wgroup_err);
@@ -175,7 +177,7 @@ done:
 		}
 	}
 finish:
-	kd_diag_flush(&d);
+	kd_diag_end(&d);
 	kd_buf_free(&out);
 	kd_arena_free(a);
 	return rc;
@@ -274,6 +276,10 @@ int main(int argc, char **argv)
 			o.verify_each = 1;
 		} else if (!strncmp(a, "--doc-ops=", 10)) {
 			o.doc_ops = a + 10;
+		} else if (!strncmp(a, "-fdiagnostics-", 14) || !strcmp(a, "-fno-diagnostics-color")) {
+			if (kd_diag_option(a, &o.diag_format, &o.diag_color) < 0)
+				return bad_usage("unknown option '%s' (-fdiagnostics-format=text|json|sarif,"
+				                 " -fdiagnostics-color=auto|always|never)", a);
 		} else if (!strncmp(a, "-W", 2)) {
 			if (warning_flag(&o, a) < 0)
 				return bad_usage("unknown warning option '%s' (groups: unused, hazard, mask-pad)", a);

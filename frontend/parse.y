@@ -708,6 +708,41 @@ static KdNode *mk_seq(KdParseCtx *c, KdNodeKind k, KdNode *holder, KdTok open, K
 
 %code {
 
+/* ---- resynchronising at a missing ';' ---- */
+
+/* Is tk, which the parser cannot take, the start of the next statement
+ * of a kernel body after one that only lacks its ';'?  A keyword that
+ * starts one always is; a name only on a later line (on the same line,
+ * "a b" is more likely a missing operator).  Not between declarations
+ * (their recovery skips to the next one), nor while lemon is still
+ * recovering from an earlier error: that one's recovery decides. */
+static int kd_missing_semi(KdParseCtx *c, void *parser, int tk)
+{
+	const yyParser *p = parser;
+	if (p->yyerrcnt >= 0 || c->stop || !c->snap_blocks || !kd_accepts(c, TK_SEMI) ||
+	    kd_accepts(c, tk))
+		return 0;
+	if (tk == TK_IDENT) {
+		int l0, l1, col;
+		kd_source_linecol(c->src, c->prev_end, &l0, &col);
+		kd_source_linecol(c->src, c->look.sp.off, &l1, &col);
+		return c->prev_end > 0 && l1 > l0;
+	}
+	return tk == TK_LET || tk == TK_VAR || tk == TK_FOR || tk == TK_IF || tk == TK_RETURN;
+}
+
+/* Reports the missing ';' (the message of any syntax error, right after
+ * the previous token) and feeds one in its place, so the statement that
+ * follows is parsed, not skipped by error recovery with whatever errors it
+ * has: a missing ';' before a 'for' hid every error in the loop's body. */
+static void kd_insert_semi(KdParseCtx *c, void *parser, int tk)
+{
+	kd_syntax_error(parser, tk, c->look);
+	KdTok semi = {.sp = {c->prev_end, 0}};
+	kd_parser(parser, TK_SEMI, semi);
+	kd_snapshot(c, parser);
+}
+
 /* ---- the entry point: the lexer pushes tokens into the parser ---- */
 
 KdNode *kd_parse(KdArena *a, KdDiag *d, const KdSource *src)
@@ -734,6 +769,8 @@ KdNode *kd_parse(KdArena *a, KdDiag *d, const KdSource *src)
 			         tk == 0 ? "end of file" : tk == TK_KERNEL ? "'kernel'" : "'const'");
 		first = 0;
 		kd_snapshot(&ctx, p);
+		if (kd_missing_semi(&ctx, p, tk))
+			kd_insert_semi(&ctx, p, tk);
 		kd_parser(p, tk, ctx.look);
 		ctx.prev_end = ctx.look.sp.off + ctx.look.sp.len;
 	} while (tk != 0 && !ctx.stop && !d->muted);

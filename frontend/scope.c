@@ -103,3 +103,10 @@ void kd_scope_add(KdScopes *s, KdSym *y)
 	e->top = y;
 	kd_vec_push(s->a, &s->frame->syms, y);
 }
+
+void kd_scope_near(const KdScopes *s, KdNear *n)
+{
+	for (size_t i = 0; i <= s->mask; i++)
+		if (s->tab[i].name && s->tab[i].top)
+			kd_near_try(n, s->tab[i].name);
+}

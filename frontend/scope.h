@@ -18,6 +18,9 @@ KdSym *kd_scope_lookup(const KdScopes *s, const char *name);
 /* The first symbol called name declared in the innermost scope, or NULL
  * (for "redefinition of", which points at the first definition). */
 KdSym *kd_scope_here(const KdScopes *s, const char *name);
+/* Offers every name in view to n ("did you mean"), in table order, which
+ * depends only on the names: the suggestion is deterministic. */
+void kd_scope_near(const KdScopes *s, KdNear *n);
 /* Declares y (its name set) in the innermost scope. */
 void kd_scope_add(KdScopes *s, KdSym *y);
 

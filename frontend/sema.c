@@ -83,6 +83,17 @@ static KdSym *lookup(Sema *s, const char *name)
 	return kd_scope_lookup(s->scope, name);
 }
 
+/* "use of undeclared identifier", with a note naming the nearest name
+ * in view when one is close (a misspelt tensor or variable). */
+static void undeclared(Sema *s, KdSpan at, const char *name)
+{
+	kd_error(s->d, at, "use of undeclared identifier '%s'", name);
+	KdNear near;
+	kd_near_init(&near, name);
+	kd_scope_near(s->scope, &near);
+	kd_near_note(s->d, &near, at);
+}
+
 static KdSym *declare(Sema *s, KdSymKind k, const char *name, KdSpan at, KdNode *decl, KdType *ty)
 {
 	KdSym *prev = kd_scope_here(s->scope, name);
@@ -235,7 +246,7 @@ static KdType *ident(Sema *s, KdNode *n)
 		if (kd_space_lookup(s->target, n->name, strlen(n->name)))
 			kd_error(s->d, n->span, "'%s' is a memory space, not a value", n->name);
 		else
-			kd_error(s->d, n->span, "use of undeclared identifier '%s'", n->name);
+			undeclared(s, n->span, n->name);
 		return s->t_err;
 	}
 	n->sym = y;
@@ -332,6 +343,30 @@ static KdType *cast(Sema *s, KdNode *n)
 	return r;
 }
 
+/* "unknown op", with a note naming the target's nearest op. */
+static void unknown_op(Sema *s, const KdNode *n)
+{
+	kd_error(s->d, n->name_span, "unknown op '%s' for target %s", n->name,
+	         kd_target_names[s->target]);
+	KdNear near;
+	kd_near_init(&near, n->name);
+	for (int o = 0; o < KD_NOP; o++)
+		if (kd_ops[o].target == s->target)
+			kd_near_try(&near, kd_ops[o].name);
+	kd_near_note(s->d, &near, n->name_span);
+}
+
+/* "no parameter named", with a note naming the op's nearest parameter. */
+static void unknown_kwarg(Sema *s, const KdOpDesc *d, const KdNode *x)
+{
+	kd_error(s->d, x->name_span, "%s: no parameter named '%s'", d->name, x->name);
+	KdNear near;
+	kd_near_init(&near, x->name);
+	for (int p = 0; p < d->nparam; p++)
+		kd_near_try(&near, d->param[p].name);
+	kd_near_note(s->d, &near, x->name_span);
+}
+
 /* Binds a call's arguments to the op's parameters: positional first, then
  * keywords by the vendor's names, then defaults. */
 static KdType *call(Sema *s, KdNode *n)
@@ -365,13 +400,12 @@ static KdType *call(Sema *s, KdNode *n)
 		if (lookup(s, n->name))
 			kd_error(s->d, n->name_span, "'%s' is not an op and cannot be called", n->name);
 		else
-			kd_error(s->d, n->name_span, "unknown op '%s' for target %s", n->name,
-			         kd_target_names[s->target]);
+			unknown_op(s, n);
 		return s->t_err;
 	}
 	n->opdesc = d;
 	n->bound = kd_alloc(s->a, sizeof *n->bound * (size_t)(d->nparam ? d->nparam : 1));
-	int bad = 0, pos = 0, seen_kw = 0;
+	int bad = 0, pos = 0, seen_kw = 0, unknown_kw = 0;
 	for (int i = 0; i < n->list.n; i++) {
 		KdNode *x = n->list.v[i];
 		int p;
@@ -379,8 +413,10 @@ static KdType *call(Sema *s, KdNode *n)
 			seen_kw = 1;
 			p = kd_op_param_index(d, x->name);
 			if (p < 0) {
-				kd_error(s->d, x->name_span, "%s: no parameter named '%s'", d->name, x->name);
-				bad = 1;
+				/* The argument meant for a parameter is not bound to
+				 * it: no "missing argument" for it or any other. */
+				unknown_kwarg(s, d, x);
+				unknown_kw = bad = 1;
 				continue;
 			}
 			if (n->bound[p]) {
@@ -413,7 +449,7 @@ static KdType *call(Sema *s, KdNode *n)
 	}
 	KdBuf missing = {0};
 	int nmissing = 0;
-	for (int p = 0; p < d->nparam && bad != 2; p++) {
+	for (int p = 0; p < d->nparam && bad != 2 && !unknown_kw; p++) {
 		const KdOpParam *pp = &d->param[p];
 		KdNode *x = n->bound[p];
 		if (!x) {
@@ -868,7 +904,7 @@ static void stmt_check(Sema *s, KdNode *n)
 		KdType *t = expr(s, n->a);
 		KdSym *y = lookup(s, n->name);
 		if (!y) {
-			kd_error(s->d, n->name_span, "use of undeclared identifier '%s'", n->name);
+			undeclared(s, n->name_span, n->name);
 			break;
 		}
 		if (y->kind != SYM_VAR) {

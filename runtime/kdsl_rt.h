@@ -75,6 +75,10 @@ KDSL_API kdsl_target kdsl_rt_target(const kdsl_rt *rt);
 KDSL_API const char *kdsl_target_name(kdsl_target target);
 /* The last error as "file.k:LINE:COL: op: message", or "" when none. */
 KDSL_API const char *kdsl_rt_last_error(const kdsl_rt *rt);
+/* The length of the "file.k:LINE:COL" that starts the last error, 0 when
+ * it has none: a caller prints "file.k:LINE:COL: error: op: message", the
+ * form of compile errors, without parsing a file name that may hold ':'. */
+KDSL_API size_t kdsl_rt_last_error_locus(const kdsl_rt *rt);
 KDSL_API void kdsl_rt_clear_error(kdsl_rt *rt);
 /* Base and size in bytes of an on-chip memory; NULL if the target lacks it.
  * Partitioned memories are laid out partition after partition, each

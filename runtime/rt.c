@@ -158,9 +158,15 @@ const char *kdsl_rt_last_error(const kdsl_rt *rt)
 	return rt && rt->head.has_error ? rt->err : "";
 }
 
+size_t kdsl_rt_last_error_locus(const kdsl_rt *rt)
+{
+	return rt && rt->head.has_error ? rt->err_locus : 0;
+}
+
 void kdsl_rt_clear_error(kdsl_rt *rt)
 {
 	if (rt) {
+		rt->err_locus = 0;
 		rt->err[0] = '\0';
 		rt->head.has_error = 0;
 	}
@@ -199,11 +205,15 @@ static void set_error(kdsl_rt *rt, const kdsl_site *site, const char *fmt, va_li
 	int k;
 
 	rt->head.has_error = 1;
+	rt->err_locus = 0;
 	if (site) {
 		k = snprintf(rt->err, sizeof rt->err, "%s:%d:%d: ",
 		             site->file ? site->file : "<unknown>", site->line, site->col);
 		if (k > 0)
 			n = (size_t)k < sizeof rt->err ? (size_t)k : sizeof rt->err - 1;
+		/* the locus without its ": ", when all of it fit */
+		if (k > 2 && (size_t)k < sizeof rt->err)
+			rt->err_locus = (size_t)k - 2;
 		if (site->op && n < sizeof rt->err - 1) {
 			k = snprintf(rt->err + n, sizeof rt->err - n, "%s: ", site->op);
 			if (k > 0)
@@ -235,6 +245,7 @@ int kdsl_rt_enter(kdsl_rt *rt, kdsl_target target, const char *kernel)
 	if (!rt)
 		return KDSL_ERR_ARG;
 	rt->err[0] = '\0';
+	rt->err_locus = 0;
 	rt->head.has_error = 0;
 	if (rt->head.target != target)
 		return kdsl_rt_fail(rt, NULL, KDSL_ERR_TARGET,

@@ -35,6 +35,7 @@ struct kdsl_rt {
 	size_t part_stride[KDSL_NMEM];   /* host bytes from one partition to the next */
 	size_t nparts[KDSL_NMEM];        /* partitions (1 when not partitioned) */
 	char err[1024];
+	size_t err_locus;                /* length of err's "file:line:col" (0: no site) */
 };
 
 const char *kdsl_mem_name(kdsl_mem mem);

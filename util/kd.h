@@ -71,11 +71,29 @@ enum { KD_ERROR, KD_WARNING, KD_NOTE };
 /* Named warning groups, switchable with -W<name>/-Wno-<name>/-Werror=<name>. */
 enum { KD_W_NONE, KD_W_UNUSED, KD_W_HAZARD, KD_W_MASK_PAD, KD_W_NGROUP };
 
+/* -fdiagnostics-format: GCC's text, GCC's JSON, SARIF 2.1.0. */
+enum { KD_DIAG_TEXT, KD_DIAG_JSON, KD_DIAG_SARIF };
+/* -fdiagnostics-color */
+enum { KD_COLOR_AUTO, KD_COLOR_ALWAYS, KD_COLOR_NEVER };
+
+/* One diagnostic kept for a machine-readable format, which can only be
+ * written once all of them are known (one JSON array, one SARIF log). */
+typedef struct KdDiagRec {
+	int sev;                     /* after -Werror promotion */
+	int group;                   /* warning group, 0: none */
+	int promoted;                /* a warning made an error by -Werror */
+	int line, col, eline, ecol;  /* 0: no position; ecol is inclusive */
+	char *msg;                   /* malloc'd */
+	struct KdDiagRec *notes;     /* its notes, in order */
+	struct KdDiagRec *next;      /* next note, or next diagnostic */
+} KdDiagRec;
+
 /* A diagnostic held back for source order (kd_diag_hold). */
 typedef struct {
 	uint32_t key;                /* source offset; UINT32_MAX: no position */
 	int seq;                     /* order of report, for equal offsets */
 	KdBuf text;                  /* the lines, its notes included */
+	KdDiagRec *rec;              /* the same for JSON/SARIF (text: NULL) */
 } KdHeldDiag;
 
 typedef struct {
@@ -90,6 +108,10 @@ typedef struct {
 	int holding;                 /* kd_diag_hold: diagnostics wait in held */
 	KdHeldDiag *held;
 	int nheld, capheld;
+	int format;                  /* KD_DIAG_TEXT/JSON/SARIF */
+	int color;                   /* text: escape sequences on */
+	KdDiagRec *first, *last;     /* JSON/SARIF: written, in order */
+	KdDiagRec *latest;           /* the one a note belongs to */
 } KdDiag;
 
 void kd_diag_init(KdDiag *d, const KdSource *src, FILE *out);
@@ -104,6 +126,29 @@ void kd_diag_hold(KdDiag *d);
 void kd_diag_flush(KdDiag *d);
 /* A diagnostic with no source position ("kdslc: error: ..."). */
 KD_PRINTF(2, 3) void kd_error_nopos(KdDiag *d, const char *fmt, ...);
+/* Parses -fdiagnostics-format=F / -fdiagnostics-color[=WHEN] into *format
+ * and *color.  Returns 0, or -1 when arg is not one of them. */
+int kd_diag_option(const char *arg, int *format, int *color);
+/* Sets the format, and colour from KD_COLOR_* (auto: stderr is a terminal,
+ * TERM is not "dumb" and NO_COLOR is unset or empty). */
+void kd_diag_set_format(KdDiag *d, int format, int color);
+/* Writes the JSON array or SARIF log of everything reported (text: nothing)
+ * and frees the records.  Call once, after the last kd_diag_flush. */
+void kd_diag_end(KdDiag *d);
+/* Damerau-Levenshtein (optimal string alignment) distance, capped: returns
+ * max + 1 when the distance is larger than max. */
+int kd_edit_distance(const char *a, size_t na, const char *b, size_t nb, int max);
+/* "did you mean": the candidate nearest to a misspelt word, among those
+ * at distance <= 2 and below half the word's length (the first of equals). */
+typedef struct {
+	const char *word;
+	const char *best;            /* NULL: none close enough yet */
+	int dist;
+} KdNear;
+void kd_near_init(KdNear *n, const char *word);
+void kd_near_try(KdNear *n, const char *cand);
+/* A note "did you mean 'BEST'?" at `at`, when there is a best. */
+void kd_near_note(KdDiag *d, const KdNear *n, KdSpan at);
 const char *kd_wgroup_name(int group);
 int kd_wgroup_lookup(const char *name);
 

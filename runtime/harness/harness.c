@@ -19,7 +19,8 @@
  * with numpy output as is.  Kernels are separated by a blank line.
  *
  * Defaults: read-only tensors iota, written tensors zeros, scalars 0.
- * Exit status: 0 ok, 1 a kernel failed ("error: <message>" on stderr,
+ * Exit status: 0 ok, 1 a kernel failed ("file.k:LINE:COL: error: op:
+ * message" on stderr, or "error: <message>" when it has no site,
  * later kernels do not run), 2 bad usage or I/O. */
 #include <errno.h>
 #include <stdarg.h>
@@ -362,9 +363,14 @@ static int run_kernel(const kdsl_kernel_info *k, int nkernel, const options *o, 
 	rc = k->call(rt, tensors, scalars);
 	if (rc) {
 		const char *msg = kdsl_rt_last_error(rt);
+		size_t locus = kdsl_rt_last_error_locus(rt);
 
 		fflush(stdout);
-		if (*msg)
+		/* GCC's form, as compile errors: editors and CI problem
+		 * matchers find the .k line in either */
+		if (locus)
+			fprintf(stderr, "%.*s: error: %s\n", (int)locus, msg, msg + locus + 2);
+		else if (*msg)
 			fprintf(stderr, "error: %s\n", msg);
 		else
 			fprintf(stderr, "error: kernel '%s' failed with code %d\n", k->name, rc);

@@ -240,7 +240,7 @@ END_TEST
 START_TEST(kernel_failure)
 {
 	ck_assert_int_eq(run(BAD, 1, NULL), 1);
-	ck_assert_str_eq(err_text, "error: t.k:3:5: data_move: burst must be in 1..65535, got 0\n");
+	ck_assert_str_eq(err_text, "t.k:3:5: error: data_move: burst must be in 1..65535, got 0\n");
 	ck_assert_ptr_nonnull(strstr(out_text, "kernel bad (ascend)\ninputs:\nsrc_gm: f16[23] =\n"));
 	ck_assert_ptr_null(strstr(out_text, "outputs:"));
 }

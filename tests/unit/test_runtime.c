@@ -273,8 +273,11 @@ START_TEST(rt_errors)
 	ck_assert_int_eq(kdsl_rt_fail(rt, &SITE, KDSL_ERR_RANGE, "burst must be in 1..65535, got %d", 0),
 	                 KDSL_ERR_RANGE);
 	ck_assert_str_eq(kdsl_rt_last_error(rt), "t.k:7:35: data_move: burst must be in 1..65535, got 0");
+	/* the locus "t.k:7:35", so a caller can print it GCC's way */
+	ck_assert_uint_eq(kdsl_rt_last_error_locus(rt), 8);
 	kdsl_rt_clear_error(rt);
 	ck_assert_str_eq(kdsl_rt_last_error(rt), "");
+	ck_assert_uint_eq(kdsl_rt_last_error_locus(rt), 0);
 	/* An over-long message is truncated, never overflowed. */
 	memset(big, 'x', sizeof big - 1);
 	big[sizeof big - 1] = '\0';
@@ -288,6 +291,8 @@ START_TEST(rt_errors)
 	ck_assert_str_eq(kdsl_rt_last_error(rt), "");
 	ck_assert_int_eq(kdsl_rt_null_param(rt, "k", "src"), KDSL_ERR_ARG);
 	ck_assert_str_eq(kdsl_rt_last_error(rt), "kernel 'k': parameter 'src' is NULL");
+	ck_assert_uint_eq(kdsl_rt_last_error_locus(rt), 0);
+	ck_assert_uint_eq(kdsl_rt_last_error_locus(NULL), 0);
 	ck_assert_int_eq(kdsl_rt_enter(NULL, KDSL_TARGET_NEURON, "k"), KDSL_ERR_ARG);
 	ck_assert_str_eq(kdsl_rt_last_error(NULL), "");
 	/* the inline entry of generated kernels: clears the last error for a

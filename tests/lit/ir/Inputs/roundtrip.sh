@@ -40,6 +40,7 @@ tests/lit/ascend/scopes.k
 tests/lit/ascend/vec_mask.k
 tests/lit/ascend/vec_overlap.k
 tests/lit/ascend/vec_rules.k
+tests/lit/driver/diag_format.k
 tests/lit/frontend/ast-decls.k
 tests/lit/frontend/ast-exprs.k
 tests/lit/frontend/ast-stmts.k
@@ -50,6 +51,7 @@ tests/lit/frontend/err-lex.k
 tests/lit/frontend/err-no-target-const.k
 tests/lit/frontend/err-no-target.k
 tests/lit/frontend/err-recovery.k
+tests/lit/frontend/err-resync.k
 tests/lit/frontend/err-stmt.k
 tests/lit/frontend/err-truncated.k
 tests/lit/frontend/err-unterminated.k
@@ -67,6 +69,7 @@ tests/lit/neuron/shuffle.k
 tests/lit/neuron/slice_overflow.k
 tests/lit/neuron/transpose.k
 tests/lit/sema/all_errors_one_run_aipu.k
+tests/lit/sema/did_you_mean.k
 tests/lit/sema/all_errors_one_run_ascend.k
 tests/lit/sema/all_errors_one_run_neuron.k
 tests/lit/sema/file.k
