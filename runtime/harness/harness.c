@@ -203,7 +203,10 @@ static int print_param(const kdsl_param_info *p, const void *buf, int64_t scalar
 
 	print_type(p);
 	if (!p->is_tensor) {
-		printf(" = %lld\n", (long long)scalar);
+		if (p->dtype == KDSL_U64)
+			printf(" = %llu\n", (unsigned long long)scalar);
+		else
+			printf(" = %lld\n", (long long)scalar);
 		return 0;
 	}
 	text = kdsl_format_array(p->dtype, p->rank, p->dims, buf);
@@ -229,8 +232,9 @@ static int64_t wrap_scalar(kdsl_dtype dt, int64_t v)
 	}
 }
 
-/* The values of a scalar dtype, as an int64 range (u64's upper half is
- * out of --arg's reach anyway: strtoll stops at INT64_MAX). */
+/* The values of a scalar dtype, as an int64 range.  A u64 takes every
+ * int64: a negative one is the bit pattern of a value above INT64_MAX
+ * (which --arg also takes written out, as is_big). */
 static void scalar_range(kdsl_dtype dt, int64_t *lo, int64_t *hi)
 {
 	switch (dt) {
@@ -240,7 +244,6 @@ static void scalar_range(kdsl_dtype dt, int64_t *lo, int64_t *hi)
 	case KDSL_U8: *lo = 0, *hi = UINT8_MAX; return;
 	case KDSL_U16: *lo = 0, *hi = UINT16_MAX; return;
 	case KDSL_U32: *lo = 0, *hi = UINT32_MAX; return;
-	case KDSL_U64: *lo = 0, *hi = INT64_MAX; return;
 	case KDSL_BOOL: *lo = 0, *hi = 1; return;
 	default: *lo = INT64_MIN, *hi = INT64_MAX; return;
 	}
@@ -263,7 +266,12 @@ static int fill_param(const kdsl_kernel_info *k, const kdsl_param_info *p, const
 
 			/* a number the parameter cannot hold is a mistake, not a wrap */
 			scalar_range(p->dtype, &lo, &hi);
-			if (*scalar < lo || *scalar > hi)
+			if (f->is_big && p->dtype != KDSL_U64)
+				return errorf("--arg %s: %llu is out of range for %s parameter '%s' "
+				              "(%lld..%lld)", p->name, (unsigned long long)*scalar,
+				              kdsl_dtype_name(p->dtype), p->name, (long long)lo,
+				              (long long)hi);
+			if (!f->is_big && (*scalar < lo || *scalar > hi))
 				return errorf("--arg %s: %lld is out of range for %s parameter '%s' "
 				              "(%lld..%lld)", p->name, (long long)*scalar,
 				              kdsl_dtype_name(p->dtype), p->name, (long long)lo,
