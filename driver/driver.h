@@ -1,7 +1,9 @@
 /* driver.h: the kdslc command line.  main.c parses options and runs the
- * pipeline; run.c builds and runs a kernel with the system C compiler. */
+ * pipeline; options.c is the option parser both commands use; run.c builds and runs a kernel with the system C compiler. */
 #ifndef KD_DRIVER_H
 #define KD_DRIVER_H
+
+#include <getopt.h>   /* no_argument, required_argument, optional_argument */
 
 #include "kd.h"
 
@@ -24,6 +26,33 @@ typedef struct {
 	int lang;                  /* -x: 'k' source, 'i' IR; 0: IR if the name ends in .kir */
 	int diag_format, diag_color; /* -fdiagnostics-format=, -fdiagnostics-color= (util/diag.c) */
 } KdOptions;
+
+/* One command-line option of a table kd_parse_options reads.  name is
+ * "--long", "-c" (one letter) or "-cword" (a single-dash word such as
+ * "-fdiagnostics-color": its letter c takes the rest as its value);
+ * has_arg is getopt's no_argument, required_argument or
+ * optional_argument.  set gets the table's context and the value (NULL
+ * when there is none) and returns 0 to go on, KD_OPT_EXIT0 to stop and
+ * exit 0 (--help), or an exit status after printing an error. */
+typedef struct {
+	const char *name;
+	int has_arg;
+	int (*set)(void *ctx, const char *val);
+} KdOptSpec;
+
+enum { KD_OPT_EXIT0 = -1 };
+
+/* Parses argv[1..argc) with specs (at most 64): options to their set
+ * function, operands (and every word after "--") to operand, in order.
+ * An unknown option or a missing value is a one-line error naming it,
+ * with a close spelling when there is one.  Returns 0, KD_OPT_EXIT0 or
+ * an exit status (2 for a usage error).  prog names the command in the
+ * errors' "see PROG --help". */
+int kd_parse_options(int argc, char **argv, const char *prog, const KdOptSpec *specs, int n, void *ctx,
+                     int (*operand)(void *ctx, const char *arg));
+
+/* Prints "kdslc: error: " fmt (with arg) and the --help hint; returns 2. */
+int kd_usage_error(const char *prog, const char *fmt, const char *arg);
 
 /* Compiles o->input; with harness set, appends `kdslc run`'s main() to the C
  * in *c_out instead of writing files.  Returns the exit status (0, 1, 2). */

@@ -15,17 +15,19 @@
 #include "emit.h"
 
 static const char usage[] =
-	"usage: kdslc FILE.k [-o OUT.c] [--header OUT.h] [--emit=tokens|ast|ir|c]\n"
+	"usage: kdslc FILE.k [-o OUT.c] [--header OUT.h] [--emit tokens|ast|ir|c]\n"
 	"                    [-O0|-O1] [-Werror] [-Werror=GROUP] [-Wno-GROUP] [--stats]\n"
 	"                    [-x k|ir]   FILE is source (k) or textual IR (ir, as --emit=ir\n"
 	"                                writes it); default: IR if FILE ends in .kir\n"
 	"                    [--passes=P,...] [--print-after=P] [--print-after-all] [--verify-each]\n"
-	"                    [-fdiagnostics-format=text|json|sarif] [-fdiagnostics-color=auto|always|never]\n"
-	"       kdslc run FILE.k [--arg NAME=iota|zeros|ones|random[:seed]|FILE.npy|INT]...\n"
-	"                        [--out DIR] [--kernel NAME] [--quiet]\n"
-	"       kdslc --doc-ops=TARGET      print the op reference of a target (markdown)\n"
+	"                    [-fdiagnostics-format=text|json|sarif] [-fdiagnostics-color[=auto|always|never]]\n"
+	"       kdslc run FILE.k [--arg NAME=VALUE]... [--out DIR] [--kernel NAME] [--quiet]\n"
+	"                        [--repeat N] [-O0|-O1] [-g] [--keep DIR]   (kdslc run --help)\n"
+	"       kdslc --doc-ops TARGET      print the op reference of a target (markdown)\n"
 	"       kdslc --version | --help\n"
 	"FILE may be - for standard input; -o - writes to standard output.\n"
+	"A long option's value follows it (--emit ir) or an '=' (--emit=ir); a short\n"
+	"option's follows it or is glued on (-o out.c, -oout.c); -- ends the options.\n"
 	"Warning groups: unused, hazard, mask-pad.\n";
 
 static int write_file(const char *path, const KdBuf *b)
@@ -183,118 +185,216 @@ finish:
 	return rc;
 }
 
-static int bad_usage(const char *fmt, const char *arg)
+/* ---- options (the table at the end of this part) ---- */
+
+static int opt_help(void *ctx, const char *val)
 {
-	fprintf(stderr, "kdslc: error: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\n%s", usage);
-	return 2;
+	(void)ctx, (void)val;
+	fputs(usage, stdout);
+	return KD_OPT_EXIT0;
 }
 
-static int warning_flag(KdOptions *o, const char *a)
+static int opt_version(void *ctx, const char *val)
 {
-	if (!strcmp(a, "-Werror")) {
+	(void)ctx, (void)val;
+	printf("kdslc %s\n", KDSLC_VERSION);
+	return KD_OPT_EXIT0;
+}
+
+static int opt_output(void *ctx, const char *val)
+{
+	((KdOptions *)ctx)->output = val;
+	return 0;
+}
+
+static int opt_header(void *ctx, const char *val)
+{
+	((KdOptions *)ctx)->header = val;
+	return 0;
+}
+
+static int opt_emit(void *ctx, const char *val)
+{
+	static const char *const kinds[] = {"c", "tokens", "ast", "ir"};
+	for (int j = 0; j < 4; j++)
+		if (!strcmp(val, kinds[j])) {
+			((KdOptions *)ctx)->emit = (KdEmitKind)j;
+			return 0;
+		}
+	return kd_usage_error("kdslc", "unknown --emit kind '%s' (expected tokens, ast, ir or c)", val);
+}
+
+/* -O and -O1 optimise, -O0 does not. */
+static int opt_level(void *ctx, const char *val)
+{
+	if (val && strcmp(val, "0") && strcmp(val, "1"))
+		return kd_usage_error("kdslc", "unknown optimisation level '-O%s' (expected -O0 or -O1)", val);
+	((KdOptions *)ctx)->opt = val && *val == '0' ? 0 : 1;
+	return 0;
+}
+
+static int opt_lang(void *ctx, const char *val)
+{
+	if (strcmp(val, "k") && strcmp(val, "ir"))
+		return kd_usage_error("kdslc", "'-x' needs 'k' or 'ir', got '%s'", val);
+	((KdOptions *)ctx)->lang = val[0];
+	return 0;
+}
+
+static int opt_stats(void *ctx, const char *val)
+{
+	(void)val;
+	((KdOptions *)ctx)->stats = 1;
+	return 0;
+}
+
+static int opt_passes(void *ctx, const char *val)
+{
+	size_t n;
+	int at = kd_pass_list_bad(val, &n);
+	if (at >= 0) {
+		KdBuf names = {0};
+		kd_pass_names(&names);
+		fprintf(stderr, "kdslc: error: unknown pass '%.*s' (passes: %s); see kdslc --help\n", (int)n,
+		        val + at, names.s);
+		kd_buf_free(&names);
+		return 2;
+	}
+	((KdOptions *)ctx)->passes = val;
+	return 0;
+}
+
+static int opt_print_after(void *ctx, const char *val)
+{
+	if (!kd_pass_lookup(val, strlen(val)))
+		return kd_usage_error("kdslc", "unknown pass '%s' in --print-after", val);
+	((KdOptions *)ctx)->print_after = val;
+	return 0;
+}
+
+static int opt_print_after_all(void *ctx, const char *val)
+{
+	(void)val;
+	((KdOptions *)ctx)->print_after_all = 1;
+	return 0;
+}
+
+static int opt_verify_each(void *ctx, const char *val)
+{
+	(void)val;
+	((KdOptions *)ctx)->verify_each = 1;
+	return 0;
+}
+
+static int opt_doc_ops(void *ctx, const char *val)
+{
+	((KdOptions *)ctx)->doc_ops = val;
+	return 0;
+}
+
+/* -Werror, -Werror=GROUP, -Wno-GROUP and -WGROUP: val is what follows -W. */
+static int opt_warning(void *ctx, const char *val)
+{
+	KdOptions *o = ctx;
+	if (!strcmp(val, "error")) {
 		o->werror = 1;
 		return 0;
 	}
-	const char *g = NULL;
 	unsigned char *set = NULL;
-	if (!strncmp(a, "-Werror=", 8)) {
-		g = a + 8;
-		set = o->werr;
-	} else if (!strncmp(a, "-Wno-", 5)) {
-		g = a + 5;
-		set = o->wno;
-	} else if (!strncmp(a, "-W", 2)) {
-		int k = kd_wgroup_lookup(a + 2);
-		if (k < 0)
-			return -1;
-		o->wno[k] = 0;
-		return 0;
+	const char *g = val;
+	if (!strncmp(val, "error=", 6))
+		set = o->werr, g = val + 6;
+	else if (!strncmp(val, "no-", 3))
+		set = o->wno, g = val + 3;
+	int k = kd_wgroup_lookup(g);
+	if (k < 0) {
+		fprintf(stderr, "kdslc: error: unknown warning option '-W%s' (groups: unused, hazard, mask-pad); see kdslc --help\n",
+		        val);
+		return 2;
 	}
-	int k = g ? kd_wgroup_lookup(g) : -1;
-	if (k < 0)
-		return -1;
-	set[k] = 1;
+	if (set)
+		set[k] = 1;
+	else
+		o->wno[k] = 0;
 	return 0;
 }
+
+/* -fdiagnostics-format=F, -fdiagnostics-color[=W], -fno-diagnostics-color:
+ * util/diag.c reads the whole spelling. */
+static int opt_diag(void *ctx, const char *spelling)
+{
+	KdOptions *o = ctx;
+	if (kd_diag_option(spelling, &o->diag_format, &o->diag_color) < 0)
+		return kd_usage_error("kdslc", "bad value in '%s' (-fdiagnostics-format=text|json|sarif, "
+		                      "-fdiagnostics-color=auto|always|never)", spelling);
+	return 0;
+}
+
+static int opt_diag_format(void *ctx, const char *val)
+{
+	char b[64];
+	snprintf(b, sizeof b, "-fdiagnostics-format=%s", val);
+	return opt_diag(ctx, b);
+}
+
+static int opt_diag_color(void *ctx, const char *val)
+{
+	char b[64];
+	snprintf(b, sizeof b, "-fdiagnostics-color%s%s", val ? "=" : "", val ? val : "");
+	return opt_diag(ctx, b);
+}
+
+static int opt_no_diag_color(void *ctx, const char *val)
+{
+	(void)val;
+	return opt_diag(ctx, "-fno-diagnostics-color");
+}
+
+/* The file to compile: exactly one. */
+static int opt_input(void *ctx, const char *arg)
+{
+	KdOptions *o = ctx;
+	if (o->input)
+		return kd_usage_error("kdslc", "more than one input file ('%s')", arg);
+	o->input = arg;
+	return 0;
+}
+
+/* kdslc's options: a new one is one entry here and its set function. */
+static const KdOptSpec kdslc_options[] = {
+	{"--help", no_argument, opt_help},
+	{"-h", no_argument, opt_help},
+	{"--version", no_argument, opt_version},
+	{"-o", required_argument, opt_output},
+	{"--header", required_argument, opt_header},
+	{"--emit", required_argument, opt_emit},
+	{"-O", optional_argument, opt_level},
+	{"-x", required_argument, opt_lang},
+	{"-W", required_argument, opt_warning},
+	{"--stats", no_argument, opt_stats},
+	{"--passes", required_argument, opt_passes},
+	{"--print-after", required_argument, opt_print_after},
+	{"--print-after-all", no_argument, opt_print_after_all},
+	{"--verify-each", no_argument, opt_verify_each},
+	{"--doc-ops", required_argument, opt_doc_ops},
+	{"-fdiagnostics-format", required_argument, opt_diag_format},
+	{"-fdiagnostics-color", optional_argument, opt_diag_color},
+	{"-fno-diagnostics-color", no_argument, opt_no_diag_color},
+};
 
 int main(int argc, char **argv)
 {
 	KdOptions o = {.opt = 1};
 	if (argc > 1 && !strcmp(argv[1], "run"))
-		return kd_run(argc - 2, argv + 2);
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			fputs(usage, stdout);
-			return 0;
-		} else if (!strcmp(a, "--version")) {
-			printf("kdslc %s\n", KDSLC_VERSION);
-			return 0;
-		} else if (!strcmp(a, "-o") || !strcmp(a, "--header")) {
-			if (i + 1 >= argc)
-				return bad_usage("'%s' needs a file name", a);
-			*(a[1] == 'o' ? &o.output : &o.header) = argv[++i];
-		} else if (!strncmp(a, "--emit=", 7)) {
-			static const char *const kinds[] = {"c", "tokens", "ast", "ir"};
-			int k = -1;
-			for (int j = 0; j < 4; j++)
-				if (!strcmp(a + 7, kinds[j]))
-					k = j;
-			if (k < 0)
-				return bad_usage("unknown --emit kind '%s' (expected tokens, ast, ir or c)", a + 7);
-			o.emit = (KdEmitKind)k;
-		} else if (!strcmp(a, "-O0") || !strcmp(a, "-O1") || !strcmp(a, "-O")) {
-			o.opt = a[2] == '0' ? 0 : 1;
-		} else if (!strncmp(a, "-x", 2)) {
-			const char *l = a[2] ? a + 2 : i + 1 < argc ? argv[++i] : NULL;
-			if (!l || (strcmp(l, "k") && strcmp(l, "ir")))
-				return bad_usage("'-x' needs 'k' or 'ir'%s", "");
-			o.lang = l[0];
-		} else if (!strcmp(a, "--stats")) {
-			o.stats = 1;
-		} else if (!strncmp(a, "--passes=", 9)) {
-			size_t n;
-			int at = kd_pass_list_bad(a + 9, &n);
-			if (at >= 0) {
-				KdBuf names = {0};
-				kd_pass_names(&names);
-				fprintf(stderr, "kdslc: error: unknown pass '%.*s' (passes: %s)\n%s", (int)n, a + 9 + at,
-				        names.s, usage);
-				kd_buf_free(&names);
-				return 2;
-			}
-			o.passes = a + 9;
-		} else if (!strncmp(a, "--print-after=", 14)) {
-			if (!kd_pass_lookup(a + 14, strlen(a + 14)))
-				return bad_usage("unknown pass '%s' in --print-after", a + 14);
-			o.print_after = a + 14;
-		} else if (!strcmp(a, "--print-after-all")) {
-			o.print_after_all = 1;
-		} else if (!strcmp(a, "--verify-each")) {
-			o.verify_each = 1;
-		} else if (!strncmp(a, "--doc-ops=", 10)) {
-			o.doc_ops = a + 10;
-		} else if (!strncmp(a, "-fdiagnostics-", 14) || !strcmp(a, "-fno-diagnostics-color")) {
-			if (kd_diag_option(a, &o.diag_format, &o.diag_color) < 0)
-				return bad_usage("unknown option '%s' (-fdiagnostics-format=text|json|sarif,"
-				                 " -fdiagnostics-color=auto|always|never)", a);
-		} else if (!strncmp(a, "-W", 2)) {
-			if (warning_flag(&o, a) < 0)
-				return bad_usage("unknown warning option '%s' (groups: unused, hazard, mask-pad)", a);
-		} else if (a[0] == '-' && a[1]) {
-			return bad_usage("unknown option '%s'", a);
-		} else if (o.input) {
-			return bad_usage("more than one input file ('%s')", a);
-		} else {
-			o.input = a;
-		}
-	}
+		return kd_run(argc - 1, argv + 1);
+	int rc = kd_parse_options(argc, argv, "kdslc", kdslc_options,
+	                          (int)(sizeof kdslc_options / sizeof kdslc_options[0]), &o, opt_input);
+	if (rc)
+		return rc == KD_OPT_EXIT0 ? 0 : rc;
 	if (o.doc_ops) {
 		KdTarget t = kd_target_lookup(o.doc_ops, strlen(o.doc_ops));
 		if (!t)
-			return bad_usage("unknown target '%s' (expected neuron, ascend or aipu)", o.doc_ops);
+			return kd_usage_error("kdslc", "unknown target '%s' (expected neuron, ascend or aipu)", o.doc_ops);
 		KdBuf b = {0};
 		kd_op_doc(&b, t);
 		fwrite(b.s ? b.s : "", 1, b.n, stdout);
@@ -302,6 +402,6 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!o.input)
-		return bad_usage("%s", "no input file");
+		return kd_usage_error("kdslc", "%s", "no input file");
 	return kd_compile(&o, NULL, 0);
 }

@@ -18,15 +18,28 @@ typedef struct {
 	int ninc, nlib;
 } RtDirs;
 
+/* Whether dir holds library lib, shared or static (-Ddefault_library=
+ * static builds only the .a, which -l finds as well). */
+static int has_lib(const char *dir, const char *lib)
+{
+	static const char *const ext[] = {".so", ".a"};
+	char path[4200];
+	struct stat st;
+	for (int i = 0; i < 2; i++) {
+		snprintf(path, sizeof path, "%s/lib%s%s", dir, lib, ext[i]);
+		if (stat(path, &st) == 0)
+			return 1;
+	}
+	return 0;
+}
+
 /* The build tree when kdslc's holds both libraries (each in its own
  * folder), else the installed prefix (both in one); KDSL_RT_INCLUDE and
  * KDSL_RT_LIBDIR override either with one folder that holds both. */
 static RtDirs runtime_dirs(void)
 {
-	struct stat st;
 	RtDirs d = {.inc = {KD_RT_INCDIR}, .lib = {KD_RT_LIBDIR}, .ninc = 1, .nlib = 1};
-	if (stat(KD_RT_BUILDDIR "/libkdsl-runtime.so", &st) == 0 &&
-	    stat(KD_RT_HARNESS_BUILDDIR "/libkdsl-harness.so", &st) == 0)
+	if (has_lib(KD_RT_BUILDDIR, "kdsl-runtime") && has_lib(KD_RT_HARNESS_BUILDDIR, "kdsl-harness"))
 		d = (RtDirs){.inc = {KD_RT_SRCDIR, KD_RT_HARNESS_SRCDIR},
 		             .lib = {KD_RT_BUILDDIR, KD_RT_HARNESS_BUILDDIR},
 		             .ninc = 2,
@@ -61,70 +74,177 @@ static int spawn(char *const *argv)
 	return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }
 
-int kd_run(int argc, char **argv)
-{
-	KdOptions o = {.opt = 1};
-	int first = -1;
-	for (int i = 0; i < argc; i++) {
-		/* Options that take a value: skip it when looking for the file. */
-		if (!strcmp(argv[i], "--arg") || !strcmp(argv[i], "--out") || !strcmp(argv[i], "--kernel") ||
-		    !strcmp(argv[i], "--repeat")) {
-			i++;
-			continue;
-		}
-		/* -O0/-O1 count wherever they stand, before or after the file */
-		if (!strcmp(argv[i], "-O0") || !strcmp(argv[i], "-O1")) {
-			o.opt = argv[i][2] - '0';
-			continue;
-		}
-		if (first < 0 && (argv[i][0] != '-' || !strcmp(argv[i], "-")))
-			first = i;
-	}
-	if (first < 0) {
-		fprintf(stderr, "kdslc: error: 'kdslc run' needs a .k file\n"
-		                "usage: kdslc run FILE.k [--arg NAME=VALUE]... [--out DIR] [--kernel NAME]\n");
-		return 2;
-	}
-	o.input = argv[first];
-	KdBuf c = {0};
-	int rc = kd_compile(&o, &c, 1);
-	if (rc) {
-		kd_buf_free(&c);
-		return rc;
-	}
-	char dir[] = "/tmp/kdslc-run-XXXXXX";
-	if (!mkdtemp(dir)) {
-		fprintf(stderr, "kdslc: error: cannot create a temporary folder: %s\n", strerror(errno));
-		kd_buf_free(&c);
-		return 2;
-	}
-	char src[64], exe[64];
-	snprintf(src, sizeof src, "%s/kernel.c", dir);
-	snprintf(exe, sizeof exe, "%s/kernel", dir);
-	FILE *f = fopen(src, "wb");
-	if (!f || fwrite(c.s, 1, c.n, f) != c.n || fclose(f)) {
-		fprintf(stderr, "kdslc: error: cannot write '%s'\n", src);
-		kd_buf_free(&c);
-		rmdir(dir);
-		return 2;
-	}
-	kd_buf_free(&c);
+static const char run_usage[] =
+	"usage: kdslc run FILE.k [--arg NAME=VALUE]... [--out DIR] [--kernel NAME]\n"
+	"                        [--repeat N] [--quiet] [-O0|-O1] [-g] [--keep DIR]\n"
+	"Compiles FILE.k's kernels with a harness, builds them with the C compiler\n"
+	"and runs each (or only --kernel NAME), printing its tensors.\n"
+	"  --arg NAME=VALUE  fills parameter NAME: iota, zeros, ones, random[:seed],\n"
+	"                    FILE.npy or an integer (a scalar's must fit its dtype)\n"
+	"  --out DIR         writes every tensor to DIR/NAME.npy after the run\n"
+	"  --repeat N        times N more runs of each kernel\n"
+	"  --quiet, -q       prints no tensors\n"
+	"  -O0, -O1          kdslc's optimisation level (default -O1)\n"
+	"  -g                builds the C with -g -O0 (for gdb)\n"
+	"  --keep DIR        builds in DIR and keeps the C (kernel.c) and the program\n"
+	"Environment: CC (default cc; may hold arguments, split on blanks), CFLAGS\n"
+	"(appended to kdslc's flags), TMPDIR (where the temporary folder goes).\n";
 
+/* What `kdslc run` reads from its command line. */
+typedef struct {
+	KdOptions o;
+	int debug;           /* -g */
+	const char *keep;    /* --keep DIR */
+	char **fwd;          /* the harness options, for the program */
+	int nfwd;
+} RunOptions;
+
+static int run_help(void *ctx, const char *val)
+{
+	(void)ctx, (void)val;
+	fputs(run_usage, stdout);
+	return KD_OPT_EXIT0;
+}
+
+static int run_level(void *ctx, const char *val)
+{
+	if (val && strcmp(val, "0") && strcmp(val, "1"))
+		return kd_usage_error("kdslc run", "unknown optimisation level '-O%s' (expected -O0 or -O1)", val);
+	((RunOptions *)ctx)->o.opt = val && *val == '0' ? 0 : 1;
+	return 0;
+}
+
+static int run_debug(void *ctx, const char *val)
+{
+	(void)val;
+	((RunOptions *)ctx)->debug = 1;
+	return 0;
+}
+
+static int run_keep(void *ctx, const char *val)
+{
+	if (!*val)
+		return kd_usage_error("kdslc run", "%s", "--keep needs a folder");
+	((RunOptions *)ctx)->keep = val;
+	return 0;
+}
+
+/* Passes an option on to the program, which checks its value. */
+static int forward(RunOptions *r, const char *opt, const char *val)
+{
+	r->fwd[r->nfwd++] = (char *)opt;
+	if (val)
+		r->fwd[r->nfwd++] = (char *)val;
+	return 0;
+}
+
+static int run_arg(void *ctx, const char *val) { return forward(ctx, "--arg", val); }
+static int run_out(void *ctx, const char *val) { return forward(ctx, "--out", val); }
+static int run_kernel(void *ctx, const char *val) { return forward(ctx, "--kernel", val); }
+static int run_repeat(void *ctx, const char *val) { return forward(ctx, "--repeat", val); }
+static int run_quiet(void *ctx, const char *val) { return forward(ctx, "--quiet", val); }
+
+static int run_input(void *ctx, const char *arg)
+{
+	RunOptions *r = ctx;
+	if (r->o.input)
+		return kd_usage_error("kdslc run", "more than one input file ('%s')", arg);
+	r->o.input = arg;
+	return 0;
+}
+
+/* `kdslc run`'s options: kdslc's own and the harness's, which go on to
+ * the program. */
+static const KdOptSpec run_options[] = {
+	{"--help", no_argument, run_help},
+	{"-h", no_argument, run_help},
+	{"-O", optional_argument, run_level},
+	{"-g", no_argument, run_debug},
+	{"--keep", required_argument, run_keep},
+	{"--arg", required_argument, run_arg},
+	{"--out", required_argument, run_out},
+	{"--kernel", required_argument, run_kernel},
+	{"--repeat", required_argument, run_repeat},
+	{"--quiet", no_argument, run_quiet},
+	{"-q", no_argument, run_quiet},
+};
+
+/* Appends the blank-separated words of s to argv (no shell: no quotes,
+ * no expansions, as make passes $(CC)); words point into s, a copy. */
+static int split_words(char *s, char **argv, int n, int max)
+{
+	for (char *w = strtok(s, " \t\n"); w; w = strtok(NULL, " \t\n")) {
+		if (n >= max)
+			return -1;
+		argv[n++] = w;
+	}
+	return n;
+}
+
+/* Removes the files run made in dir, then dir; keeps them under --keep. */
+static void clean_up(const RunOptions *r, const char *dir, const char *src, const char *exe)
+{
+	if (r->keep)
+		return;
+	unlink(exe);
+	unlink(src);
+	rmdir(dir);
+}
+
+/* Makes the folder of the build: --keep's (created if need be) or a new
+ * one under $TMPDIR (else /tmp).  dir gets its path; -1 on failure. */
+static int make_dir(const RunOptions *r, char *dir, size_t n)
+{
+	if (r->keep) {
+		if (mkdir(r->keep, 0777) < 0 && errno != EEXIST) {
+			fprintf(stderr, "kdslc: error: cannot create '%s': %s\n", r->keep, strerror(errno));
+			return -1;
+		}
+		return snprintf(dir, n, "%s", r->keep) < (int)n ? 0 : -1;
+	}
+	const char *tmp = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	if (snprintf(dir, n, "%s/kdslc-run-XXXXXX", tmp) >= (int)n || !mkdtemp(dir)) {
+		fprintf(stderr, "kdslc: error: cannot create a temporary folder in '%s': %s\n", tmp, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Builds src into exe with $CC and $CFLAGS against the runtime.  Returns
+ * the compiler's exit status (0 ok). */
+static int build(const RunOptions *r, const char *src, const char *exe)
+{
 	RtDirs d = runtime_dirs();
-	const char *cc = getenv("CC") && *getenv("CC") ? getenv("CC") : "cc";
+	char *cc = strdup(getenv("CC") && *getenv("CC") ? getenv("CC") : "cc");
+	char *cflags = strdup(getenv("CFLAGS") ? getenv("CFLAGS") : "");
 	char incflag[2][4200], libflag[2][4200], rpath[2][4200];
-	char *ccargv[24];
-	int n = 0;
-	ccargv[n++] = (char *)cc;
+	enum { MAXARGS = 256 };
+	char *ccargv[MAXARGS];
+	int n = cc && cflags ? split_words(cc, ccargv, 0, 64) : -1;
+	if (n <= 0) {
+		fprintf(stderr, "kdslc: error: %s\n", n == 0 ? "CC names no compiler" : "CC is too long");
+		free(cc), free(cflags);
+		return 2;
+	}
 	ccargv[n++] = "-std=c11";
-	ccargv[n++] = "-O2";
+	if (r->debug)
+		ccargv[n++] = "-g", ccargv[n++] = "-O0";
+	else
+		ccargv[n++] = "-O2";
 	for (int i = 0; i < d.ninc; i++) {
 		snprintf(incflag[i], sizeof incflag[i], "-I%s", d.inc[i]);
 		ccargv[n++] = incflag[i];
 	}
-	ccargv[n++] = src;
+	/* after kdslc's flags, so that the user's win (make's order) */
+	n = split_words(cflags, ccargv, n, MAXARGS - 20);
+	if (n < 0) {
+		fprintf(stderr, "kdslc: error: CFLAGS has too many words\n");
+		free(cc), free(cflags);
+		return 2;
+	}
+	ccargv[n++] = (char *)src;
 	ccargv[n++] = "-o";
-	ccargv[n++] = exe;
+	ccargv[n++] = (char *)exe;
 	for (int i = 0; i < d.nlib; i++) {
 		snprintf(libflag[i], sizeof libflag[i], "-L%s", d.lib[i]);
 		snprintf(rpath[i], sizeof rpath[i], "-Wl,-rpath,%s", d.lib[i]);
@@ -139,28 +259,62 @@ int kd_run(int argc, char **argv)
 	if (KD_RT_SANITIZE[0])
 		ccargv[n++] = "-fsanitize=" KD_RT_SANITIZE;
 	ccargv[n] = NULL;
-	rc = spawn(ccargv);
-	if (rc != 0) {
-		fprintf(stderr, "kdslc: error: the C compiler '%s' failed on the generated code (%s)\n", cc, src);
+	int rc = spawn(ccargv);
+	if (rc != 0)
+		fprintf(stderr, "kdslc: error: the C compiler '%s' failed on the generated code%s\n", ccargv[0],
+		        r->keep ? "" : " (--keep DIR keeps it)");
+	free(cc), free(cflags);
+	return rc;
+}
+
+int kd_run(int argc, char **argv)
+{
+	RunOptions r = {.o = {.opt = 1}};
+	/* each word is at most one forwarded option and its value */
+	r.fwd = calloc((size_t)argc * 2 + 2, sizeof *r.fwd);
+	if (!r.fwd)
 		return 2;
+	r.fwd[r.nfwd++] = NULL;   /* the program's argv[0], set below */
+	int rc = kd_parse_options(argc, argv, "kdslc run", run_options,
+	                          (int)(sizeof run_options / sizeof run_options[0]), &r, run_input);
+	if (!rc && !r.o.input)
+		rc = kd_usage_error("kdslc run", "%s", "'kdslc run' needs a .k file");
+	if (rc) {
+		free(r.fwd);
+		return rc == KD_OPT_EXIT0 ? 0 : rc;
 	}
-	/* The program gets every option but the file name. */
-	char **pargv = calloc((size_t)argc + 2, sizeof *pargv);
-	int k = 0;
-	pargv[k++] = exe;
-	for (int i = 0; i < argc; i++)
-		if (i != first && strcmp(argv[i], "-O0") && strcmp(argv[i], "-O1"))
-			pargv[k++] = argv[i];
-	pargv[k] = NULL;
-	fflush(stdout);
-	rc = spawn(pargv);
-	free(pargv);
-	unlink(exe);
-	unlink(src);
-	rmdir(dir);
-	if (rc < 0) {
-		fprintf(stderr, "kdslc: error: cannot run the kernel program\n");
-		return 2;
+	KdBuf c = {0};
+	rc = kd_compile(&r.o, &c, 1);
+	char dir[4096], src[4200], exe[4200];
+	if (!rc && make_dir(&r, dir, sizeof dir) < 0)
+		rc = 2;
+	if (rc) {
+		kd_buf_free(&c);
+		free(r.fwd);
+		return rc;
 	}
-	return rc > 2 ? 1 : rc;
+	snprintf(src, sizeof src, "%s/kernel.c", dir);
+	snprintf(exe, sizeof exe, "%s/kernel", dir);
+	FILE *f = fopen(src, "wb");
+	int bad = !f || fwrite(c.s, 1, c.n, f) != c.n;
+	if (f && fclose(f))
+		bad = 1;
+	kd_buf_free(&c);
+	if (bad) {
+		fprintf(stderr, "kdslc: error: cannot write '%s': %s\n", src, strerror(errno));
+		rc = 2;
+	} else if (build(&r, src, exe) != 0) {
+		rc = 2;
+	} else {
+		r.fwd[0] = exe;
+		r.fwd[r.nfwd] = NULL;
+		fflush(stdout);
+		rc = spawn(r.fwd);
+		if (rc < 0)
+			fprintf(stderr, "kdslc: error: cannot run the kernel program\n");
+		rc = rc < 0 ? 2 : rc > 2 ? 1 : rc;
+	}
+	clean_up(&r, dir, src, exe);
+	free(r.fwd);
+	return rc;
 }

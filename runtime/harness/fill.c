@@ -58,11 +58,21 @@ int kdsl_fill_parse(const char *spec, kdsl_fill *out)
 		errno = 0;
 		out->ival = strtoll(spec, &end, 0);
 		out->is_int = end != spec && *end == '\0' && errno == 0;
+		out->is_big = 0;
+		/* above INT64_MAX: a u64's upper half, kept as its bits */
+		if (end != spec && *end == '\0' && errno == ERANGE && spec[0] != '-') {
+			errno = 0;
+			uint64_t u = strtoull(spec, &end, 0);
+			if (*end == '\0' && errno == 0) {
+				out->ival = (int64_t)u;
+				out->is_int = out->is_big = 1;
+			}
+		}
 		out->number = strtod(spec, &end);
 		if (end == spec || *end)
 			return -1;
 		if (out->is_int)
-			out->number = (double)out->ival;
+			out->number = out->is_big ? (double)(uint64_t)out->ival : (double)out->ival;
 	}
 	return 0;
 }

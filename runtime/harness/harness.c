@@ -204,7 +204,10 @@ static int print_param(const kdsl_param_info *p, const void *buf, int64_t scalar
 
 	print_type(p);
 	if (!p->is_tensor) {
-		printf(" = %lld\n", (long long)scalar);
+		if (p->dtype == KDSL_U64)
+			printf(" = %llu\n", (unsigned long long)scalar);
+		else
+			printf(" = %lld\n", (long long)scalar);
 		return 0;
 	}
 	text = kdsl_format_array(p->dtype, p->rank, p->dims, buf);
@@ -230,6 +233,23 @@ static int64_t wrap_scalar(kdsl_dtype dt, int64_t v)
 	}
 }
 
+/* The values of a scalar dtype, as an int64 range.  A u64 takes every
+ * int64: a negative one is the bit pattern of a value above INT64_MAX
+ * (which --arg also takes written out, as is_big). */
+static void scalar_range(kdsl_dtype dt, int64_t *lo, int64_t *hi)
+{
+	switch (dt) {
+	case KDSL_I8: *lo = INT8_MIN, *hi = INT8_MAX; return;
+	case KDSL_I16: *lo = INT16_MIN, *hi = INT16_MAX; return;
+	case KDSL_I32: *lo = INT32_MIN, *hi = INT32_MAX; return;
+	case KDSL_U8: *lo = 0, *hi = UINT8_MAX; return;
+	case KDSL_U16: *lo = 0, *hi = UINT16_MAX; return;
+	case KDSL_U32: *lo = 0, *hi = UINT32_MAX; return;
+	case KDSL_BOOL: *lo = 0, *hi = 1; return;
+	default: *lo = INT64_MIN, *hi = INT64_MAX; return;
+	}
+}
+
 static int fill_param(const kdsl_kernel_info *k, const kdsl_param_info *p, const options *o,
                       void *buf, size_t count, int64_t *scalar)
 {
@@ -242,6 +262,22 @@ static int fill_param(const kdsl_kernel_info *k, const kdsl_param_info *p, const
 		if (f && kdsl_fill_scalar(f, scalar))
 			return errorf("--arg %s: scalar parameter of kernel '%s' takes zeros, ones, "
 			              "random[:seed] or an integer", p->name, k->name);
+		if (f && f->kind == KDSL_FILL_NUMBER) {
+			int64_t lo, hi;
+
+			/* a number the parameter cannot hold is a mistake, not a wrap */
+			scalar_range(p->dtype, &lo, &hi);
+			if (f->is_big && p->dtype != KDSL_U64)
+				return errorf("--arg %s: %llu is out of range for %s parameter '%s' "
+				              "(%lld..%lld)", p->name, (unsigned long long)*scalar,
+				              kdsl_dtype_name(p->dtype), p->name, (long long)lo,
+				              (long long)hi);
+			if (!f->is_big && (*scalar < lo || *scalar > hi))
+				return errorf("--arg %s: %lld is out of range for %s parameter '%s' "
+				              "(%lld..%lld)", p->name, (long long)*scalar,
+				              kdsl_dtype_name(p->dtype), p->name, (long long)lo,
+				              (long long)hi);
+		}
 		*scalar = wrap_scalar(p->dtype, *scalar);
 		return 0;
 	}

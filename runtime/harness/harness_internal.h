@@ -41,7 +41,8 @@ typedef struct {
 	const char *path;       /* FILE */
 	double number;          /* NUMBER */
 	int is_int;             /* NUMBER written as an integer */
-	int64_t ival;           /* NUMBER when is_int */
+	int64_t ival;           /* NUMBER when is_int (its bits when is_big) */
+	int is_big;             /* NUMBER an integer above INT64_MAX (a u64's) */
 } kdsl_fill;
 
 /* Parses iota|zeros|ones|random[:seed]|FILE.npy|NUMBER; 0 ok, -1 bad. */

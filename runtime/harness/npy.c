@@ -1,8 +1,11 @@
 /* npy.c: numpy's .npy format (version 1.0 written; 1.0, 2.0 and 3.0
  * read).  The writer produces the bytes numpy 1.24's np.save does,
  * including the spare header room numpy leaves for growing the first
- * axis.  Data is little-endian on disk; a big-endian host swaps.
- * bf16, which numpy lacks, is stored as raw 2-byte records ('<V2'). */
+ * axis.  Data is written little-endian; a big-endian host swaps.  The
+ * reader takes either byte order and Fortran (column-major) order, as
+ * np.load does.  bf16, which numpy lacks, is stored as raw 2-byte
+ * records: written '|V2' as numpy writes a 2-byte void, read from '|V2'
+ * or '<V2' (ml_dtypes' bfloat16), little-endian either way. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -26,7 +29,7 @@ static const char *descr_of(kdsl_dtype dt)
 	case KDSL_U32: return "<u4";
 	case KDSL_U64: return "<u8";
 	case KDSL_F16: return "<f2";
-	case KDSL_BF16: return "<V2";
+	case KDSL_BF16: return "|V2";   /* numpy's own descr of a 2-byte void */
 	case KDSL_F32: return "<f4";
 	case KDSL_BOOL: return "|b1";
 	}
@@ -42,7 +45,7 @@ static int host_is_big_endian(void)
 	return b == 0;
 }
 
-/* Swaps each element's bytes in place (only on big-endian hosts). */
+/* Swaps each element's bytes in place (data of the other byte order). */
 static void swap_elems(unsigned char *p, size_t n, size_t size)
 {
 	size_t i, j;
@@ -169,111 +172,205 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
 	return -1;
 }
 
-static const char *skip_ws(const char *p)
+/* The header text [p, end): every read checks end first, so a header cut
+ * short anywhere (or holding a NUL) cannot lead a read past its buffer. */
+typedef struct {
+	const char *p, *end;
+} cursor;
+
+static void cur_ws(cursor *c)
 {
-	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
-		p++;
-	return p;
+	while (c->p < c->end && (*c->p == ' ' || *c->p == '\t' || *c->p == '\n' || *c->p == '\r'))
+		c->p++;
 }
 
-/* Finds the value of key in the header dict (quoted with ' or "). */
-static const char *find_key(const char *h, const char *key)
+/* Skips blanks, then consumes ch if it comes next. */
+static int cur_eat(cursor *c, char ch)
 {
-	size_t kl = strlen(key);
-	const char *p = h;
-
-	while ((p = strstr(p, key)) != NULL) {
-		if (p > h && (p[-1] == '\'' || p[-1] == '"') && p[kl] == p[-1]) {
-			p = skip_ws(p + kl + 1);
-			if (*p == ':')
-				return skip_ws(p + 1);
-		}
-		p += kl;
-	}
-	return NULL;
-}
-
-static int parse_header(const char *h, char *descr, size_t dlen, int *fortran,
-                        int *rank, int64_t *dims, int maxrank)
-{
-	const char *p;
-	char q;
-	size_t k = 0;
-
-	if (!(p = find_key(h, "descr")) || (*p != '\'' && *p != '"'))
-		return -1;
-	q = *p++;
-	while (*p && *p != q && k + 1 < dlen)
-		descr[k++] = *p++;
-	descr[k] = '\0';
-	if (*p != q)
-		return -1;
-	if (!(p = find_key(h, "fortran_order")))
-		return -1;
-	if (!strncmp(p, "True", 4))
-		*fortran = 1;
-	else if (!strncmp(p, "False", 5))
-		*fortran = 0;
-	else
-		return -1;
-	if (!(p = find_key(h, "shape")) || *p != '(')
-		return -1;
-	p = skip_ws(p + 1);
-	*rank = 0;
-	while (*p != ')') {
-		char *end;
-		long long v;
-
-		errno = 0;
-		v = strtoll(p, &end, 10);
-		if (end == p || errno || v < 0 || *rank >= maxrank)
-			return -1;
-		dims[(*rank)++] = v;
-		p = end;
-		if (*p == 'L')
-			p++;
-		p = skip_ws(p);
-		if (*p == ',')
-			p = skip_ws(p + 1);
-		else if (*p != ')')
-			return -1;
+	cur_ws(c);
+	if (c->p < c->end && *c->p == ch) {
+		c->p++;
+		return 1;
 	}
 	return 0;
 }
 
-/* Whether a file's descr holds dtype dt: byte order '<' (or '|', or '='
- * on a little-endian host) and numpy's type code. */
-static int descr_matches(const char *d, kdsl_dtype dt)
+/* A Python string literal quoted with ' or " (no escapes: numpy's keys and
+ * descrs have none) into out (n bytes); -1 when unterminated or too long. */
+static int cur_string(cursor *c, char *out, size_t n)
+{
+	size_t k = 0;
+	char q;
+
+	cur_ws(c);
+	if (c->p >= c->end || (*c->p != '\'' && *c->p != '"'))
+		return -1;
+	q = *c->p++;
+	while (c->p < c->end && *c->p != q) {
+		if (k + 1 >= n)
+			return -1;
+		out[k++] = *c->p++;
+	}
+	if (c->p >= c->end)
+		return -1;
+	c->p++;
+	out[k] = '\0';
+	return 0;
+}
+
+/* True or False into *b. */
+static int cur_bool(cursor *c, int *b)
+{
+	size_t left;
+
+	cur_ws(c);
+	left = (size_t)(c->end - c->p);
+	if (left >= 4 && !memcmp(c->p, "True", 4)) {
+		c->p += 4;
+		*b = 1;
+		return 0;
+	}
+	if (left >= 5 && !memcmp(c->p, "False", 5)) {
+		c->p += 5;
+		*b = 0;
+		return 0;
+	}
+	return -1;
+}
+
+/* A shape tuple "(2, 3)", "(23,)" or "()" of at most maxrank extents. */
+static int cur_shape(cursor *c, int *rank, int64_t *dims, int maxrank)
+{
+	*rank = 0;
+	if (!cur_eat(c, '('))
+		return -1;
+	while (!cur_eat(c, ')')) {
+		int64_t v = 0;
+		int digits = 0;
+
+		while (c->p < c->end && *c->p >= '0' && *c->p <= '9') {
+			if (v > (INT64_MAX - 9) / 10)
+				return -1;
+			v = v * 10 + (*c->p++ - '0');
+			digits++;
+		}
+		if (!digits || *rank >= maxrank)
+			return -1;
+		dims[(*rank)++] = v;
+		if (c->p < c->end && *c->p == 'L')   /* Python 2's long */
+			c->p++;
+		if (!cur_eat(c, ',')) {
+			if (!cur_eat(c, ')'))
+				return -1;
+			break;
+		}
+	}
+	return 0;
+}
+
+/* The header dict {'descr': S, 'fortran_order': B, 'shape': T}: each key
+ * exactly once, in any order, no other keys (as numpy's reader wants). */
+static int parse_header(const char *h, size_t hlen, char *descr, size_t dlen, int *fortran,
+                        int *rank, int64_t *dims, int maxrank)
+{
+	cursor c = {h, h + hlen};
+	int seen = 0;
+	char key[32];
+
+	if (!cur_eat(&c, '{'))
+		return -1;
+	while (!cur_eat(&c, '}')) {
+		int bit, bad;
+
+		if (cur_string(&c, key, sizeof key) || !cur_eat(&c, ':'))
+			return -1;
+		if (!strcmp(key, "descr")) {
+			bit = 1;
+			bad = cur_string(&c, descr, dlen);
+		} else if (!strcmp(key, "fortran_order")) {
+			bit = 2;
+			bad = cur_bool(&c, fortran);
+		} else if (!strcmp(key, "shape")) {
+			bit = 4;
+			bad = cur_shape(&c, rank, dims, maxrank);
+		} else {
+			return -1;
+		}
+		if (bad || (seen & bit))
+			return -1;
+		seen |= bit;
+		if (!cur_eat(&c, ',')) {
+			if (!cur_eat(&c, '}'))
+				return -1;
+			break;
+		}
+	}
+	return seen == 7 ? 0 : -1;
+}
+
+/* Whether a file's descr holds dtype dt, and in which byte order: *swap
+ * is set when the file's order differs from the host's.  The order is
+ * '<', '>', '=' (native) or '|' (none: one-byte types, and bf16 as the
+ * 2-byte void '|V2' numpy writes, whose bytes kdsl reads little-endian). */
+static int descr_matches(const char *d, kdsl_dtype dt, int *swap)
 {
 	const char *want = descr_of(dt);
 	size_t size = kdsl_dtype_size(dt);
+	int big;
 
+	*swap = 0;
 	if (!want)
 		return 0;
 	if (dt == KDSL_BOOL && !strcmp(d, "?"))
 		return 1;
-	if (strcmp(d + (d[0] ? 1 : 0), want + 1) != 0)
+	if (!d[0] || strcmp(d + 1, want + 1) != 0)
 		return 0;
-	if (d[0] == '<')
-		return 1;
-	if (d[0] == '|' || d[0] == '>')
-		return size == 1;
-	if (d[0] == '=')
-		return size == 1 || !host_is_big_endian();
-	return 0;
+	if (size == 1)
+		return strchr("<>|=", d[0]) != NULL;
+	if (d[0] == '|')
+		big = dt == KDSL_BF16 ? 0 : -1;
+	else
+		big = d[0] == '>' ? 1 : d[0] == '<' ? 0 : d[0] == '=' ? host_is_big_endian() : -1;
+	if (big < 0 || (big && dt == KDSL_BF16))
+		return 0;
+	*swap = big != host_is_big_endian();
+	return 1;
+}
+
+/* Column-major data (src) into row-major order (dst): the element at
+ * index (i0, ..., ir-1) sits at sum(ik * dims[0] * ... * dims[k-1]). */
+static void from_fortran(unsigned char *dst, const unsigned char *src, int rank,
+                         const int64_t *dims, size_t count, size_t size)
+{
+	int64_t idx[64] = {0};
+	size_t n;
+	int k;
+
+	for (n = 0; n < count; n++) {
+		size_t off = 0, stride = 1;
+
+		for (k = 0; k < rank; k++) {
+			off += (size_t)idx[k] * stride;
+			stride *= (size_t)dims[k];
+		}
+		memcpy(dst + n * size, src + off * size, size);
+		for (k = rank - 1; k >= 0 && ++idx[k] == dims[k]; k--)
+			idx[k] = 0;
+	}
 }
 
 int kdsl_npy_read(const char *path, kdsl_dtype dt, int rank, const int64_t *dims, void *data,
                   char *err, size_t errlen)
 {
-	unsigned char pre[12];
+	unsigned char pre[12], *col = NULL;
 	size_t hlen, count, got, size = kdsl_dtype_size(dt);
 	char *h = NULL, descr[64], want[256], have[256];
 	int64_t fdims[64];
-	int frank, fortran, i, nonunit = 0, rc = -1;
+	int frank, fortran, swap, i, nonunit = 0, rc = -1;
 	FILE *f;
 
-	if (!descr_of(dt) || rank < 0 || (rank && !dims) || elem_count(rank, dims, size, &count))
+	if (!descr_of(dt) || rank < 0 || rank > 64 || (rank && !dims) ||
+	    elem_count(rank, dims, size, &count))
 		return fail(err, errlen, "%s: bad dtype or shape requested", path);
 	f = fopen(path, "rb");
 	if (!f)
@@ -295,7 +392,7 @@ int kdsl_npy_read(const char *path, kdsl_dtype dt, int rank, const int64_t *dims
 		fail(err, errlen, "%s: unsupported .npy version %d.%d", path, pre[6], pre[7]);
 		goto out;
 	}
-	if (hlen > (1u << 24) || !(h = malloc(hlen + 1))) {
+	if (hlen > (1u << 24) || !(h = malloc(hlen ? hlen : 1))) {
 		fail(err, errlen, "%s: header too large", path);
 		goto out;
 	}
@@ -303,12 +400,11 @@ int kdsl_npy_read(const char *path, kdsl_dtype dt, int rank, const int64_t *dims
 		fail(err, errlen, "%s: truncated header", path);
 		goto out;
 	}
-	h[hlen] = '\0';
-	if (parse_header(h, descr, sizeof descr, &fortran, &frank, fdims, 64)) {
+	if (parse_header(h, hlen, descr, sizeof descr, &fortran, &frank, fdims, 64)) {
 		fail(err, errlen, "%s: malformed .npy header", path);
 		goto out;
 	}
-	if (!descr_matches(descr, dt)) {
+	if (!descr_matches(descr, dt, &swap)) {
 		fail(err, errlen, "%s: dtype '%s' does not match %s (expected '%s')",
 		     path, descr, kdsl_dtype_name(dt), descr_of(dt));
 		goto out;
@@ -323,21 +419,25 @@ int kdsl_npy_read(const char *path, kdsl_dtype dt, int rank, const int64_t *dims
 	for (i = 0; i < frank; i++)
 		nonunit += fdims[i] > 1;
 	/* Column-major order only matters when two axes have extent. */
-	if (fortran && nonunit > 1) {
-		fail(err, errlen, "%s: fortran_order arrays are not supported", path);
+	fortran = fortran && nonunit > 1;
+	if (fortran && !(col = malloc(count * size))) {
+		fail(err, errlen, "%s: out of memory", path);
 		goto out;
 	}
-	got = count ? fread(data, size, count, f) : 0;
+	got = count ? fread(fortran ? col : data, size, count, f) : 0;
 	if (got != count) {
 		fail(err, errlen, "%s: file ends after %zu of %zu elements", path, got, count);
 		goto out;
 	}
-	if (host_is_big_endian() && descr[0] != '=')
+	if (fortran)
+		from_fortran(data, col, rank, dims, count, size);
+	if (swap)
 		swap_elems(data, count, size);
 	rc = 0;
 	if (err && errlen)
 		err[0] = '\0';
 out:
+	free(col);
 	free(h);
 	fclose(f);
 	return rc;

@@ -259,9 +259,10 @@ START_TEST(scalars_and_kernel_choice)
 	ck_assert_int_eq(run(TWO, 2, NULL), 0);
 	ck_assert_ptr_nonnull(strstr(out_text, " 36. 38. 40. 42. 44.]\n\nkernel scale (neuron)\n"
 	                                       "inputs:\nn: i32 = 0\noutputs:\nout: i32[4] =\n[0 0 0 0]\n"));
-	/* Scalars wrap to their dtype as the kernel's C parameter would. */
-	ck_assert_int_eq(run(TWO, 2, "--arg", "n=4294967297", "--kernel", "scale", NULL), 0);
-	ck_assert_ptr_nonnull(strstr(out_text, "n: i32 = 1\n"));
+	/* A number the scalar's dtype cannot hold is an error, not a wrap. */
+	ck_assert_int_eq(run(TWO, 2, "--arg", "n=4294967297", "--kernel", "scale", NULL), 2);
+	ck_assert_int_eq(run(TWO, 2, "--arg", "n=2147483647", "--kernel", "scale", NULL), 0);
+	ck_assert_ptr_nonnull(strstr(out_text, "n: i32 = 2147483647\n"));
 }
 END_TEST
 

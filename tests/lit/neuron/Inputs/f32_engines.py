@@ -21,8 +21,9 @@ P = 128
 
 
 def save_bf16(path, bits):
-    """bits (uint16) as kdsl's bf16 .npy, descr '<V2' (numpy itself
-    would write '|V2')."""
+    """bits (uint16) as a bf16 .npy with descr '<V2', as ml_dtypes'
+    bfloat16 writes it (kdsl and numpy's own 2-byte void write '|V2',
+    which tests/lit/driver/npy_layouts.test reads)."""
     with open(path, 'wb') as f:
         np.lib.format.write_array_header_1_0(
             f, {'descr': '<V2', 'fortran_order': False, 'shape': bits.shape})
