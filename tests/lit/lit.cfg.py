@@ -30,3 +30,9 @@ config.substitutions.append(('%examples', os.path.join(config.src_root, 'example
 config.substitutions.append(('%python', '/usr/bin/python3'))
 config.substitutions.append(('%builddir', config.build_root))
 config.substitutions.append(('%sanitize', config.sanitize))
+
+# gdb drives the debugging tests (backend/gdb_*.test); the set-up script
+# installs it.
+import shutil
+if shutil.which('gdb'):
+    config.available_features.add('gdb')
