@@ -654,6 +654,13 @@ int kd_emit_c(KdBuf *out, KdDiag *d, const KdModule *m)
 	}
 	if (e.tg->types)
 		e.tg->types(out, m);
+	/* The kernels' declarations, as the header gives them: the C compiles
+	 * under -Wmissing-prototypes without the header, whatever its name. */
+	kd_buf_puts(out, "\n");
+	for (int i = 0; i < m->nfn; i++) {
+		prototype(out, m->fn[i], "kd_rt");
+		kd_buf_puts(out, ";\n");
+	}
 	kd_buf_put(out, body.s ? body.s : "", body.n);
 	kd_buf_free(&body);
 	return e.nerr;
