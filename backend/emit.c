@@ -469,6 +469,18 @@ static void reach(Emit *e)
 	}
 }
 
+/* The C local that names on-chip buffer i after its .k name, for a
+ * debugger: kd_<name>_buf<i>.  It ends in buf<i>, never in _<digits> as
+ * value locals do (kd_<name>_<id>), so no two locals meet. */
+static void buf_local(KdBuf *o, const KdFunc *f, int i)
+{
+	kd_buf_puts(o, "kd_");
+	for (const char *c = f->buf[i].name ? f->buf[i].name : ""; *c; c++)
+		kd_buf_printf(o, "%c", (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+		              (*c >= '0' && *c <= '9') ? *c : '_');
+	kd_buf_printf(o, "_buf%d", i);
+}
+
 static void func(Emit *e, const KdFunc *f)
 {
 	KdBuf *o = e->o;
@@ -515,16 +527,25 @@ static void func(Emit *e, const KdFunc *f)
 	if (calls)   /* the result of each op call (effect()) */
 		kd_buf_puts(o, "\tint kd_err;\n");
 	int used[KD_NSPACE] = {0};
+	char *bused = calloc((size_t)f->nbuf + 1, 1);
 	for (int i = 0; i < f->nins; i++)
 		if ((f->ins[i].op == OP_VIEW || f->ins[i].op == OP_TILE) && e->live[i]) {
 			const KdBuffer *b = &f->buf[f->val[f->ins[i].res].buf];
 			used[b->space] |= b->param < 0;
+			bused[f->val[f->ins[i].res].buf] = b->param < 0;
 		}
 	for (int s = 1; s < KD_NSPACE; s++)
 		if (used[s]) {
 			kd_buf_printf(o, "\tunsigned char *kd_mem_%s;\n", kd_spaces[s].name);
 			if (kd_spaces[s].partitions)
 				kd_buf_printf(o, "\tsize_t kd_ps_%s;\n", kd_spaces[s].name);
+		}
+	/* each on-chip buffer's start, typed, under its .k name (docs/debugging.md) */
+	for (int i = 0; i < f->nbuf; i++)
+		if (bused[i]) {
+			kd_buf_printf(o, "\t%s *", kd_dtypes[f->buf[i].dt].ctype);
+			buf_local(o, f, i);
+			kd_buf_puts(o, ";\n");
 		}
 	/* Locals: block parameters, then instruction results, in id order;
 	 * not the results of instructions dce dropped (e->live), which would be
@@ -588,6 +609,17 @@ static void func(Emit *e, const KdFunc *f)
 				kd_buf_printf(o, "\tkd_ps_%s = kdsl_rt_partition_stride(kd_rt, %s);\n",
 				              kd_spaces[s].name, kd_spaces[s].rt_enum);
 		}
+	/* set and marked used: the C itself addresses buffers by kd_mem_* */
+	for (int i = 0; i < f->nbuf; i++)
+		if (bused[i]) {
+			kd_buf_puts(o, "\t");
+			buf_local(o, f, i);
+			kd_buf_printf(o, " = (%s *)(void *)(kd_mem_%s + %lld);\n\t(void)", kd_dtypes[f->buf[i].dt].ctype,
+			              kd_spaces[f->buf[i].space].name, (long long)f->buf[i].addr);
+			buf_local(o, f, i);
+			kd_buf_puts(o, ";\n");
+		}
+	free(bused);
 	/* The prologue goes under the kernel's line: a breakpoint there stops
 	 * on entry, as on a C function's line. */
 	flush_at(e, kline(e, f->span));
