@@ -44,7 +44,7 @@ typedef struct {
 	char *live;        /* instruction is in a reachable block (passes may drop some) */
 	KdBuf *body;       /* the module's C; o is a scratch buffer while an op is written */
 	size_t mark_off;   /* where the C after the last #line starts in body */
-	int mark_line;     /* the .k line that #line gave it, or -1 before any */
+	int mark_line;     /* the .k line that #line gave it, or -1: unknown */
 	char *reach, *target;
 } Emit;
 

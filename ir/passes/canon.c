@@ -49,7 +49,8 @@ static void push(Canon *u, int item)
 	if (u->nwork == u->capwork) {
 		int cap = u->capwork ? 2 * u->capwork : 256;
 		int *w = kd_alloc(u->tmp, (size_t)cap * sizeof *w);
-		memcpy(w, u->work + u->head, (size_t)(u->nwork - u->head) * sizeof *w);
+		if (u->nwork > u->head)   /* the first push has no list: memcpy from NULL is UB */
+			memcpy(w, u->work + u->head, (size_t)(u->nwork - u->head) * sizeof *w);
 		u->nwork -= u->head;
 		u->head = 0;
 		u->work = w;
