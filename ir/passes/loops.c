@@ -79,7 +79,8 @@ static void loop_values(KdCfg *c, const KdFunc *f)
 		for (int i = 0; i < sh.nchain; i++)
 			c->loop_of[sh.chain[i]] = h;
 	}
-	memset(c->escapes, 0, (size_t)f->nval);
+	if (f->nval)   /* a function without values has no array: memset(NULL) is UB */
+		memset(c->escapes, 0, (size_t)f->nval);
 	for (int b = 0; b < f->nblk; b++) {
 		const KdBlock *bl = f->blk[b];
 		for (int k = 0; c->reach[b] && k < bl->nins; k++) {
