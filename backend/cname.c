@@ -191,3 +191,33 @@ void kd_c_name(KdBuf *o, const char *name, char what)
 	char last = name[strlen(name) - 1];
 	kd_buf_printf(o, "kd_%c_%s%s", what, name, (last >= '0' && last <= '9') || last == '_' ? "_" : "");
 }
+
+void kd_c_string(KdBuf *o, const char *s)
+{
+	kd_buf_puts(o, "\"");
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\' || c == '?')
+			kd_buf_printf(o, "\\%c", c);
+		else if (c < 32 || c >= 127)
+			kd_buf_printf(o, "\\%03o", c);
+		else
+			kd_buf_put(o, (const char *)&c, 1);
+	}
+	kd_buf_puts(o, "\"");
+}
+
+void kd_c_comment(KdBuf *o, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '*' && s[1] == '/')
+			kd_buf_puts(o, "*\\");
+		else if (c == '?' && s[1] == '?')
+			kd_buf_puts(o, "?\\");
+		else if (c < 32 || c == 127)   /* UTF-8 stays readable */
+			kd_buf_printf(o, "\\%03o", c);
+		else
+			kd_buf_put(o, (const char *)&c, 1);
+	}
+}

@@ -43,25 +43,11 @@ typedef struct {
 	int *site;         /* instruction -> index in the kd_site table, or -1 */
 	char *live;        /* instruction is in a reachable block (passes may drop some) */
 	char *proven;      /* a dim_index needing no run-time check (kd_ir_dim_index_proven) */
-	int last_line;
+	KdBuf *body;       /* the module's C; o is a scratch buffer while an op is written */
+	size_t mark_off;   /* where the C after the last #line starts in body */
+	int mark_line;     /* the .k line that #line gave it, or -1: unknown */
 	char *reach, *target;
 } Emit;
-
-/* A C string literal of s. */
-static void cstr(KdBuf *o, const char *s)
-{
-	kd_buf_puts(o, "\"");
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			kd_buf_printf(o, "\\%c", c);
-		else if (c < 32 || c >= 127)
-			kd_buf_printf(o, "\\%03o", c);
-		else
-			kd_buf_put(o, (const char *)&c, 1);
-	}
-	kd_buf_puts(o, "\"");
-}
 
 static void local(Emit *e, int v)
 {
@@ -99,7 +85,7 @@ static void val(Emit *e, int v)
 				kd_buf_puts(e->o, ".0");
 		}
 		break;
-	case VK_STR: cstr(e->o, x->s); break;
+	case VK_STR: kd_c_string(e->o, x->s); break;
 	case VK_PARAM:
 		if (kd_dtypes[x->dt].size < 8) {
 			e->used |= 1u << H_I64;
@@ -115,16 +101,52 @@ static void val(Emit *e, int v)
 	}
 }
 
-static void line(Emit *e, KdSpan at)
+/* The .k line of span at. */
+static int kline(const Emit *e, KdSpan at)
 {
 	int l, c;
 	kd_source_linecol(e->m->src, at.off, &l, &c);
-	if (l == e->last_line)
-		return;
-	e->last_line = l;
-	kd_buf_printf(e->o, "#line %d ", l);
-	cstr(e->o, e->m->src->path);
-	kd_buf_puts(e->o, "\n");
+	return l;
+}
+
+/* The .k line the next line of body will be reported at: each C line
+ * after a #line counts one more (-1: unknown, or the generated file's). */
+static int cur_line(const Emit *e)
+{
+	if (e->mark_line < 0)
+		return -1;
+	int l = e->mark_line;
+	for (size_t i = e->mark_off; i < e->body->n; i++)
+		l += e->body->s[i] == '\n';
+	return l;
+}
+
+/* Moves the C in the scratch buffer e->o to the body, every line of it
+ * under .k line l: a debugger then finds all of a statement's code, its
+ * error return included, at its own line, and nothing of the next
+ * statement before the next statement's #line.  A #line goes wherever the
+ * running count would give another line. */
+static void flush_at(Emit *e, int l)
+{
+	KdBuf *o = e->o;
+	for (size_t i = 0; i < o->n;) {
+		const char *nl = memchr(o->s + i, '\n', o->n - i);
+		size_t end = nl ? (size_t)(nl - o->s) + 1 : o->n;
+		if (cur_line(e) != l) {
+			kd_buf_printf(e->body, "#line %d ", l);
+			kd_c_string(e->body, e->m->src->path);
+			kd_buf_puts(e->body, "\n");
+			e->mark_off = e->body->n;
+			e->mark_line = l;
+		}
+		kd_buf_put(e->body, o->s + i, end - i);
+		/* After a directive (an aipu op's #if/#else/#endif) the count is
+		 * unknown: a group the preprocessor skips skips its #lines too. */
+		if (o->s[i + strspn(o->s + i, " \t")] == '#')
+			e->mark_line = -1;
+		i = end;
+	}
+	o->n = 0;
 }
 
 static const char *ctype(KdValType t)
@@ -295,7 +317,7 @@ static void dim_index(Emit *e, const KdIns *in)
 		kd_buf_printf(e->o, " > INT64_C(%lld))\n\t\treturn kdsl_rt_fail(kd_rt, &kd_site[%d], KDSL_ERR_RANGE, "
 		              "\"index %lld of '%%s' must be in 0..%lld, got %%lld\", ", (long long)(n - 1),
 		              e->site[in - f->ins], (long long)f->val[in->args[DIM_INDEX_DIM]].c, (long long)(n - 1));
-		cstr(e->o, f->val[in->args[DIM_INDEX_NAME]].s);
+		kd_c_string(e->o, f->val[in->args[DIM_INDEX_NAME]].s);
 		kd_buf_puts(e->o, ", (long long)");
 		val(e, x);
 		kd_buf_puts(e->o, ");\n");
@@ -479,11 +501,22 @@ static void reach(Emit *e)
 	}
 }
 
+/* The C local that names on-chip buffer i after its .k name, for a
+ * debugger: kd_<name>_buf<i>.  It ends in buf<i>, never in _<digits> as
+ * value locals do (kd_<name>_<id>), so no two locals meet. */
+static void buf_local(KdBuf *o, const KdFunc *f, int i)
+{
+	kd_buf_puts(o, "kd_");
+	for (const char *c = f->buf[i].name ? f->buf[i].name : ""; *c; c++)
+		kd_buf_printf(o, "%c", (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+		              (*c >= '0' && *c <= '9') ? *c : '_');
+	kd_buf_printf(o, "_buf%d", i);
+}
+
 static void func(Emit *e, const KdFunc *f)
 {
 	KdBuf *o = e->o;
 	e->f = f;
-	e->last_line = -1;
 	reach(e);
 	e->live = calloc((size_t)f->nins + 1, 1);
 	for (int b = 0; b < f->nblk; b++)
@@ -493,8 +526,14 @@ static void func(Emit *e, const KdFunc *f)
 	e->proven = calloc((size_t)f->nins + 1, 1);
 	kd_ir_dim_index_proven(f, e->proven);
 	int nsite = 0, calls = 0;
+	/* The function's own lines go under the kernel's line (its entry code
+	 * is the declarator's); the declarations that follow have no code and
+	 * go straight to the body, under no #line of their own. */
 	prototype(o, f, "kd_rt");
 	kd_buf_puts(o, "\n{\n");
+	flush_at(e, kline(e, f->span));
+	KdBuf *scratch = e->o;
+	o = e->o = e->body;
 	/* Sites: every op call and every scalar op that can fail at run time. */
 	for (int i = 0; i < f->nins; i++) {
 		const KdIns *in = &f->ins[i];
@@ -512,7 +551,7 @@ static void func(Emit *e, const KdFunc *f)
 			kd_source_linecol(e->m->src, in->span.off, &l, &c);
 			kd_buf_puts(o, nsite ? ",\n\t\t" : "\tstatic const kdsl_site kd_site[] = {\n\t\t");
 			kd_buf_puts(o, "{");
-			cstr(o, e->m->src->path);
+			kd_c_string(o, e->m->src->path);
 			kd_buf_printf(o, ", %d, %d, \"%s\"}", l, c,
 			              kd_ops[in->op].target ? kd_ops[in->op].name : "kdsl");
 			e->site[i] = nsite++;
@@ -523,16 +562,25 @@ static void func(Emit *e, const KdFunc *f)
 	if (calls)   /* the result of each op call (effect()) */
 		kd_buf_puts(o, "\tint kd_err;\n");
 	int used[KD_NSPACE] = {0};
+	char *bused = calloc((size_t)f->nbuf + 1, 1);
 	for (int i = 0; i < f->nins; i++)
 		if ((f->ins[i].op == OP_VIEW || f->ins[i].op == OP_TILE) && e->live[i]) {
 			const KdBuffer *b = &f->buf[f->val[f->ins[i].res].buf];
 			used[b->space] |= b->param < 0;
+			bused[f->val[f->ins[i].res].buf] = b->param < 0;
 		}
 	for (int s = 1; s < KD_NSPACE; s++)
 		if (used[s]) {
 			kd_buf_printf(o, "\tunsigned char *kd_mem_%s;\n", kd_spaces[s].name);
 			if (kd_spaces[s].partitions)
 				kd_buf_printf(o, "\tsize_t kd_ps_%s;\n", kd_spaces[s].name);
+		}
+	/* each on-chip buffer's start, typed, under its .k name (docs/debugging.md) */
+	for (int i = 0; i < f->nbuf; i++)
+		if (bused[i]) {
+			kd_buf_printf(o, "\t%s *", kd_dtypes[f->buf[i].dt].ctype);
+			buf_local(o, f, i);
+			kd_buf_puts(o, ";\n");
 		}
 	/* Locals: block parameters, then instruction results, in id order;
 	 * not the results of instructions dce dropped (e->live), which would be
@@ -556,6 +604,7 @@ static void func(Emit *e, const KdFunc *f)
 		kd_buf_puts(o, (x->type == VT_VEC || x->type == VT_MASK) && x->kind == VK_BARG ? " = {{0}};\n" : ";\n");
 	}
 	kd_buf_puts(o, "\n");
+	o = e->o = scratch;
 	/* The check is inline (a call into the library would cost short kernels
 	 * more than their work); kdsl_rt_enter only reports the error. */
 	kd_buf_printf(o, "\tif (!kdsl_rt_try_enter(kd_rt, %s))\n\t\treturn kdsl_rt_enter(kd_rt, %s, \"%s\");\n",
@@ -595,12 +644,31 @@ static void func(Emit *e, const KdFunc *f)
 				kd_buf_printf(o, "\tkd_ps_%s = kdsl_rt_partition_stride(kd_rt, %s);\n",
 				              kd_spaces[s].name, kd_spaces[s].rt_enum);
 		}
+	/* set and marked used: the C itself addresses buffers by kd_mem_* */
+	for (int i = 0; i < f->nbuf; i++)
+		if (bused[i]) {
+			kd_buf_puts(o, "\t");
+			buf_local(o, f, i);
+			kd_buf_printf(o, " = (%s *)(void *)(kd_mem_%s + %lld);\n\t(void)", kd_dtypes[f->buf[i].dt].ctype,
+			              kd_spaces[f->buf[i].space].name, (long long)f->buf[i].addr);
+			buf_local(o, f, i);
+			kd_buf_puts(o, ";\n");
+		}
+	free(bused);
+	/* The prologue goes under the kernel's line: a breakpoint there stops
+	 * on entry, as on a C function's line. */
+	flush_at(e, kline(e, f->span));
+	KdSpan end = {f->span.off + (f->span.len ? f->span.len - 1 : 0), 0};
+	while (end.off > f->span.off && end.off < e->m->src->len &&
+	       strchr(" \t\r\n", e->m->src->text[end.off]))   /* to the } itself */
+		end.off--;
 	for (int b = 0; b < f->nblk; b++) {
 		const KdBlock *bl = f->blk[b];
 		if (!e->reach[b])
 			continue;
+		/* a label has no code: it goes under whatever line is current */
 		if (e->target[b])
-			kd_buf_printf(o, "kd_bb%d: /* %s */\n", b, bl->label ? bl->label : "");
+			kd_buf_printf(e->body, "kd_bb%d: /* %s */\n", b, bl->label ? bl->label : "");
 		int next = b + 1;
 		while (next < f->nblk && !e->reach[next])
 			next++;
@@ -609,7 +677,6 @@ static void func(Emit *e, const KdFunc *f)
 			const KdOpDesc *d = &kd_ops[in->op];
 			if (in->op == OP_VIEW || in->op == OP_TILE || in->op == OP_LIST)
 				continue;
-			line(e, in->span);
 			if (target_ins(e, in)) {
 				KdEmitCtx hc = hook_ctx(e, in);
 				e->nerr += e->tg->ins(&hc, in) < 0;
@@ -619,9 +686,14 @@ static void func(Emit *e, const KdFunc *f)
 				term(e, in, next);
 			else
 				pure(e, in);
+			/* the implicit return at the end is the kernel's } */
+			int whole = in->span.off == f->span.off && in->span.len == f->span.len;
+			flush_at(e, kline(e, in->op == OP_RET && whole ? end : in->span));
 		}
 	}
+	/* the closing brace (the frame's teardown at -O0) on the kernel's } too */
 	kd_buf_puts(o, "}\n");
+	flush_at(e, kline(e, end));
 	free(e->site);
 	free(e->proven);
 	free(e->live);
@@ -631,14 +703,15 @@ static void func(Emit *e, const KdFunc *f)
 
 int kd_emit_c(KdBuf *out, KdDiag *d, const KdModule *m)
 {
-	KdBuf body = {0};
-	Emit e = {.o = &body, .d = d, .m = m, .tg = kd_emit_target(m->target)};
+	KdBuf body = {0}, scratch = {0};
+	Emit e = {.o = &scratch, .body = &body, .mark_line = -1, .d = d, .m = m, .tg = kd_emit_target(m->target)};
 	for (int i = 0; i < m->nfn; i++) {
 		kd_buf_puts(&body, "\n");
 		func(&e, m->fn[i]);
 	}
+	kd_buf_free(&scratch);
 	kd_buf_printf(out, "/* Generated by kdslc %s from ", KDSLC_VERSION);
-	kd_buf_puts(out, m->src->path);
+	kd_c_comment(out, m->src->path);
 	kd_buf_printf(out, " (target %s). Do not edit. */\n", kd_target_names[m->target]);
 	kd_buf_puts(out, "#include <math.h>\n#include <stdint.h>\n#include \"kdsl_rt.h\"\n");
 	if (e.used) {
@@ -649,6 +722,13 @@ int kd_emit_c(KdBuf *out, KdDiag *d, const KdModule *m)
 	}
 	if (e.tg->types)
 		e.tg->types(out, m);
+	/* The kernels' declarations, as the header gives them: the C compiles
+	 * under -Wmissing-prototypes without the header, whatever its name. */
+	kd_buf_puts(out, "\n");
+	for (int i = 0; i < m->nfn; i++) {
+		prototype(out, m->fn[i], "kd_rt");
+		kd_buf_puts(out, ";\n");
+	}
 	kd_buf_put(out, body.s ? body.s : "", body.n);
 	kd_buf_free(&body);
 	return e.nerr;
@@ -688,7 +768,9 @@ void kd_emit_header(KdBuf *out, const KdModule *m)
 		              : ((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) ? c : '_');
 	}
 	kd_buf_puts(&g, "_H");
-	kd_buf_printf(out, "/* Generated by kdslc %s from %s. Do not edit. */\n", KDSLC_VERSION, m->src->path);
+	kd_buf_printf(out, "/* Generated by kdslc %s from ", KDSLC_VERSION);
+	kd_c_comment(out, m->src->path);
+	kd_buf_puts(out, ". Do not edit. */\n");
 	kd_buf_printf(out, "#ifndef %s\n#define %s\n\n#include \"kdsl_rt.h\"\n\n", g.s, g.s);
 	kd_buf_puts(out, "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
 	for (int i = 0; i < m->nfn; i++) {

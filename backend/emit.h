@@ -21,6 +21,14 @@ int kd_c_reserved(const char *name);
  * injective, and never equal to another name of the generated C. */
 void kd_c_name(KdBuf *o, const char *name, char what);
 /* A kernel table and main() for `kdslc run` (appended to kd_emit_c's output). */
+/* Text that reaches C, escaped here only (source paths can hold anything):
+ * s as a C string literal, valid in #line too, with every byte outside
+ * printable ASCII octal-escaped and each ? as \? (so no trigraph such as
+ * ??= or ??/ forms under -std=c11); and s inside a block comment, with
+ * each star-slash broken as *\/ and ??/ (which would splice lines) as ?\?/. */
+void kd_c_string(KdBuf *o, const char *s);
+void kd_c_comment(KdBuf *o, const char *s);
+
 void kd_emit_harness(KdBuf *out, const KdModule *m);
 
 #endif

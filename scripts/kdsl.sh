@@ -6,7 +6,8 @@
 set -eu
 cd "$(dirname "$0")/.."
 
-packages="gcc clang libc6-dev python3 re2c lemon meson ninja-build check pkg-config llvm-14-tools python3-numpy"
+# gdb: the debugging test (tests/lit/backend/gdb_lines.test)
+packages="gcc clang libc6-dev python3 re2c lemon meson ninja-build check pkg-config llvm-14-tools python3-numpy gdb"
 
 install_missing() {
 	missing=""

@@ -20,7 +20,8 @@ static int declare(KdIrRead *r, const char *name, KdSpan at, KdIrNode *ty, int p
 		kd_error(r->d, ty->a->sp, "%s buffer in %s memory", param >= 0 ? "parameter" : "local",
 		         ty->a->str);
 	b.dt = kd_dtype_lookup(ty->b->str, strlen(ty->b->str));
-	if (!b.dt || b.dt == KD_BOOL)
+	/* bool tensors are bytes (the front end gives them, as uint8_t in C) */
+	if (!b.dt)
 		kd_error(r->d, ty->b->sp, "unknown element type '%s'", ty->b->str);
 	if (ty->l.n > KD_MAXRANK)
 		kd_error(r->d, ty->sp, "buffer of rank %d (at most %d)", ty->l.n, KD_MAXRANK);

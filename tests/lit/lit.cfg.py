@@ -16,8 +16,10 @@ for var in ('ASAN_OPTIONS', 'UBSAN_OPTIONS', 'LSAN_OPTIONS', 'CC'):
     if var in os.environ:
         config.environment[var] = os.environ[var]
 
-# C compilers for the generated code: warning-free under -Wall -Wextra -pedantic.
-cflags = '-std=c11 -Wall -Wextra -pedantic -Werror -I' + config.rt_inc
+# C compilers for the generated code: warning-free under -Wall -Wextra -pedantic
+# and the flags projects add (kernel.c declares its own kernels).
+cflags = ('-std=c11 -Wall -Wextra -pedantic -Wmissing-prototypes -Wstrict-prototypes'
+          ' -Wshadow -Werror -I' + config.rt_inc)
 config.substitutions.append(('%kdslc', config.kdslc))
 config.substitutions.append(('%rtinc', config.rt_inc))
 config.substitutions.append(('%rtlib', config.rt_lib))
@@ -30,3 +32,9 @@ config.substitutions.append(('%examples', os.path.join(config.src_root, 'example
 config.substitutions.append(('%python', '/usr/bin/python3'))
 config.substitutions.append(('%builddir', config.build_root))
 config.substitutions.append(('%sanitize', config.sanitize))
+
+# gdb drives the debugging tests (backend/gdb_*.test); the set-up script
+# installs it.
+import shutil
+if shutil.which('gdb'):
+    config.available_features.add('gdb')
