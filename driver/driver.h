@@ -3,7 +3,8 @@
 #ifndef KD_DRIVER_H
 #define KD_DRIVER_H
 
-#include <getopt.h>   /* no_argument, required_argument, optional_argument */
+#include <getopt.h>
+#include <stddef.h>   /* no_argument, required_argument, optional_argument */
 
 #include "kd.h"
 
@@ -33,12 +34,18 @@ typedef struct {
  * has_arg is getopt's no_argument, required_argument or
  * optional_argument.  set gets the table's context and the value (NULL
  * when there is none) and returns 0 to go on, KD_OPT_EXIT0 to stop and
- * exit 0 (--help), or an exit status after printing an error. */
+ * exit 0 (--help), or an exit status after printing an error.  An entry
+ * without set stores into the context's field instead (KD_OPT_FLAG: an
+ * int set to 1; KD_OPT_STR: a const char * set to the value). */
 typedef struct {
 	const char *name;
 	int has_arg;
 	int (*set)(void *ctx, const char *val);
+	size_t field;      /* offsetof + 1 in the context, when set is NULL */
 } KdOptSpec;
+
+#define KD_OPT_FLAG(name, T, f) {name, no_argument, NULL, offsetof(T, f) + 1}
+#define KD_OPT_STR(name, T, f) {name, required_argument, NULL, offsetof(T, f) + 1}
 
 enum { KD_OPT_EXIT0 = -1 };
 
@@ -50,6 +57,10 @@ enum { KD_OPT_EXIT0 = -1 };
  * errors' "see PROG --help". */
 int kd_parse_options(int argc, char **argv, const char *prog, const KdOptSpec *specs, int n, void *ctx,
                      int (*operand)(void *ctx, const char *arg));
+
+/* -O, -O0, -O1 (val: what follows -O) into *opt; a usage error for any
+ * other level. */
+int kd_opt_level(const char *prog, const char *val, int *opt);
 
 /* Prints "kdslc: error: " fmt (with arg) and the --help hint; returns 2. */
 int kd_usage_error(const char *prog, const char *fmt, const char *arg);

@@ -201,18 +201,6 @@ static int opt_version(void *ctx, const char *val)
 	return KD_OPT_EXIT0;
 }
 
-static int opt_output(void *ctx, const char *val)
-{
-	((KdOptions *)ctx)->output = val;
-	return 0;
-}
-
-static int opt_header(void *ctx, const char *val)
-{
-	((KdOptions *)ctx)->header = val;
-	return 0;
-}
-
 static int opt_emit(void *ctx, const char *val)
 {
 	static const char *const kinds[] = {"c", "tokens", "ast", "ir"};
@@ -227,10 +215,7 @@ static int opt_emit(void *ctx, const char *val)
 /* -O and -O1 optimise, -O0 does not. */
 static int opt_level(void *ctx, const char *val)
 {
-	if (val && strcmp(val, "0") && strcmp(val, "1"))
-		return kd_usage_error("kdslc", "unknown optimisation level '-O%s' (expected -O0 or -O1)", val);
-	((KdOptions *)ctx)->opt = val && *val == '0' ? 0 : 1;
-	return 0;
+	return kd_opt_level("kdslc", val, &((KdOptions *)ctx)->opt);
 }
 
 static int opt_lang(void *ctx, const char *val)
@@ -238,13 +223,6 @@ static int opt_lang(void *ctx, const char *val)
 	if (strcmp(val, "k") && strcmp(val, "ir"))
 		return kd_usage_error("kdslc", "'-x' needs 'k' or 'ir', got '%s'", val);
 	((KdOptions *)ctx)->lang = val[0];
-	return 0;
-}
-
-static int opt_stats(void *ctx, const char *val)
-{
-	(void)val;
-	((KdOptions *)ctx)->stats = 1;
 	return 0;
 }
 
@@ -269,26 +247,6 @@ static int opt_print_after(void *ctx, const char *val)
 	if (!kd_pass_lookup(val, strlen(val)))
 		return kd_usage_error("kdslc", "unknown pass '%s' in --print-after", val);
 	((KdOptions *)ctx)->print_after = val;
-	return 0;
-}
-
-static int opt_print_after_all(void *ctx, const char *val)
-{
-	(void)val;
-	((KdOptions *)ctx)->print_after_all = 1;
-	return 0;
-}
-
-static int opt_verify_each(void *ctx, const char *val)
-{
-	(void)val;
-	((KdOptions *)ctx)->verify_each = 1;
-	return 0;
-}
-
-static int opt_doc_ops(void *ctx, const char *val)
-{
-	((KdOptions *)ctx)->doc_ops = val;
 	return 0;
 }
 
@@ -319,35 +277,29 @@ static int opt_warning(void *ctx, const char *val)
 	return 0;
 }
 
-/* -fdiagnostics-format=F, -fdiagnostics-color[=W], -fno-diagnostics-color:
- * util/diag.c reads the whole spelling. */
-static int opt_diag(void *ctx, const char *spelling)
-{
-	KdOptions *o = ctx;
-	if (kd_diag_option(spelling, &o->diag_format, &o->diag_color) < 0)
-		return kd_usage_error("kdslc", "bad value in '%s' (-fdiagnostics-format=text|json|sarif, "
-		                      "-fdiagnostics-color=auto|always|never)", spelling);
-	return 0;
-}
-
 static int opt_diag_format(void *ctx, const char *val)
 {
-	char b[64];
-	snprintf(b, sizeof b, "-fdiagnostics-format=%s", val);
-	return opt_diag(ctx, b);
+	int f = kd_diag_format_of(val);
+	if (f < 0)
+		return kd_usage_error("kdslc", "bad value in '-fdiagnostics-format=%s' (text, json or sarif)", val);
+	((KdOptions *)ctx)->diag_format = f;
+	return 0;
 }
 
 static int opt_diag_color(void *ctx, const char *val)
 {
-	char b[64];
-	snprintf(b, sizeof b, "-fdiagnostics-color%s%s", val ? "=" : "", val ? val : "");
-	return opt_diag(ctx, b);
+	int c = kd_diag_color_of(val);
+	if (c < 0)
+		return kd_usage_error("kdslc", "bad value in '-fdiagnostics-color=%s' (auto, always or never)", val);
+	((KdOptions *)ctx)->diag_color = c;
+	return 0;
 }
 
 static int opt_no_diag_color(void *ctx, const char *val)
 {
 	(void)val;
-	return opt_diag(ctx, "-fno-diagnostics-color");
+	((KdOptions *)ctx)->diag_color = KD_COLOR_NEVER;
+	return 0;
 }
 
 /* The file to compile: exactly one. */
@@ -362,24 +314,24 @@ static int opt_input(void *ctx, const char *arg)
 
 /* kdslc's options: a new one is one entry here and its set function. */
 static const KdOptSpec kdslc_options[] = {
-	{"--help", no_argument, opt_help},
-	{"-h", no_argument, opt_help},
-	{"--version", no_argument, opt_version},
-	{"-o", required_argument, opt_output},
-	{"--header", required_argument, opt_header},
-	{"--emit", required_argument, opt_emit},
-	{"-O", optional_argument, opt_level},
-	{"-x", required_argument, opt_lang},
-	{"-W", required_argument, opt_warning},
-	{"--stats", no_argument, opt_stats},
-	{"--passes", required_argument, opt_passes},
-	{"--print-after", required_argument, opt_print_after},
-	{"--print-after-all", no_argument, opt_print_after_all},
-	{"--verify-each", no_argument, opt_verify_each},
-	{"--doc-ops", required_argument, opt_doc_ops},
-	{"-fdiagnostics-format", required_argument, opt_diag_format},
-	{"-fdiagnostics-color", optional_argument, opt_diag_color},
-	{"-fno-diagnostics-color", no_argument, opt_no_diag_color},
+	{"--help", no_argument, opt_help, 0},
+	{"-h", no_argument, opt_help, 0},
+	{"--version", no_argument, opt_version, 0},
+	KD_OPT_STR("-o", KdOptions, output),
+	KD_OPT_STR("--header", KdOptions, header),
+	{"--emit", required_argument, opt_emit, 0},
+	{"-O", optional_argument, opt_level, 0},
+	{"-x", required_argument, opt_lang, 0},
+	{"-W", required_argument, opt_warning, 0},
+	KD_OPT_FLAG("--stats", KdOptions, stats),
+	{"--passes", required_argument, opt_passes, 0},
+	{"--print-after", required_argument, opt_print_after, 0},
+	KD_OPT_FLAG("--print-after-all", KdOptions, print_after_all),
+	KD_OPT_FLAG("--verify-each", KdOptions, verify_each),
+	KD_OPT_STR("--doc-ops", KdOptions, doc_ops),
+	{"-fdiagnostics-format", required_argument, opt_diag_format, 0},
+	{"-fdiagnostics-color", optional_argument, opt_diag_color, 0},
+	{"-fno-diagnostics-color", no_argument, opt_no_diag_color, 0},
 };
 
 int main(int argc, char **argv)

@@ -155,6 +155,14 @@ int kd_parse_options(int argc, char **argv, const char *prog, const KdOptSpec *s
 		const KdOptSpec *sp = spec_of(specs, n, c, &val);
 		if (!sp)
 			return unknown_option(prog, specs, n, word);
+		if (!sp->set) {
+			char *field = (char *)ctx + sp->field - 1;
+			if (sp->has_arg == no_argument)
+				*(int *)(void *)field = 1;
+			else
+				*(const char **)(void *)field = val;
+			continue;
+		}
 		int rc = sp->set(ctx, val);
 		if (rc)
 			return rc;
@@ -165,5 +173,13 @@ int kd_parse_options(int argc, char **argv, const char *prog, const KdOptSpec *s
 		if (rc)
 			return rc;
 	}
+	return 0;
+}
+
+int kd_opt_level(const char *prog, const char *val, int *opt)
+{
+	if (val && strcmp(val, "0") && strcmp(val, "1"))
+		return kd_usage_error(prog, "unknown optimisation level '-O%s' (expected -O0 or -O1)", val);
+	*opt = val && *val == '0' ? 0 : 1;
 	return 0;
 }

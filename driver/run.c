@@ -108,17 +108,7 @@ static int run_help(void *ctx, const char *val)
 
 static int run_level(void *ctx, const char *val)
 {
-	if (val && strcmp(val, "0") && strcmp(val, "1"))
-		return kd_usage_error("kdslc run", "unknown optimisation level '-O%s' (expected -O0 or -O1)", val);
-	((RunOptions *)ctx)->o.opt = val && *val == '0' ? 0 : 1;
-	return 0;
-}
-
-static int run_debug(void *ctx, const char *val)
-{
-	(void)val;
-	((RunOptions *)ctx)->debug = 1;
-	return 0;
+	return kd_opt_level("kdslc run", val, &((RunOptions *)ctx)->o.opt);
 }
 
 static int run_keep(void *ctx, const char *val)
@@ -156,17 +146,17 @@ static int run_input(void *ctx, const char *arg)
 /* `kdslc run`'s options: kdslc's own and the harness's, which go on to
  * the program. */
 static const KdOptSpec run_options[] = {
-	{"--help", no_argument, run_help},
-	{"-h", no_argument, run_help},
-	{"-O", optional_argument, run_level},
-	{"-g", no_argument, run_debug},
-	{"--keep", required_argument, run_keep},
-	{"--arg", required_argument, run_arg},
-	{"--out", required_argument, run_out},
-	{"--kernel", required_argument, run_kernel},
-	{"--repeat", required_argument, run_repeat},
-	{"--quiet", no_argument, run_quiet},
-	{"-q", no_argument, run_quiet},
+	{"--help", no_argument, run_help, 0},
+	{"-h", no_argument, run_help, 0},
+	{"-O", optional_argument, run_level, 0},
+	KD_OPT_FLAG("-g", RunOptions, debug),
+	{"--keep", required_argument, run_keep, 0},
+	{"--arg", required_argument, run_arg, 0},
+	{"--out", required_argument, run_out, 0},
+	{"--kernel", required_argument, run_kernel, 0},
+	{"--repeat", required_argument, run_repeat, 0},
+	{"--quiet", no_argument, run_quiet, 0},
+	{"-q", no_argument, run_quiet, 0},
 };
 
 /* Appends the blank-separated words of s to argv (no shell: no quotes,

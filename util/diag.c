@@ -305,26 +305,25 @@ void kd_error_nopos(KdDiag *d, const char *fmt, ...)
 	d->nerror++;
 }
 
-int kd_diag_option(const char *arg, int *format, int *color)
+int kd_diag_format_of(const char *val)
 {
-	static const char *const formats[] = {"text", "json", "sarif"};
-	static const char *const whens[] = {"auto", "always", "never"};
-	const char *f = "-fdiagnostics-format=", *c = "-fdiagnostics-color";
-	if (!strncmp(arg, f, strlen(f))) {
-		for (int i = 0; i < 3; i++)
-			if (!strcmp(arg + strlen(f), formats[i]))
-				return *format = i, 0;
-		return -1;
-	}
-	if (!strcmp(arg, c) || !strcmp(arg, "-fdiagnostics-color=always"))
-		return *color = KD_COLOR_ALWAYS, 0;
-	if (!strcmp(arg, "-fno-diagnostics-color"))
-		return *color = KD_COLOR_NEVER, 0;
-	if (strncmp(arg, c, strlen(c)) || arg[strlen(c)] != '=')
-		return -1;
+	static const char *const formats[] = {[KD_DIAG_TEXT] = "text", [KD_DIAG_JSON] = "json",
+	                                      [KD_DIAG_SARIF] = "sarif"};
 	for (int i = 0; i < 3; i++)
-		if (!strcmp(arg + strlen(c) + 1, whens[i]))
-			return *color = i, 0;
+		if (!strcmp(val, formats[i]))
+			return i;
+	return -1;
+}
+
+int kd_diag_color_of(const char *val)
+{
+	static const char *const whens[] = {[KD_COLOR_AUTO] = "auto", [KD_COLOR_ALWAYS] = "always",
+	                                    [KD_COLOR_NEVER] = "never"};
+	if (!val)
+		return KD_COLOR_ALWAYS;   /* GCC: a bare -fdiagnostics-color */
+	for (int i = 0; i < 3; i++)
+		if (!strcmp(val, whens[i]))
+			return i;
 	return -1;
 }
 

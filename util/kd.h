@@ -126,9 +126,10 @@ void kd_diag_hold(KdDiag *d);
 void kd_diag_flush(KdDiag *d);
 /* A diagnostic with no source position ("kdslc: error: ..."). */
 KD_PRINTF(2, 3) void kd_error_nopos(KdDiag *d, const char *fmt, ...);
-/* Parses -fdiagnostics-format=F / -fdiagnostics-color[=WHEN] into *format
- * and *color.  Returns 0, or -1 when arg is not one of them. */
-int kd_diag_option(const char *arg, int *format, int *color);
+/* The values of -fdiagnostics-format= (KD_DIAG_*) and -fdiagnostics-color[=]
+ * (KD_COLOR_*; NULL, the bare option, is always); -1 for any other. */
+int kd_diag_format_of(const char *val);
+int kd_diag_color_of(const char *val);
 /* Sets the format, and colour from KD_COLOR_* (auto: stderr is a terminal,
  * TERM is not "dumb" and NO_COLOR is unset or empty). */
 void kd_diag_set_format(KdDiag *d, int format, int color);
