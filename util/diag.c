@@ -366,6 +366,18 @@ static void json_pos(KdBuf *o, const char *file, int line, int col)
 	              line, col, col, col);
 }
 
+/* Writes each record of a list with one(), comma separated (a JSON array's
+ * items, without its brackets). */
+static void json_list(KdBuf *o, const KdDiag *d, const KdDiagRec *first,
+                      void (*one)(KdBuf *o, const KdDiag *d, const KdDiagRec *r))
+{
+	for (const KdDiagRec *r = first; r; r = r->next) {
+		one(o, d, r);
+		if (r->next)
+			kd_buf_puts(o, ", ");
+	}
+}
+
 /* One diagnostic of GCC's -fdiagnostics-format=json: kind, message,
  * locations (caret and, for a span, finish), option, children (notes). */
 static void json_rec(KdBuf *o, const KdDiag *d, const KdDiagRec *r)
@@ -387,11 +399,7 @@ static void json_rec(KdBuf *o, const KdDiag *d, const KdDiagRec *r)
 		kd_buf_printf(o, ", \"option\": \"%s%s\"", r->promoted ? "-Werror=" : "-W",
 		              wgroup_names[r->group]);
 	kd_buf_puts(o, ", \"column-origin\": 1, \"escape-source\": false, \"children\": [");
-	for (const KdDiagRec *n = r->notes; n; n = n->next) {
-		json_rec(o, d, n);
-		if (n->next)
-			kd_buf_puts(o, ", ");
-	}
+	json_list(o, d, r->notes, json_rec);
 	kd_buf_puts(o, "]}");
 }
 
@@ -470,11 +478,7 @@ static void sarif_log(KdBuf *o, const KdDiag *d)
 		kd_buf_printf(o, ", {\"id\": \"%s\", \"shortDescription\": {\"text\": \"warning group "
 		                 "-W%s\"}}", wgroup_names[g], wgroup_names[g]);
 	kd_buf_puts(o, "]}}, \"columnKind\": \"unicodeCodePoints\", \"results\": [");
-	for (const KdDiagRec *r = d->first; r; r = r->next) {
-		sarif_result(o, d, r);
-		if (r->next)
-			kd_buf_puts(o, ", ");
-	}
+	json_list(o, d, d->first, sarif_result);
 	kd_buf_puts(o, "]}]}\n");
 }
 
@@ -488,11 +492,7 @@ void kd_diag_end(KdDiag *d)
 		sarif_log(&o, d);
 	} else {
 		kd_buf_puts(&o, "[");
-		for (const KdDiagRec *r = d->first; r; r = r->next) {
-			json_rec(&o, d, r);
-			if (r->next)
-				kd_buf_puts(&o, ", ");
-		}
+		json_list(&o, d, d->first, json_rec);
 		kd_buf_puts(&o, "]\n");
 	}
 	fwrite(o.s, 1, o.n, d->out);
