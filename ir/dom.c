@@ -115,8 +115,8 @@ void kd_dom_build(KdArena *a, const KdFunc *f, KdDom *d)
 	}
 	/* Predecessor lists, built once (in block order, as edges): scanning
 	 * every block for the predecessors of each made this quadratic. */
-	int *pstart = kd_alloc(a, sizeof *pstart * (size_t)(n + 1));
-	int *plist = kd_alloc(a, sizeof *plist * (size_t)(2 * n + 1));
+	int *pstart = d->pstart = kd_alloc(a, sizeof *pstart * (size_t)(n + 1));
+	int *plist = d->plist = kd_alloc(a, sizeof *plist * (size_t)(2 * n + 1));
 	memset(pstart, 0, sizeof *pstart * (size_t)(n + 1));
 	for (int p = 0; p < 2 * n; p++)
 		if (succ[p] >= 0)

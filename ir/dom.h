@@ -14,6 +14,8 @@ typedef struct {
 	int *order;        /* the reachable blocks in reverse postorder */
 	int nreach;
 	int *npred;        /* predecessor edges per block (a br to one block twice counts twice) */
+	int *pstart, *plist;   /* block b's predecessors (one per edge, every block's, reachable
+	                        * or not): plist[pstart[b] .. pstart[b + 1]) */
 	int *pre, *post;   /* dominator-tree interval per block: O(1) dominance */
 } KdDom;
 

@@ -29,6 +29,7 @@
 
 #include "pass.h"
 #include "uses.h"
+#include "dom.h"
 #include "tile.h"
 #include "walk.h"
 
@@ -39,7 +40,7 @@ typedef struct {
 	KdArena *tmp;      /* this run's index and worklist */
 	KdFunc *f;
 	KdUses *uses;
-	int **pred;        /* by block: the terminators that jump to it, -1 ended */
+	KdDom dom;         /* for its predecessor lists */
 	int *work;
 	int head, nwork, capwork;
 } Canon;
@@ -131,9 +132,11 @@ static int copy_param(Canon *u, int v)
 		p++;
 	if (p == bl->nparam || (bl->loop && bl->loop->iv == v))
 		return 0;
-	for (const int *t = u->pred[b]; *t >= 0; t++)
-		for (int s = 0; s < f->ins[*t].nsucc; s++) {
-			const KdSucc *sc = &f->ins[*t].succ[s];
+	for (int e = u->dom.pstart[b]; e < u->dom.pstart[b + 1]; e++) {
+		const KdBlock *pb = f->blk[u->dom.plist[e]];
+		const KdIns *t = &f->ins[pb->insv[pb->nins - 1]];
+		for (int s = 0; s < t->nsucc; s++) {
+			const KdSucc *sc = &t->succ[s];
 			if (sc->blk != b || sc->args[p] == v)
 				continue;
 			if (same < 0)
@@ -141,6 +144,7 @@ static int copy_param(Canon *u, int v)
 			else if (!same_value(f, same, sc->args[p]))
 				return 0;
 		}
+	}
 	if (same < 0 || !kd_uses_live(u->uses, f, v))
 		return 0;
 	replace_uses(u, v, same);
@@ -463,29 +467,6 @@ static int predicated(Canon *u, int blk, int k)
 	return 1;
 }
 
-/* By block, the terminators that jump to it (each once), -1 ended. */
-static int **preds(KdArena *tmp, const KdFunc *f)
-{
-	int *n = kd_alloc(tmp, (size_t)f->nblk * sizeof *n);
-	int **pred = kd_alloc(tmp, (size_t)f->nblk * sizeof *pred);
-	for (int i = 0; i < f->nins; i++)
-		for (int s = 0; s < f->ins[i].nsucc; s++)
-			if (s == 0 || f->ins[i].succ[1].blk != f->ins[i].succ[0].blk)
-				n[f->ins[i].succ[s].blk]++;
-	for (int b = 0; b < f->nblk; b++) {
-		pred[b] = kd_alloc(tmp, (size_t)(n[b] + 1) * sizeof **pred);
-		pred[b][n[b]] = -1;
-		n[b] = 0;
-	}
-	for (int i = 0; i < f->nins; i++)
-		for (int s = 0; s < f->ins[i].nsucc; s++)
-			if (s == 0 || f->ins[i].succ[1].blk != f->ins[i].succ[0].blk) {
-				int b = f->ins[i].succ[s].blk;
-				pred[b][n[b]++] = i;
-			}
-	return pred;
-}
-
 /* The value rewrites (folding, copies, the aipu algebra), to a fixpoint
  * by worklist: a rewrite queues exactly what it may have enabled, the
  * users of the value it replaced, so each instruction is looked at once
@@ -548,7 +529,7 @@ int kd_pass_canon(KdModule *m)
 		KdArena *tmp = kd_arena_new();
 		Canon u = {.a = m->arena, .tmp = tmp, .f = m->fn[fi]};
 		u.uses = kd_uses_build(tmp, u.f);
-		u.pred = preds(tmp, u.f);
+		kd_dom_build(tmp, u.f, &u.dom);
 		total += values(&u);
 		total += effects(&u);
 		kd_arena_free(tmp);
