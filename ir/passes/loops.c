@@ -2,7 +2,8 @@
  * fuse-tiles, empty-loops) share: reachability, predecessors, the loop
  * shape the builder makes, and which values a loop's outside reads.
  *
- * kd_cfg_analyse computes all of it in one walk, so a pass that looks at
+ * kd_cfg_analyse computes all of it from one dominator build (dom.c: the
+ * reachability and predecessor lists) and one scan, so a pass that looks at
  * every loop costs O(function) per round, not O(function) per loop.  A
  * round may rewrite several loops on one analysis: a rewrite only makes
  * its own loop unreachable (its preheader then jumps to its exit, whose
@@ -11,46 +12,29 @@
  * current ones or err on the side of "no" (a value read by an op that is
  * gone still counts as escaping).  What a rewrite newly enables is found
  * in the next round. */
-#include <stdlib.h>
 #include <string.h>
 
 #include "pass.h"
 #include "rules.h"
 
-static void *zalloc(size_t n, size_t size)
+/* reach, npred and jfrom, from the dominator build's reachability and
+ * predecessor lists (one per edge, in block order). */
+static void edges(KdCfg *c, const KdFunc *f)
 {
-	void *p = calloc(n + 1, size);
-	if (!p) {
-		fputs("kdslc: fatal: out of memory\n", stderr);
-		exit(2);
-	}
-	return p;
-}
-
-/* reach, npred and jfrom: a depth-first walk from the entry. */
-static void walk(KdCfg *c, const KdFunc *f)
-{
-	int sp = 0;
-	memset(c->reach, 0, (size_t)f->nblk);
-	memset(c->npred, 0, sizeof *c->npred * (size_t)f->nblk);
-	for (int b = 0; b < 2 * f->nblk; b++)
-		c->jfrom[b] = -1;
-	c->reach[0] = 1;
-	c->stack[sp++] = 0;
-	while (sp) {
-		int from = c->stack[--sp];
-		const KdBlock *b = f->blk[from];
-		const KdIns *t = b->nins ? &f->ins[b->insv[b->nins - 1]] : NULL;
-		for (int s = 0; t && s < t->nsucc; s++) {
-			int to = t->succ[s].blk;
-			c->npred[to]++;
-			if (t->op == OP_JMP) {
-				c->jfrom[2 * to] = c->jfrom[2 * to + 1];
-				c->jfrom[2 * to + 1] = from;
-			}
-			if (!c->reach[to]) {
-				c->reach[to] = 1;
-				c->stack[sp++] = to;
+	const KdDom *d = &c->dom;
+	for (int b = 0; b < f->nblk; b++)
+		c->reach[b] = d->idom[b] >= 0;
+	for (int b = 0; b < f->nblk; b++) {
+		c->jfrom[2 * b] = c->jfrom[2 * b + 1] = -1;
+		for (int e = d->pstart[b]; e < d->pstart[b + 1]; e++) {
+			int from = d->plist[e];
+			const KdBlock *pb = f->blk[from];
+			if (!c->reach[from])
+				continue;
+			c->npred[b]++;
+			if (f->ins[pb->insv[pb->nins - 1]].op == OP_JMP) {
+				c->jfrom[2 * b] = c->jfrom[2 * b + 1];
+				c->jfrom[2 * b + 1] = from;
 			}
 		}
 	}
@@ -79,8 +63,6 @@ static void loop_values(KdCfg *c, const KdFunc *f)
 		for (int i = 0; i < sh.nchain; i++)
 			c->loop_of[sh.chain[i]] = h;
 	}
-	if (f->nval)   /* a function of no values has no escapes array (memset's NULL is undefined) */
-		memset(c->escapes, 0, (size_t)f->nval);
 	for (int b = 0; b < f->nblk; b++) {
 		const KdBlock *bl = f->blk[b];
 		for (int k = 0; c->reach[b] && k < bl->nins; k++) {
@@ -96,34 +78,25 @@ static void loop_values(KdCfg *c, const KdFunc *f)
 
 void kd_cfg_analyse(KdCfg *c, const KdFunc *f)
 {
-	if (f->nblk > c->capblk) {
-		kd_cfg_free(c);
-		c->capblk = f->nblk;
-		c->reach = zalloc((size_t)f->nblk, 1);
-		c->npred = zalloc((size_t)f->nblk, sizeof *c->npred);
-		c->jfrom = zalloc(2 * (size_t)f->nblk, sizeof *c->jfrom);
-		c->loop_of = zalloc((size_t)f->nblk, sizeof *c->loop_of);
-		c->stack = zalloc((size_t)f->nblk, sizeof *c->stack);
-	}
-	if (f->nval > c->capval) {
-		free(c->escapes);
-		c->capval = f->nval;
-		c->escapes = zalloc((size_t)f->nval, 1);
-	}
-	walk(c, f);
+	kd_cfg_free(c);
+	c->a = kd_arena_new();
+	kd_dom_build(c->a, f, &c->dom);
+	size_t n = (size_t)f->nblk + 1;
+	c->reach = kd_alloc(c->a, n);
+	c->npred = kd_alloc(c->a, n * sizeof *c->npred);
+	c->jfrom = kd_alloc(c->a, 2 * n * sizeof *c->jfrom);
+	c->loop_of = kd_alloc(c->a, n * sizeof *c->loop_of);
+	c->escapes = kd_alloc(c->a, (size_t)f->nval + 1);
+	edges(c, f);
 	loop_values(c, f);
 }
 
 void kd_cfg_free(KdCfg *c)
 {
-	free(c->reach);
-	free(c->npred);
-	free(c->jfrom);
-	free(c->loop_of);
-	free(c->escapes);
-	free(c->stack);
+	kd_arena_free(c->a);
 	memset(c, 0, sizeof *c);
 }
+
 int kd_loop_shape(const KdFunc *f, const KdCfg *c, int h, KdLoopShape *o)
 {
 	const KdBlock *hb = f->blk[h];

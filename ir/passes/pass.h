@@ -6,6 +6,7 @@
 #ifndef KD_PASS_H
 #define KD_PASS_H
 
+#include "dom.h"
 #include "ir.h"
 
 typedef struct {
@@ -74,15 +75,15 @@ const KdSucc *kd_jmp_succ(const KdFunc *f, int blk);
  * loop only where the staleness cannot matter (see loops.c) and analyse
  * again between rounds. */
 typedef struct {
+	KdArena *a;      /* everything below lives here */
+	KdDom dom;       /* reachability and predecessor lists come from it */
 	char *reach;     /* by block: a path from the entry reaches it */
 	int *npred;      /* by block: reachable predecessors (one per edge) */
 	int *jfrom;      /* by block, 2 each: the last two reachable blocks whose jmp goes there, or -1 */
 	int *loop_of;    /* by block: header of the kd_loop_shape loop holding it, or -1 */
 	char *escapes;   /* by value: read in a reachable block outside the loop that defines it */
-	int *stack;      /* scratch */
-	int capblk, capval;
 } KdCfg;
-/* Analyses f into c (which grows as needed; zero it before first use). */
+/* Analyses f into c (zero it before first use; kd_cfg_free after the last). */
 void kd_cfg_analyse(KdCfg *c, const KdFunc *f);
 void kd_cfg_free(KdCfg *c);
 /* proven[b] (f->nblk entries the caller owns): 1 when the rules of
