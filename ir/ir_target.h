@@ -35,6 +35,9 @@ typedef struct {
 	 * no cost of its own in the op table (aipu's vector operators,
 	 * broadcasts and constant masks). */
 	int64_t (*cost)(const KdFunc *f, const KdIns *ins);
+	/* The formula `cost` computes, as --doc-ops prints it (set exactly
+	 * when cost is; kd_op_table_check says so). */
+	const char *cost_doc;
 	/* KD_TPASS_* */
 	unsigned passes;
 	/* Its IR has vector and mask values and the generic ops that make

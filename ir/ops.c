@@ -5,6 +5,7 @@
 
 #include "ieval.h"
 #include "ir.h"
+#include "ir_target.h"
 #include "rules.h"
 #include "tile.h"
 #include "types_aipu.h"
@@ -112,11 +113,29 @@ static void mem_effect(KdBuf *out, const KdOpDesc *d, const KdOpParam *p)
 	kd_buf_puts(out, ")");
 }
 
+/* How the Cost: lines add up (stats.c, walk.c), and what the target's
+ * generic ops cost (KdIrTarget.cost_doc): said once, above the ops. */
+static void cost_intro(KdBuf *out, KdTarget target)
+{
+	const KdIrTarget *tg = kd_ir_target(target);
+	kd_buf_puts(out, "Each op's Cost: line is the formula its cost function computes; `kdslc --stats` "
+	                 "adds it up over the ops a kernel runs (an op in a loop with constant bounds "
+	                 "once per trip; when the control flow depends on runtime values, each op once). "
+	                 "The source's scalar arithmetic, comparisons, casts, views and branches are not "
+	                 "counted and cost nothing");
+	if (tg->cost_doc)
+		kd_buf_printf(out, ", except that %s", tg->cost_doc);
+	else
+		kd_buf_puts(out, ".");
+	kd_buf_puts(out, "\n\n");
+}
+
 void kd_op_doc(KdBuf *out, KdTarget target)
 {
 	KdArena *a = kd_arena_new();
 	kd_buf_puts(out, "A tensor parameter is read, written (some of its bytes; the others keep their "
 	                 "value) or overwritten (every byte of the operand) by the op.\n\n");
+	cost_intro(out, target);
 	for (int i = 0; i < KD_NOP; i++) {
 		const KdOpDesc *d = &kd_ops[i];
 		if (d->target != target)

@@ -4,6 +4,7 @@
  * tests/unit), before any stage meets the half-described op. */
 #include <string.h>
 
+#include "ir_target.h"
 #include "op.h"
 
 static int is_tensor(const KdOpParam *p)
@@ -85,5 +86,9 @@ int kd_op_table_check(KdDiag *d)
 			    (kd_ops[j].target == o->target || !kd_ops[j].target || !o->target))
 				n += bad(d, o, "another op of its target has its name");
 	}
+	/* a target's cost of generic ops is documented with it (--doc-ops) */
+	for (int t = 1; t < KD_NTARGET; t++)
+		if (!kd_ir_target((KdTarget)t)->cost != !kd_ir_target((KdTarget)t)->cost_doc)
+			n += bad(d, &(KdOpDesc){.name = kd_target_names[t]}, "a target's cost hook needs its cost_doc");
 	return n;
 }
