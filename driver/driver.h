@@ -20,6 +20,7 @@ typedef struct {
 	int werror;
 	unsigned char wno[KD_W_NGROUP], werr[KD_W_NGROUP];
 	const char *doc_ops;       /* --doc-ops=TARGET */
+	int list_names;            /* --list-names */
 	const char *passes;        /* --passes=a,b,c: exactly these (ir/pass.h) */
 	const char *print_after;   /* --print-after=PASS */
 	int print_after_all;

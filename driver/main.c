@@ -24,6 +24,7 @@ static const char usage[] =
 	"       kdslc run FILE.k [--arg NAME=VALUE]... [--out DIR] [--kernel NAME] [--quiet]\n"
 	"                        [--repeat N] [-O0|-O1] [-g] [--keep DIR]   (kdslc run --help)\n"
 	"       kdslc --doc-ops TARGET      print the op reference of a target (markdown)\n"
+	"       kdslc --list-names          print every target, dtype, memory space and op name\n"
 	"       kdslc --version | --help\n"
 	"FILE may be - for standard input; -o - writes to standard output.\n"
 	"A long option's value follows it (--emit ir) or an '=' (--emit=ir); a short\n"
@@ -312,6 +313,23 @@ static int opt_input(void *ctx, const char *arg)
 	return 0;
 }
 
+/* --list-names: the names the compiler's tables know, one per line as
+ * "KIND NAME" (an op's line "op TARGET NAME", TARGET "ir" for the IR's
+ * generic ops), so that tools/editors' grammars are tested against the
+ * tables rather than a copy of them. */
+static int list_names(void)
+{
+	for (int t = 1; t < KD_NTARGET; t++)
+		printf("target %s\n", kd_target_names[t]);
+	for (int i = 1; i < KD_NDTYPE; i++)
+		printf("dtype %s\n", kd_dtypes[i].name);
+	for (int s = 1; s < KD_NSPACE; s++)
+		printf("space %s\n", kd_spaces[s].name);
+	for (int i = 0; i < KD_NOP; i++)
+		printf("op %s %s\n", kd_ops[i].target ? kd_target_names[kd_ops[i].target] : "ir", kd_ops[i].name);
+	return fflush(stdout) ? 2 : 0;
+}
+
 /* kdslc's options: a new one is one entry here and its set function. */
 static const KdOptSpec kdslc_options[] = {
 	{"--help", no_argument, opt_help, 0},
@@ -329,6 +347,7 @@ static const KdOptSpec kdslc_options[] = {
 	KD_OPT_FLAG("--print-after-all", KdOptions, print_after_all),
 	KD_OPT_FLAG("--verify-each", KdOptions, verify_each),
 	KD_OPT_STR("--doc-ops", KdOptions, doc_ops),
+	KD_OPT_FLAG("--list-names", KdOptions, list_names),
 	{"-fdiagnostics-format", required_argument, opt_diag_format, 0},
 	{"-fdiagnostics-color", optional_argument, opt_diag_color, 0},
 	{"-fno-diagnostics-color", no_argument, opt_no_diag_color, 0},
@@ -353,6 +372,8 @@ int main(int argc, char **argv)
 		kd_buf_free(&b);
 		return 0;
 	}
+	if (o.list_names)
+		return list_names();
 	if (!o.input)
 		return kd_usage_error("kdslc", "%s", "no input file");
 	return kd_compile(&o, NULL, 0);
