@@ -2,6 +2,19 @@
 import os
 import lit.formats
 
+# Run as `lit tests/lit/x.k` from the source tree, lit finds this file
+# without the build's site config: read the one in build/ (or in
+# $KDSL_BUILD), which reads this file again with the build's paths.
+if not hasattr(config, 'build_root'):
+    site = os.path.join(os.environ.get('KDSL_BUILD') or
+                        os.path.join(os.path.dirname(__file__), '..', '..', 'build'),
+                        'tests', 'lit.site.cfg.py')
+    if not os.path.exists(site):
+        lit_config.fatal('no %s: build first (meson setup build && ninja -C build), '
+                         'or set KDSL_BUILD to the build folder' % os.path.normpath(site))
+    lit_config.load_config(config, site)
+    raise SystemExit   # lit's way for a config file to return early
+
 config.name = 'kdsl'
 config.test_format = lit.formats.ShTest(execute_external=True)
 config.suffixes = ['.k', '.test', '.kir']
