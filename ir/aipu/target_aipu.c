@@ -22,8 +22,8 @@ const KdIrTarget kd_ir_target_aipu = {
 	.bytes = bytes,
 	.cost = kd_cost_aipu,
 	.cost_doc = "the source's operators on vectors (+ - * and the comparisons), a broadcast "
-		"scalar and a constant mask cost as aipu's ops do: ceil(bits of the result / 256) "
-		"cycles, a mask result 1.",
+		"scalar and a constant mask cost as aipu's ops do: `ceil(R / 256)` cycles, R the "
+		"bits of the result; a mask result `1`.",
 	.vectors = 1,
 	.omit_optional = 1,
 };
