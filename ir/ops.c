@@ -118,8 +118,9 @@ static void mem_effect(KdBuf *out, const KdOpDesc *d, const KdOpParam *p)
 static void cost_intro(KdBuf *out, KdTarget target)
 {
 	const KdIrTarget *tg = kd_ir_target(target);
-	kd_buf_puts(out, "Each op's Cost: line is the formula its cost function computes; `kdslc --stats` "
-	                 "adds it up over the ops a kernel runs (an op in a loop with constant bounds "
+	kd_buf_puts(out, "Each op's Cost: line gives in backquotes the formula its cost function "
+	                 "computes, one per row where the row's condition decides; `kdslc --stats` "
+	                 "adds them up over the ops a kernel runs (an op in a loop with constant bounds "
 	                 "once per trip; when the control flow depends on runtime values, each op once). "
 	                 "The source's scalar arithmetic, comparisons, casts, views and branches are not "
 	                 "counted and cost nothing");
