@@ -11,15 +11,22 @@
 
 /* What a shuffle does to one group of `rows` partitions (32, or the
  * partial last group): dst row to[k] reads src row from[k], k < n; need
- * marks the rows read.  In place, when the written rows are a
+ * marks the rows read.  off[k] is to[k] * dps | from[k] * sps << 32, the
+ * rows' byte offsets in a group for the strides the last call had (in
+ * place, for pairs, cycle k's two rows); worked out again when they
+ * change.  A group spans less than 32 partition strides of a memory far
+ * below 4 GiB, so each offset fits 32 bits.  In place, when the written rows are a
  * permutation of themselves (perm), the same moves as ncyc cycles of
  * clen[c] rows each, one after another in cyc (row cyc[k] takes row
- * cyc[k + 1], the last the first's old bytes). */
+ * cyc[k + 1], the last the first's old bytes); pairs when every cycle is
+ * two rows long (the usual shuffle of partitions swapped pairwise). */
 typedef struct {
+	uint64_t off[KDSL_NEURON_QUADRANT];   /* copying: rows' byte offsets, below */
+	size_t dps, sps;                       /* the strides of off (0: none yet) */
 	int n;
 	signed char to[KDSL_NEURON_QUADRANT], from[KDSL_NEURON_QUADRANT];
 	char need[KDSL_NEURON_QUADRANT];
-	int perm, ncyc;
+	int perm, ncyc, pairs;
 	signed char cyc[KDSL_NEURON_QUADRANT], clen[KDSL_NEURON_QUADRANT];
 } kdsl_shuf_plan;
 
@@ -50,7 +57,7 @@ typedef struct {
  * (NULL when there is none); they live in the cache until its next
  * lookup. */
 typedef struct {
-	const kdsl_shuf_plan *full, *last;
+	kdsl_shuf_plan *full, *last;
 	int inplace;
 } kdsl_shuf_plans;
 
