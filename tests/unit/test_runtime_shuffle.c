@@ -4,9 +4,9 @@
  * calls hit and miss, a mask changes between calls on one runtime, keys
  * differ in one entry only or in the rows or the in-place flag alone;
  * copies, in place, shifted overlaps (the snapshot) and psum to sbuf;
- * rows of 1..300 bytes (every inline copy length, the constant-length
- * walks of 32, 64, 128 and 256 bytes, and memcpy beyond); partial
- * groups.  Run under each KDSL_ISA (tests/unit/meson.build), so the
+ * rows of 1..300 bytes (every short inline copy length and the
+ * constant-length walks of 32, 64, 128 and 256 bytes), and long rows
+ * around the 8 KiB where the walks hand over to memcpy; partial groups.  Run under each KDSL_ISA (tests/unit/meson.build), so the
  * SSE2 and AVX2 walks give the same bytes. */
 #include <check.h>
 #include <stdint.h>
@@ -144,6 +144,56 @@ START_TEST(shuffle_cache_against_reference)
 }
 END_TEST
 
+/* Rows around the longest inline copy (8192 bytes) and past it, copied
+ * and in place, with a permutation of pairs and with a mask that reads
+ * rows twice and keeps some. */
+START_TEST(shuffle_long_rows)
+{
+	static const int64_t lens[] = {4000, 8191, 8192, 8224, 9000};
+	enum { W = 2 * 9000 + 64 };
+	kdsl_rt *rt = kdsl_rt_create(KDSL_TARGET_NEURON);
+	unsigned char *sb, *want = malloc((size_t)128 * W), *snap = malloc((size_t)128 * 9000);
+	size_t sps;
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+
+	ck_assert_ptr_nonnull(rt);
+	ck_assert_ptr_nonnull(want);
+	ck_assert_ptr_nonnull(snap);
+	sb = kdsl_rt_mem(rt, KDSL_MEM_SBUF, NULL);
+	sps = kdsl_rt_partition_stride(rt, KDSL_MEM_SBUF);
+	for (int li = 0; li < 5; li++)
+		for (int kind = 0; kind < 4; kind++) {
+			int64_t n = lens[li], np = kind & 2 ? 77 : 128, mask[32];
+			size_t doff = kind & 1 ? 0 : (size_t)n + 32;
+			for (int i = 0; i < 32; i++)
+				mask[i] = kind & 2 ? (i % 5 == 0 ? 255 : (int64_t)(rnd(&x) % 13)) : i ^ 1;
+			for (int p = 0; p < 128; p++)
+				for (int j = 0; j + 8 <= W; j += 8) {
+					uint64_t v = rnd(&x);
+					memcpy(want + (size_t)p * W + (size_t)j, &v, 8);
+				}
+			for (int p = 0; p < 128; p++)
+				memcpy(sb + (size_t)p * sps, want + (size_t)p * W, W);
+			for (int64_t r = 0; r < np; r++)
+				memcpy(snap + (size_t)r * (size_t)n, want + (size_t)r * W, (size_t)n);
+			for (int64_t r = 0; r < np; r++)
+				if (mask[r % 32] != 255)
+					memcpy(want + (size_t)r * W + doff, snap + (size_t)(r / 32 * 32 + mask[r % 32]) * (size_t)n,
+					       (size_t)n);
+			ck_assert_int_eq(kdsl_neuron_nc_stream_shuffle(
+			                     rt, &site, kdsl_tile_of(sb + doff, sps, (size_t)n, 128, 0, np, 0, n, KDSL_MEM_SBUF, KDSL_U8),
+			                     kdsl_ctile_of(sb, sps, (size_t)n, 128, 0, np, 0, n, KDSL_MEM_SBUF, KDSL_U8), mask, 32),
+			                 KDSL_OK);
+			for (int p = 0; p < 128; p++)
+				ck_assert_msg(!memcmp(sb + (size_t)p * sps, want + (size_t)p * W, W),
+				              "rows of %lld bytes, kind %d: partition %d differs", (long long)n, kind, p);
+		}
+	free(want);
+	free(snap);
+	kdsl_rt_destroy(rt);
+}
+END_TEST
+
 /* A mask rejected after an accepted one, and the accepted one again: a
  * bad mask is never cached, and the same entries as before are checked
  * against each call's own tiles (a cached mask that fitted 128
@@ -191,6 +241,7 @@ int main(void)
 	/* thousands of shuffles: room for the sanitizer build */
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, shuffle_cache_against_reference);
+	tcase_add_test(tc, shuffle_long_rows);
 	tcase_add_test(tc, shuffle_cache_keeps_rules);
 	suite_add_tcase(s, tc);
 	return kd_check_run(s);
