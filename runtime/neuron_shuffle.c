@@ -1,5 +1,5 @@
-/* neuron_shuffle.c: the row moves of nc_stream_shuffle (seed 000), after
- * neuron.c has checked the operands and the mask.
+/* neuron_shuffle.c: nc_stream_shuffle (seed 000) after neuron.c has
+ * checked its tiles: the mask's rules, its plans and the row moves.
  *
  * dst row g + j (g a multiple of 32) reads src row g + mask[j].  The mask
  * is the same for every group of 32 rows, so what a group does (the plan:
@@ -51,8 +51,8 @@ enum { QUAD = KDSL_NEURON_QUADRANT, KEEP = KDSL_NEURON_SHUFFLE_KEEP };
 /* ---- the mask and its plans ---- */
 
 /* The rules of the mask checked one by one, the first broken one
- * reported: the slow path, taken only when the fast checks of
- * kdsl_shuffle_plan found something. */
+ * reported (KDSL_OK when none is): the slow path, taken only when the
+ * fast checks of kdsl_shuffle_plan found something. */
 static int mask_error(kdsl_rt *rt, const kdsl_site *site, const int64_t *mask, int64_t dnp, int64_t snp)
 {
 	int64_t i;
@@ -179,22 +179,24 @@ static kdsl_shuf_entry *entry_get(kdsl_rt *rt, const kdsl_site *site, const int6
 /* The mask's rules, then its plans.  The reach of the entries is read
  * from the largest entry among those the last dst group uses (entries
  * 0..r, whose last dst row is L + i, L the group's first) and among the
- * others (last used in the group before): a conservative test, as an
- * unused entry counts as used; mask_error then decides. */
+ * others (last used in the group before, when there is one); when that
+ * finds a broken rule, mask_error reports it as the plain checks word
+ * it. */
 int kdsl_shuffle_plan(kdsl_rt *rt, const kdsl_site *site, const int64_t *mask, int64_t nmask, int64_t dnp,
                       int64_t snp, int inplace, kdsl_shuf_plans *pl)
 {
 	kdsl_shuf_entry *e, *f = NULL;
 	int64_t L = (dnp - 1) / QUAD * QUAD;
-	int r = (int)((dnp - 1) % QUAD);
+	int r = (int)((dnp - 1) % QUAD), rc;
 
 	if (!mask || nmask != QUAD)
 		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "shuffle_mask must have %d entries, got %" PRId64, QUAD,
 		                    nmask);
 	if (!(e = entry_get(rt, site, mask, dnp, snp, dnp >= QUAD ? QUAD : r + 1, inplace, NULL)))
 		return KDSL_ERR_RANGE;
-	if (L + e->pmax[r] >= snp || (dnp > QUAD && L - QUAD + e->smax[r + 1] >= snp))
-		return mask_error(rt, site, mask, dnp, snp);
+	if ((L + e->pmax[r] >= snp || (dnp > QUAD && L - QUAD + e->smax[r + 1] >= snp)) &&
+	    (rc = mask_error(rt, site, mask, dnp, snp)))
+		return rc;
 	if (dnp > QUAD && r + 1 < QUAD && !(f = entry_get(rt, site, mask, dnp, snp, r + 1, inplace, e)))
 		return KDSL_ERR_RANGE;
 	pl->full = dnp >= QUAD ? &e->plan : NULL;
