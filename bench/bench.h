@@ -34,8 +34,9 @@ typedef struct {
 	const char *op, *variant;
 	size_t bytes;
 	/* rows: memcpy of the tile's rows where they lie; hand: the same op
-	 * written by hand (permutations: GCC vector extensions; shuffle and
-	 * predicated copy: plain C over packed buffers) */
+	 * written by hand (permutations: GCC vector extensions; shuffle: the
+	 * same rows on the same sbuf layout, fixed 32-byte copies; predicated
+	 * copy: plain C over packed buffers) */
 	bench_time kdsl, memcpy_, rows, scalar, hand;
 	double numpy_ns;
 } bench_row;
@@ -53,6 +54,8 @@ void *bench_buf(size_t bytes, uint64_t seed);
 void bench_sink(const void *p);
 
 void bench_rt_ops(kdsl_rt *ascend, kdsl_rt *neuron, int quick);
+/* The nc_stream_shuffle rows alone (kdsl-bench --shuffle). */
+void bench_rt_shuffles(kdsl_rt *neuron, int quick);
 void bench_perms(int quick);
 
 #endif

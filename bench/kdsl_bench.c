@@ -1,5 +1,5 @@
 /* kdsl_bench.c: the benchmark program (bench/run.sh runs it).
- * usage: kdsl-bench [--numpy FILE] [--quick] [--perms]
+ * usage: kdsl-bench [--numpy FILE] [--quick] [--perms] [--shuffle]
  * Prints one markdown table: each hot op of the runtime, then the aipu
  * permutations, with memcpy, scalar-loop, by-hand and numpy
  * baselines measured in the same run. */
@@ -11,7 +11,7 @@
 int main(int argc, char **argv)
 {
 	kdsl_rt *ascend, *neuron;
-	int i, quick = 0, perms_only = 0;
+	int i, quick = 0, perms_only = 0, shuffle_only = 0;
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--numpy") && i + 1 < argc) {
@@ -21,8 +21,11 @@ int main(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--perms")) {
 			/* only the aipu permutation rows: the quick loop when working on the emitter */
 			perms_only = 1;
+		} else if (!strcmp(argv[i], "--shuffle")) {
+			/* only the nc_stream_shuffle rows: the quick loop when working on the shuffle */
+			shuffle_only = 1;
 		} else {
-			fprintf(stderr, "usage: kdsl-bench [--numpy FILE] [--quick] [--perms]\n");
+			fprintf(stderr, "usage: kdsl-bench [--numpy FILE] [--quick] [--perms] [--shuffle]\n");
 			return 2;
 		}
 	}
@@ -36,9 +39,13 @@ int main(int argc, char **argv)
 	       "Ratios are speed-ups of kdsl over the baseline (baseline time / kdsl time);\n"
 	       "the by-hand column is kdsl time / time of the op written by hand.\n\n", BENCH_REPS);
 	bench_print_header();
-	if (!perms_only)
-		bench_rt_ops(ascend, neuron, quick);
-	bench_perms(quick);
+	if (shuffle_only) {
+		bench_rt_shuffles(neuron, quick);
+	} else {
+		if (!perms_only)
+			bench_rt_ops(ascend, neuron, quick);
+		bench_perms(quick);
+	}
 	kdsl_rt_destroy(ascend);
 	kdsl_rt_destroy(neuron);
 	return 0;

@@ -546,164 +546,18 @@ int kdsl_neuron_nc_transpose(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, 
 	return KDSL_OK;
 }
 
-/* ---- nc_stream_shuffle (seed 000) ---- */
-
-enum { QUAD = KDSL_NEURON_QUADRANT, KEEP = KDSL_NEURON_SHUFFLE_KEEP };
-
-/* dst row g + j (g a multiple of 32) reads src row g + mask[j].  The mask
- * is the same for every group of 32 rows, so a call works out once which
- * rows it writes and how (the plan) and then walks the groups; a partial
- * last group gets a plan of its own.  Copying, each written row is one
- * memcpy-class copy.  In place (dst and src the same rows), each group
- * only reads itself and column c only column c, so no snapshot of the
- * tile is taken: when the written rows are a permutation of themselves
- * (the usual shuffle), each cycle is rotated through a one-chunk buffer,
- * pairs swapped through vector registers, so memory sees one read and one
- * write of each moved byte, as a memcpy; otherwise the rows that are read
- * are copied to a small buffer a column chunk at a time. */
-#define SHUF_CHUNK 512
-
-typedef struct {
-	int n;                     /* rows written: to[k] reads from[k] */
-	signed char to[QUAD], from[QUAD];
-	char need[QUAD];           /* rows read */
-	int perm;                  /* in place: the written rows permute themselves */
-	int ncyc;                  /* ... as cycles clen[c] long, one after another in cyc */
-	signed char cyc[QUAD], clen[QUAD];
-} shuf_plan;
-
-static void shuffle_plan(shuf_plan *pl, const int64_t *mask, int rows, int inplace)
-{
-	char seen[QUAD] = {0}, done[QUAD] = {0};
-	int j, k, c = 0;
-
-	memset(pl, 0, sizeof *pl);
-	for (j = 0; j < rows; j++)
-		if (mask[j] != KEEP && !(inplace && mask[j] == j)) {
-			pl->to[pl->n] = (signed char)j;
-			pl->from[pl->n++] = (signed char)mask[j];
-			pl->need[mask[j]] = 1;
-		}
-	if (!inplace)
-		return;
-	for (k = 0; k < pl->n; k++) {
-		int f = pl->from[k];
-		if (f >= rows || mask[f] == KEEP || mask[f] == f || seen[f])
-			return;
-		seen[f] = 1;
-	}
-	pl->perm = 1;
-	for (k = 0; k < pl->n; k++) {
-		int len = 0;
-		for (j = pl->to[k]; !done[j]; j = (int)mask[j]) {
-			done[j] = 1;
-			pl->cyc[c + len++] = (signed char)j;
-		}
-		if (len)
-			pl->clen[pl->ncyc++] = (signed char)len;
-		c += len;
-	}
-}
-
-/* Two rows exchanged 32 bytes at a time through vector registers (GNU
- * vectors, as in neuron_blend.c; byte arrays would go through the stack): the
- * usual 2-cycle (pairs of partitions swapped) reads and writes each byte
- * once. */
-static void swap_rows(unsigned char *a, unsigned char *b, size_t len)
-{
-	typedef unsigned char v16 __attribute__((vector_size(16)));
-	v16 x0, x1, y0, y1;
-	size_t o = 0;
-
-	for (; o + 32 <= len; o += 32) {
-		memcpy(&x0, a + o, 16);
-		memcpy(&x1, a + o + 16, 16);
-		memcpy(&y0, b + o, 16);
-		memcpy(&y1, b + o + 16, 16);
-		memcpy(a + o, &y0, 16);
-		memcpy(a + o + 16, &y1, 16);
-		memcpy(b + o, &x0, 16);
-		memcpy(b + o + 16, &x1, 16);
-	}
-	for (; o < len; o++) {
-		unsigned char t = a[o];
-		a[o] = b[o];
-		b[o] = t;
-	}
-}
-
-/* Row cyc[k] takes row cyc[k + 1], the last row the first's old bytes. */
-static void rotate_cycle(unsigned char *g, size_t ps, const signed char *cyc, int len, size_t rb)
-{
-	unsigned char tmp[SHUF_CHUNK];
-	size_t c, n;
-	int k;
-
-	if (len == 2) {
-		swap_rows(g + (size_t)cyc[0] * ps, g + (size_t)cyc[1] * ps, rb);
-		return;
-	}
-	for (c = 0; c < rb; c += n) {
-		n = rb - c < SHUF_CHUNK ? rb - c : SHUF_CHUNK;
-		kdsl_copy_row(tmp, g + (size_t)cyc[0] * ps + c, n);
-		for (k = 0; k + 1 < len; k++)
-			kdsl_copy_row(g + (size_t)cyc[k] * ps + c, g + (size_t)cyc[k + 1] * ps + c, n);
-		kdsl_copy_row(g + (size_t)cyc[len - 1] * ps + c, tmp, n);
-	}
-}
-
-static void shuffle_group_in_place(unsigned char *g, size_t ps, const shuf_plan *pl, size_t rb)
-{
-	unsigned char tmp[QUAD][SHUF_CHUNK];
-	size_t c, n;
-	int k;
-
-	if (pl->perm) {
-		const signed char *cyc = pl->cyc;
-		for (k = 0; k < pl->ncyc; cyc += pl->clen[k++])
-			rotate_cycle(g, ps, cyc, pl->clen[k], rb);
-		return;
-	}
-	for (c = 0; c < rb; c += n) {
-		n = rb - c < SHUF_CHUNK ? rb - c : SHUF_CHUNK;
-		for (k = 0; k < QUAD; k++)
-			if (pl->need[k])
-				kdsl_copy_row(tmp[k], g + (size_t)k * ps + c, n);
-		for (k = 0; k < pl->n; k++)
-			kdsl_copy_row(g + (size_t)pl->to[k] * ps + c, tmp[pl->from[k]], n);
-	}
-}
-
-/* d and s: row 0 of dst and src; in place when d == s. */
-static void shuffle_rows(unsigned char *d, size_t dps, const unsigned char *s, size_t sps, int64_t np,
-                         const int64_t *mask, size_t rb)
-{
-	int inplace = d == s && dps == sps, k;
-	shuf_plan full, last;
-	int64_t g;
-
-	shuffle_plan(&full, mask, QUAD, inplace);
-	if (np % QUAD)
-		shuffle_plan(&last, mask, (int)(np % QUAD), inplace);
-	for (g = 0; g < np; g += QUAD, d += QUAD * dps, s += QUAD * sps) {
-		const shuf_plan *pl = np - g < QUAD ? &last : &full;
-		if (inplace) {
-			shuffle_group_in_place(d, dps, pl, rb);
-			continue;
-		}
-		for (k = 0; k < pl->n; k++)
-			kdsl_copy_row(d + (size_t)pl->to[k] * dps, s + (size_t)pl->from[k] * sps, rb);
-	}
-}
+/* ---- nc_stream_shuffle (seed 000): the operands here, the mask and the
+ * row moves in neuron_shuffle.c ---- */
 
 int kdsl_neuron_nc_stream_shuffle(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile src,
                                   const int64_t *mask, int64_t nmask)
 {
 	view d, s;
 	unsigned char *buf = NULL;
-	int64_t i, np, active;
+	kdsl_shuf_plans pl;
+	int64_t np, active;
 	size_t rb;
-	int rc;
+	int rc, inplace;
 
 	if (!rt)
 		return KDSL_ERR_ARG;
@@ -722,27 +576,15 @@ int kdsl_neuron_nc_stream_shuffle(kdsl_rt *rt, const kdsl_site *site, kdsl_tile 
 		                    kdsl_neuron_shuffle_start_ok(active, src.p0) ? "dst" : "src",
 		                    kdsl_neuron_shuffle_starts(active), active,
 		                    kdsl_neuron_shuffle_start_ok(active, src.p0) ? dst.p0 : src.p0);
-	if (!mask || nmask != QUAD)
-		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "shuffle_mask must have %d entries, got %" PRId64, QUAD,
-		                    nmask);
-	for (i = 0; i < QUAD; i++)
-		if ((mask[i] < 0 || mask[i] > QUAD - 1) && mask[i] != KEEP)
-			return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "shuffle_mask[%" PRId64 "] must be in 0..%d or %d, "
-			                    "got %" PRId64, i, QUAD - 1, KEEP, mask[i]);
-	/* Entry i is used by dst rows i, i + 32, ...; the last of them reads
-	 * the highest src partition. */
-	for (i = 0; i < QUAD && i < d.np; i++) {
-		int64_t last = (d.np - 1 - i) / QUAD * QUAD;
-		if (mask[i] != KEEP && last + mask[i] >= s.np)
-			return kdsl_rt_fail(rt, site, KDSL_ERR_BOUNDS, "shuffle_mask[%" PRId64 "] = %" PRId64 " reads "
-			                    "partition %" PRId64 " of src, which has %" PRId64, i, mask[i],
-			                    last + mask[i], s.np);
-	}
-	rb = (size_t)d.n * d.size;
 	/* In place, every source partition is read before any is written. */
-	if (overlap(&d, &s) && !(d.p == s.p && d.pstride == s.pstride) && (rc = snapshot(rt, site, &s, &buf)))
+	inplace = d.p == s.p && d.pstride == s.pstride;
+	if ((rc = kdsl_shuffle_plan(rt, site, mask, nmask, d.np, s.np, inplace, &pl)))
 		return rc;
-	shuffle_rows(wrow(&d, 0), d.pstride, s.p, s.pstride, d.np, mask, rb);
+	rb = (size_t)d.n * d.size;
+	/* Any other overlap reads a snapshot. */
+	if (!inplace && overlap(&d, &s) && (rc = snapshot(rt, site, &s, &buf)))
+		return rc;
+	kdsl_shuffle_rows(rt, wrow(&d, 0), d.pstride, s.p, s.pstride, d.np, &pl, rb);
 	free(buf);
 	return KDSL_OK;
 }

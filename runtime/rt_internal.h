@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "kdsl_rt.h"
+#include "neuron_shuffle.h"
 #include "rt_half.h"
 
 
@@ -36,6 +37,7 @@ struct kdsl_rt {
 	size_t nparts[KDSL_NMEM];        /* partitions (1 when not partitioned) */
 	char err[1024];
 	size_t err_locus;                /* length of err's "file:line:col" (0: no site) */
+	kdsl_shuf_cache shuf;            /* nc_stream_shuffle's plans (neuron_shuffle.c) */
 };
 
 const char *kdsl_mem_name(kdsl_mem mem);

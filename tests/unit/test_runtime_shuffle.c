@@ -1,0 +1,248 @@
+/* test_runtime_shuffle.c: nc_stream_shuffle against a plain reference
+ * across the runtime's plan cache (runtime/neuron_shuffle.c): a small
+ * pool of masks (more than the cache holds) drawn in random order, so
+ * calls hit and miss, a mask changes between calls on one runtime, keys
+ * differ in one entry only or in the rows or the in-place flag alone;
+ * copies, in place, shifted overlaps (the snapshot) and psum to sbuf;
+ * rows of 1..300 bytes (every short inline copy length and the
+ * constant-length walks of 32, 64, 128 and 256 bytes), and long rows
+ * around the 8 KiB where the walks hand over to memcpy; partial groups.  Run under each KDSL_ISA (tests/unit/meson.build), so the
+ * SSE2 and AVX2 walks give the same bytes. */
+#include <check.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kdsl_rt.h"
+#include "../check_run.h"
+
+enum { SPAN = 1024, POOL = 13 };
+
+static const kdsl_site site = {"t.k", 1, 1, "op"};
+
+static uint64_t rnd(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/* A mask of one of four kinds: a random permutation, pairs swapped,
+ * anything (rows read twice), or a rotation; some entries 255. */
+static void make_mask(int64_t *mask, uint64_t *x)
+{
+	int style = (int)(rnd(x) % 4), i;
+
+	for (i = 0; i < 32; i++)
+		mask[i] = style == 2 ? (int64_t)(rnd(x) % 32) : style == 3 ? (i + 1 + (int)(rnd(x) % 3)) % 32 : i;
+	if (style == 0)
+		for (i = 31; i > 0; i--) {
+			int j = (int)(rnd(x) % (uint64_t)(i + 1));
+			int64_t t = mask[i];
+			mask[i] = mask[j];
+			mask[j] = t;
+		}
+	if (style == 1)
+		for (i = 0; i + 1 < 32; i += 2)
+			if (rnd(x) & 1) {
+				mask[i] = i + 1;
+				mask[i + 1] = i;
+			}
+	if (rnd(x) % 3 == 0)
+		for (i = 0; i < 32; i++)
+			if (rnd(x) % 8 == 0)
+				mask[i] = 255;
+}
+
+/* The first SPAN bytes of every partition of a memory, random. */
+static void fill(unsigned char *m, size_t ps, int parts, unsigned char *copy, uint64_t *x)
+{
+	for (int p = 0; p < parts; p++)
+		for (int j = 0; j < SPAN; j += 8) {
+			uint64_t v = rnd(x);
+			memcpy(copy + (size_t)p * SPAN + (size_t)j, &v, 8);
+		}
+	for (int p = 0; p < parts; p++)
+		memcpy(m + (size_t)p * ps, copy + (size_t)p * SPAN, SPAN);
+}
+
+START_TEST(shuffle_cache_against_reference)
+{
+	kdsl_rt *rt = kdsl_rt_create(KDSL_TARGET_NEURON);
+	unsigned char *sb, *pb, *want = malloc((size_t)128 * SPAN), *pwant = malloc((size_t)128 * SPAN);
+	unsigned char *snap = malloc((size_t)128 * 300);
+	size_t sps, pps;
+	int64_t pool[POOL][32];
+	uint64_t x = 0x2545f4914f6cdd1dull;
+	int hits = 0;
+
+	ck_assert_ptr_nonnull(rt);
+	ck_assert_ptr_nonnull(want);
+	ck_assert_ptr_nonnull(pwant);
+	ck_assert_ptr_nonnull(snap);
+	sb = kdsl_rt_mem(rt, KDSL_MEM_SBUF, NULL);
+	pb = kdsl_rt_mem(rt, KDSL_MEM_PSUM, NULL);
+	sps = kdsl_rt_partition_stride(rt, KDSL_MEM_SBUF);
+	pps = kdsl_rt_partition_stride(rt, KDSL_MEM_PSUM);
+	for (int m = 0; m < POOL; m++)
+		make_mask(pool[m], &x);
+	/* keys that differ from a pooled one in one entry only */
+	memcpy(pool[POOL - 1], pool[0], sizeof pool[0]);
+	pool[POOL - 1][17] = pool[0][17] == 255 ? 3 : 255;
+	memcpy(pool[POOL - 2], pool[1], sizeof pool[1]);
+	pool[POOL - 2][0] = (pool[1][0] + 1) % 32;
+	for (int trial = 0; trial < 1200; trial++) {
+		/* mostly a few masks (hits), now and then any of the pool (misses) */
+		int mi = rnd(&x) % 4 ? (int)(rnd(&x) % 3) : (int)(rnd(&x) % POOL);
+		int64_t mask[32], np = trial % 5 == 0 ? 128 : 1 + (int64_t)(rnd(&x) % 128);
+		int64_t active = (np + 31) / 32 * 32, p0 = active >= 96 ? 0 : (int64_t)(rnd(&x) % (uint64_t)(128 / active)) * active;
+		int64_t n = trial % 7 == 0 ? 32 << (rnd(&x) % 4) : 1 + (int64_t)(rnd(&x) % 300);
+		int kind = (int)(rnd(&x) % 4);   /* 0 copy, 1 in place, 2 shifted overlap, 3 psum to sbuf */
+		size_t soff = (size_t)(rnd(&x) % 64), doff = kind == 1 ? soff
+		                                       : kind == 2 ? soff + 1 + (size_t)(rnd(&x) % 40)
+		                                       : 320 + (size_t)(rnd(&x) % 300);
+		const unsigned char *src = kind == 3 ? pwant : want;
+		kdsl_tile s, d;
+
+		hits += mi < 3;
+		memcpy(mask, pool[mi], sizeof mask);
+		/* entries the last group cannot feed read row 0 of it instead */
+		for (int i = 0; i < 32 && i < np; i++)
+			if (mask[i] != 255 && (np - 1 - i) / 32 * 32 + mask[i] >= np)
+				mask[i] = 0;
+		fill(sb, sps, 128, want, &x);
+		fill(pb, pps, 128, pwant, &x);
+		for (int64_t r = 0; r < np; r++)
+			memcpy(snap + (size_t)r * (size_t)n, src + (size_t)(p0 + r) * SPAN + soff, (size_t)n);
+		for (int64_t r = 0; r < np; r++)
+			if (mask[r % 32] != 255)
+				memcpy(want + (size_t)(p0 + r) * SPAN + doff,
+				       snap + (size_t)(r / 32 * 32 + mask[r % 32]) * (size_t)n, (size_t)n);
+		s = kdsl_tile_of(kind == 3 ? pb + soff : sb + soff, kind == 3 ? pps : sps, (size_t)n, 128, p0, np, 0, n,
+		                 kind == 3 ? KDSL_MEM_PSUM : KDSL_MEM_SBUF, KDSL_U8);
+		d = kdsl_tile_of(sb + doff, sps, (size_t)n, 128, p0, np, 0, n, KDSL_MEM_SBUF, KDSL_U8);
+		ck_assert_msg(kdsl_neuron_nc_stream_shuffle(rt, &site, d,
+		                                            kdsl_ctile_of(s.base, s.pstride, s.pbytes, s.nparts, s.p0,
+		                                                          s.np, s.off, s.n, s.mem, s.dt),
+		                                            mask, 32) == KDSL_OK,
+		              "trial %d: %s", trial, kdsl_rt_last_error(rt));
+		for (int p = 0; p < 128; p++) {
+			ck_assert_msg(!memcmp(sb + (size_t)p * sps, want + (size_t)p * SPAN, SPAN),
+			              "trial %d (mask %d, np %lld, n %lld, kind %d): sbuf partition %d differs", trial, mi,
+			              (long long)np, (long long)n, kind, p);
+			ck_assert_msg(!memcmp(pb + (size_t)p * pps, pwant + (size_t)p * SPAN, SPAN),
+			              "trial %d: psum partition %d changed", trial, p);
+		}
+	}
+	/* the draw above is deterministic: most calls reuse three masks */
+	ck_assert_int_gt(hits, 600);
+	free(want);
+	free(pwant);
+	free(snap);
+	kdsl_rt_destroy(rt);
+}
+END_TEST
+
+/* Rows around the longest inline copy (8192 bytes) and past it, copied
+ * and in place, with a permutation of pairs and with a mask that reads
+ * rows twice and keeps some. */
+START_TEST(shuffle_long_rows)
+{
+	static const int64_t lens[] = {4000, 8191, 8192, 8224, 9000};
+	enum { W = 2 * 9000 + 64 };
+	kdsl_rt *rt = kdsl_rt_create(KDSL_TARGET_NEURON);
+	unsigned char *sb, *want = malloc((size_t)128 * W), *snap = malloc((size_t)128 * 9000);
+	size_t sps;
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+
+	ck_assert_ptr_nonnull(rt);
+	ck_assert_ptr_nonnull(want);
+	ck_assert_ptr_nonnull(snap);
+	sb = kdsl_rt_mem(rt, KDSL_MEM_SBUF, NULL);
+	sps = kdsl_rt_partition_stride(rt, KDSL_MEM_SBUF);
+	for (int li = 0; li < 5; li++)
+		for (int kind = 0; kind < 4; kind++) {
+			int64_t n = lens[li], np = kind & 2 ? 77 : 128, mask[32];
+			size_t doff = kind & 1 ? 0 : (size_t)n + 32;
+			for (int i = 0; i < 32; i++)
+				mask[i] = kind & 2 ? (i % 5 == 0 ? 255 : (int64_t)(rnd(&x) % 13)) : i ^ 1;
+			for (int p = 0; p < 128; p++)
+				for (int j = 0; j + 8 <= W; j += 8) {
+					uint64_t v = rnd(&x);
+					memcpy(want + (size_t)p * W + (size_t)j, &v, 8);
+				}
+			for (int p = 0; p < 128; p++)
+				memcpy(sb + (size_t)p * sps, want + (size_t)p * W, W);
+			for (int64_t r = 0; r < np; r++)
+				memcpy(snap + (size_t)r * (size_t)n, want + (size_t)r * W, (size_t)n);
+			for (int64_t r = 0; r < np; r++)
+				if (mask[r % 32] != 255)
+					memcpy(want + (size_t)r * W + doff, snap + (size_t)(r / 32 * 32 + mask[r % 32]) * (size_t)n,
+					       (size_t)n);
+			ck_assert_int_eq(kdsl_neuron_nc_stream_shuffle(
+			                     rt, &site, kdsl_tile_of(sb + doff, sps, (size_t)n, 128, 0, np, 0, n, KDSL_MEM_SBUF, KDSL_U8),
+			                     kdsl_ctile_of(sb, sps, (size_t)n, 128, 0, np, 0, n, KDSL_MEM_SBUF, KDSL_U8), mask, 32),
+			                 KDSL_OK);
+			for (int p = 0; p < 128; p++)
+				ck_assert_msg(!memcmp(sb + (size_t)p * sps, want + (size_t)p * W, W),
+				              "rows of %lld bytes, kind %d: partition %d differs", (long long)n, kind, p);
+		}
+	free(want);
+	free(snap);
+	kdsl_rt_destroy(rt);
+}
+END_TEST
+
+/* A mask rejected after an accepted one, and the accepted one again: a
+ * bad mask is never cached, and the same entries as before are checked
+ * against each call's own tiles (a cached mask that fitted 128
+ * partitions must still be refused for a src of 33). */
+START_TEST(shuffle_cache_keeps_rules)
+{
+	kdsl_rt *rt = kdsl_rt_create(KDSL_TARGET_NEURON);
+	unsigned char *sb;
+	size_t sps;
+	int64_t mask[32], bad[32];
+	kdsl_tile t;
+	kdsl_ctile src;
+
+	ck_assert_ptr_nonnull(rt);
+	sb = kdsl_rt_mem(rt, KDSL_MEM_SBUF, NULL);
+	sps = kdsl_rt_partition_stride(rt, KDSL_MEM_SBUF);
+	for (int i = 0; i < 32; i++)
+		mask[i] = 31 - i;
+	memcpy(bad, mask, sizeof bad);
+	bad[9] = 40;
+	t = kdsl_tile_of(sb, sps, 64, 128, 0, 128, 0, 16, KDSL_MEM_SBUF, KDSL_F32);
+	src = kdsl_ctile_of(sb + 256, sps, 64, 128, 0, 128, 0, 16, KDSL_MEM_SBUF, KDSL_F32);
+	ck_assert_int_eq(kdsl_neuron_nc_stream_shuffle(rt, &site, t, src, mask, 32), KDSL_OK);
+	ck_assert_int_eq(kdsl_neuron_nc_stream_shuffle(rt, &site, t, src, bad, 32), KDSL_ERR_RANGE);
+	ck_assert_ptr_nonnull(strstr(kdsl_rt_last_error(rt), "shuffle_mask[9] must be in 0..31 or 255, got 40"));
+	ck_assert_int_eq(kdsl_neuron_nc_stream_shuffle(rt, &site, t, src, bad, 32), KDSL_ERR_RANGE);
+	ck_assert_int_eq(kdsl_neuron_nc_stream_shuffle(rt, &site, t, src, mask, 32), KDSL_OK);
+	/* dst 64 partitions, src 33: entry 0 (31) of the second group reads partition 63 */
+	t.np = 64;
+	src.np = 33;
+	ck_assert_int_eq(kdsl_neuron_nc_stream_shuffle(rt, &site, t, src, mask, 32), KDSL_ERR_BOUNDS);
+	ck_assert_ptr_nonnull(strstr(kdsl_rt_last_error(rt), "shuffle_mask[0] = 31 reads partition 63 of src, which has 33"));
+	/* boundary: src of 64 is enough */
+	src.np = 64;
+	ck_assert_int_eq(kdsl_neuron_nc_stream_shuffle(rt, &site, t, src, mask, 32), KDSL_OK);
+	kdsl_rt_destroy(rt);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("runtime_shuffle");
+	TCase *tc = tcase_create("shuffle");
+
+	/* thousands of shuffles: room for the sanitizer build */
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, shuffle_cache_against_reference);
+	tcase_add_test(tc, shuffle_long_rows);
+	tcase_add_test(tc, shuffle_cache_keeps_rules);
+	suite_add_tcase(s, tc);
+	return kd_check_run(s);
+}
