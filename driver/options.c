@@ -89,7 +89,8 @@ static void getopt_tables(const KdOptSpec *specs, int n, char *shorts, struct op
 		const char *nm = specs[i].name;
 		if (nm[1] == '-') {
 			longs[l++] = (struct option){nm + 2, specs[i].has_arg, NULL, 256 + i};
-		} else if (!nm[2] || !strchr(shorts, nm[1])) {
+		} else if (!nm[2] || !memchr(shorts, nm[1], (size_t)s)) {
+			/* memchr over what is built so far: shorts has no NUL yet */
 			shorts[s++] = nm[1];
 			if (nm[2] || specs[i].has_arg == required_argument)
 				shorts[s++] = ':';
