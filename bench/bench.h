@@ -53,6 +53,8 @@ void *bench_buf(size_t bytes, uint64_t seed);
 void bench_sink(const void *p);
 
 void bench_rt_ops(kdsl_rt *ascend, kdsl_rt *neuron, int quick);
+/* The neuron engine ops and nc_matmul (bench_engine.c). */
+void bench_engine(kdsl_rt *neuron, int quick);
 void bench_perms(int quick);
 
 #endif
