@@ -94,11 +94,12 @@ static int direct(kdsl_dtype dt, const unsigned char *p)
 	return dt == KDSL_F32 && ((uintptr_t)p & 3) == 0;
 }
 
-/* Chunk j0.. of row r of x as f32: in place, or loaded into buf. */
-static const float *f32_chunk(const eng_kernels *k, kdsl_eng_rows x, int64_t r, int64_t j0, int64_t len,
-                              float *buf)
+/* Chunk j0.. of row r of x (elements es bytes) as f32: in place, or
+ * loaded into buf. */
+static const float *f32_chunk(const eng_kernels *k, kdsl_eng_rows x, size_t es, int64_t r, int64_t j0,
+                              int64_t len, float *buf)
 {
-	const unsigned char *p = x.p + (size_t)r * x.ps + (size_t)j0 * kdsl_dtype_size(x.dt);
+	const unsigned char *p = x.p + (size_t)r * x.ps + (size_t)j0 * es;
 
 	if (direct(x.dt, p))
 		return (const float *)(const void *)p;
@@ -106,48 +107,68 @@ static const float *f32_chunk(const eng_kernels *k, kdsl_eng_rows x, int64_t r, 
 	return buf;
 }
 
+/* An op's operands and their element sizes (found once, not per row). */
+typedef struct {
+	const eng_kernels *k;
+	kdsl_eng_kind kind;
+	int64_t code;
+	kdsl_eng_rows d, a, b;
+	size_t ds, as, bs;
+	float y;
+} map_job;
+
 /* One chunk of dst = f(a[, b]): the result computed into dst when dst is
  * an aligned f32 row, else into a buffer and then stored. */
-static void map_chunk(const eng_kernels *k, kdsl_eng_kind kind, int64_t code, kdsl_eng_rows d, kdsl_eng_rows a,
-                      kdsl_eng_rows b, float y, int64_t r, int64_t j0, int64_t len)
+static void map_chunk(const map_job *m, int64_t r, int64_t j0, int64_t len)
 {
 	float ba[CHUNK], bb[CHUNK], bo[CHUNK];
-	unsigned char *o = (unsigned char *)(uintptr_t)(d.p + (size_t)r * d.ps + (size_t)j0 * kdsl_dtype_size(d.dt));
-	float *fo = direct(d.dt, o) ? (float *)(void *)o : bo;
+	const eng_kernels *k = m->k;
+	unsigned char *o = (unsigned char *)(uintptr_t)(m->d.p + (size_t)r * m->d.ps + (size_t)j0 * m->ds);
+	float *fo = direct(m->d.dt, o) ? (float *)(void *)o : bo;
 	const float *fa;
 
-	if (kind == KDSL_ENG_COPY && fo != bo) {   /* a converted straight into dst */
-		k->load[a.dt](fo, a.p + (size_t)r * a.ps + (size_t)j0 * kdsl_dtype_size(a.dt), len);
+	if (m->kind == KDSL_ENG_COPY && fo != bo) {   /* a converted straight into dst */
+		k->load[m->a.dt](fo, m->a.p + (size_t)r * m->a.ps + (size_t)j0 * m->as, len);
 		return;
 	}
-	fa = f32_chunk(k, a, r, j0, len, ba);
-	switch (kind) {
+	fa = f32_chunk(k, m->a, m->as, r, j0, len, ba);
+	switch (m->kind) {
 	case KDSL_ENG_ALU:
-		k->bin[code](fo, fa, f32_chunk(k, b, r, j0, len, bb), len);
+		k->bin[m->code](fo, fa, f32_chunk(k, m->b, m->bs, r, j0, len, bb), len);
 		break;
 	case KDSL_ENG_ALU_S:
-		k->sca[code](fo, fa, y, len);
+		k->sca[m->code](fo, fa, m->y, len);
 		break;
 	case KDSL_ENG_ACT:
-		k->act[code](fo, fa, len);
+		k->act[m->code](fo, fa, len);
 		break;
 	default:   /* a copy into a non-f32 dst stores a's f32 values */
 		fo = (float *)(uintptr_t)fa;
 		break;
 	}
 	if (fo != (float *)(void *)o)
-		k->store[d.dt](o, fo, len);
+		k->store[m->d.dt](o, fo, len);
 }
 
 void kdsl_engine_map(kdsl_isa isa, kdsl_eng_kind kind, int64_t code, kdsl_eng_rows dst, kdsl_eng_rows a,
                      kdsl_eng_rows b, float y, int64_t rows, int64_t n)
 {
-	const eng_kernels *k = select_kernels(isa);
+	map_job m;
 	int64_t r, j0;
 
+	m.k = select_kernels(isa);
+	m.kind = kind;
+	m.code = code;
+	m.d = dst;
+	m.a = a;
+	m.b = b;
+	m.ds = kdsl_dtype_size(dst.dt);
+	m.as = kdsl_dtype_size(a.dt);
+	m.bs = kdsl_dtype_size(b.dt);
+	m.y = y;
 	for (r = 0; r < rows; r++)
 		for (j0 = 0; j0 < n; j0 += CHUNK)
-			map_chunk(k, kind, code, dst, a, b, y, r, j0, n - j0 < CHUNK ? n - j0 : CHUNK);
+			map_chunk(&m, r, j0, n - j0 < CHUNK ? n - j0 : CHUNK);
 }
 
 void kdsl_engine_iota(kdsl_isa isa, kdsl_eng_rows d, double base, double step, int64_t rows, int64_t n)
