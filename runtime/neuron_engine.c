@@ -43,8 +43,9 @@ typedef struct {
 	eng_bin bin[KDSL_NALU];
 	eng_sca sca[KDSL_NALU];
 	eng_un act[KDSL_NACT];
-	eng_mm4 mm4;
-	eng_mm1 mm1;
+	eng_mm4 mm4[2];   /* [1]: under the NaN rule, for inputs with a NaN */
+	eng_mm1 mm1[2];
+	int (*any_nan)(const float *restrict x, int64_t n);
 	eng_mm_out mm_out;
 	eng_iota iota_f32;
 } eng_kernels;
@@ -195,6 +196,7 @@ void kdsl_engine_matmul(kdsl_isa isa, kdsl_eng_rows d, kdsl_eng_rows st, kdsl_en
 	const eng_kernels *k = select_kernels(isa);
 	float *a = scratch, *b = a + K * M, *c = b + K * N;
 	int64_t kk, m0, i, mb;
+	int nan;
 
 	/* Both inputs are converted before dst is written (psum never
 	 * overlaps sbuf). */
@@ -202,13 +204,14 @@ void kdsl_engine_matmul(kdsl_isa isa, kdsl_eng_rows d, kdsl_eng_rows st, kdsl_en
 		k->load[st.dt](a + kk * M, st.p + (size_t)kk * st.ps, M);
 		k->load[mv.dt](b + kk * N, mv.p + (size_t)kk * mv.ps, N);
 	}
+	nan = k->any_nan(a, K * M) || k->any_nan(b, K * N);
 	for (m0 = 0; m0 < M; m0 += mb) {
 		mb = M - m0 < 4 ? M - m0 : 4;
 		if (mb == 4)
-			k->mm4(c, c + N, c + 2 * N, c + 3 * N, a, b, K, M, N, m0);
+			k->mm4[nan](c, c + N, c + 2 * N, c + 3 * N, a, b, K, M, N, m0);
 		else
 			for (i = 0; i < mb; i++)
-				k->mm1(c + i * N, a, b, K, M, N, m0 + i);
+				k->mm1[nan](c + i * N, a, b, K, M, N, m0 + i);
 		for (i = 0; i < mb; i++)
 			k->mm_out((unsigned char *)(uintptr_t)(d.p + (size_t)(m0 + i) * d.ps), c + i * N, N, accumulate);
 	}

@@ -176,6 +176,22 @@ static void KN(store_bool)(unsigned char *restrict o, const float *restrict x, i
 
 /* ---- f32 arithmetic: one rounding per operation ---- */
 
+/* r = x op y with kdsl's NaN rule: a NaN result with a NaN operand is x
+ * quieted if x is NaN, else y quieted (x86's rule for its first operand;
+ * C lets a compiler swap the operands of + and *, so vector and scalar
+ * code would keep different payloads when both are NaN).  Masks, not
+ * branches: it vectorises. */
+static inline float KN(nan_rule)(float r, float x, float y)
+{
+	uint32_t br, bx, by, xn = 0u - (uint32_t)(x != x), yn = 0u - (uint32_t)(y != y);
+	memcpy(&br, &r, 4);
+	memcpy(&bx, &x, 4);
+	memcpy(&by, &y, 4);
+	br = (xn & (bx | 0x400000u)) | (~xn & ((yn & (by | 0x400000u)) | (~yn & br)));
+	memcpy(&r, &br, 4);
+	return r;
+}
+
 #define KBIN(NAME, EXPR)                                                                       \
 	static void KN(bin_##NAME)(float *restrict o, const float *restrict a, const float *restrict b, \
 	                           int64_t n)                                                          \
@@ -194,9 +210,9 @@ static void KN(store_bool)(unsigned char *restrict o, const float *restrict x, i
 	}
 /* max and min in this form: NaN in x gives y, NaN in y gives y (x86's
  * maxps/minps, and what the engines' reference defines) */
-KBIN(add, x + y)
-KBIN(sub, x - y)
-KBIN(mul, x * y)
+KBIN(add, KN(nan_rule)(x + y, x, y))
+KBIN(sub, KN(nan_rule)(x - y, x, y))
+KBIN(mul, KN(nan_rule)(x * y, x, y))
 KBIN(max, x > y ? x : y)
 KBIN(min, x < y ? x : y)
 
@@ -220,39 +236,58 @@ static void KN(act_relu)(float *restrict o, const float *restrict a, int64_t n)
 
 /* ---- nc_matmul ---- */
 
+/* c + s * v, product and sum each rounded (the file is built without
+ * contraction); KMAC_NAN applies the NaN rule to both. */
+#define KMAC(c, s, v) ((c) + (s) * (v))
+#define KMAC_NAN(c, s, v) KN(nan_rule)((c) + KN(nan_rule)((s) * (v), (s), (v)), (c), KN(nan_rule)((s) * (v), (s), (v)))
+
 /* Four output rows m0..m0+3 at once, so each row of b is loaded once for
  * four rows: c_i[j] = sum over k in order of a[k][m0 + i] * b[k][j],
- * starting from 0.0f as the scalar loop does; vectorised across j. */
-static void KN(mm4)(float *restrict c0, float *restrict c1, float *restrict c2, float *restrict c3,
-                    const float *restrict a, const float *restrict b, int64_t K, int64_t M, int64_t N,
-                    int64_t m0)
-{
-	for (int64_t j = 0; j < N; j++)
-		c0[j] = c1[j] = c2[j] = c3[j] = 0.0f;
-	for (int64_t k = 0; k < K; k++) {
-		const float *restrict bk = b + k * N, *ak = a + k * M + m0;
-		float s0 = ak[0], s1 = ak[1], s2 = ak[2], s3 = ak[3];
-		for (int64_t j = 0; j < N; j++) {
-			float v = bk[j];
-			c0[j] += s0 * v;
-			c1[j] += s1 * v;
-			c2[j] += s2 * v;
-			c3[j] += s3 * v;
-		}
+ * starting from 0.0f as the scalar loop does; vectorised across j.
+ * mm1: one row. */
+#define KMM(SFX, MAC)                                                                                  \
+	static void KN(mm4##SFX)(float *restrict c0, float *restrict c1, float *restrict c2,              \
+	                         float *restrict c3, const float *restrict a, const float *restrict b,     \
+	                         int64_t K, int64_t M, int64_t N, int64_t m0)                              \
+	{                                                                                              \
+		for (int64_t j = 0; j < N; j++)                                                            \
+			c0[j] = c1[j] = c2[j] = c3[j] = 0.0f;                                                  \
+		for (int64_t k = 0; k < K; k++) {                                                          \
+			const float *restrict bk = b + k * N, *ak = a + k * M + m0;                            \
+			float s0 = ak[0], s1 = ak[1], s2 = ak[2], s3 = ak[3];                                  \
+			for (int64_t j = 0; j < N; j++) {                                                      \
+				float v = bk[j];                                                                   \
+				c0[j] = MAC(c0[j], s0, v);                                                         \
+				c1[j] = MAC(c1[j], s1, v);                                                         \
+				c2[j] = MAC(c2[j], s2, v);                                                         \
+				c3[j] = MAC(c3[j], s3, v);                                                         \
+			}                                                                                      \
+		}                                                                                          \
+	}                                                                                              \
+	static void KN(mm1##SFX)(float *restrict c, const float *restrict a, const float *restrict b,     \
+	                         int64_t K, int64_t M, int64_t N, int64_t m)                               \
+	{                                                                                              \
+		for (int64_t j = 0; j < N; j++)                                                            \
+			c[j] = 0.0f;                                                                           \
+		for (int64_t k = 0; k < K; k++) {                                                          \
+			const float *restrict bk = b + k * N;                                                  \
+			float s = a[k * M + m];                                                                \
+			for (int64_t j = 0; j < N; j++)                                                        \
+				c[j] = MAC(c[j], s, bk[j]);                                                        \
+		}                                                                                          \
 	}
-}
+KMM(, KMAC)
+KMM(_nan, KMAC_NAN)
 
-static void KN(mm1)(float *restrict c, const float *restrict a, const float *restrict b, int64_t K, int64_t M,
-                    int64_t N, int64_t m)
+/* Whether any of n floats is a NaN: without NaN inputs every NaN a
+ * product or sum makes is the one default NaN, so operand order cannot
+ * change a bit and the plain kernels apply. */
+static int KN(any_nan)(const float *restrict x, int64_t n)
 {
-	for (int64_t j = 0; j < N; j++)
-		c[j] = 0.0f;
-	for (int64_t k = 0; k < K; k++) {
-		const float *restrict bk = b + k * N;
-		float s = a[k * M + m];
-		for (int64_t j = 0; j < N; j++)
-			c[j] += s * bk[j];
-	}
+	int r = 0;
+	for (int64_t j = 0; j < n; j++)
+		r |= x[j] != x[j];
+	return r;
 }
 
 /* A result row into dst: stored, or added to what dst holds. */
@@ -265,7 +300,7 @@ static void KN(mm_out)(unsigned char *restrict o, const float *restrict c, int64
 	for (int64_t j = 0; j < N; j++) {
 		float v;
 		memcpy(&v, o + 4 * j, 4);
-		v = v + c[j];
+		v = KN(nan_rule)(v + c[j], v, c[j]);
 		memcpy(o + 4 * j, &v, 4);
 	}
 }
@@ -296,10 +331,14 @@ static const eng_kernels KN(kernels) = {
 	.sca = {[KDSL_ALU_ADD] = KN(sca_add), [KDSL_ALU_SUBTRACT] = KN(sca_sub), [KDSL_ALU_MULTIPLY] = KN(sca_mul),
 	        [KDSL_ALU_MAX] = KN(sca_max), [KDSL_ALU_MIN] = KN(sca_min)},
 	.act = {[KDSL_ACT_COPY] = KN(act_copy), [KDSL_ACT_EXP] = KN(act_exp), [KDSL_ACT_RELU] = KN(act_relu)},
-	.mm4 = KN(mm4),
-	.mm1 = KN(mm1),
+	.mm4 = {KN(mm4), KN(mm4_nan)},
+	.mm1 = {KN(mm1), KN(mm1_nan)},
+	.any_nan = KN(any_nan),
 	.mm_out = KN(mm_out),
 	.iota_f32 = KN(iota_f32),
 };
 
+#undef KMAC
+#undef KMAC_NAN
+#undef KMM
 #undef KN
