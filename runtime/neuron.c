@@ -3,8 +3,9 @@
  * p of a memory starts p * partition-bytes into
  * it, so a tile is a base, a partition stride and a run of elements in
  * each partition.  Every op checks every operand and rule before it writes
- * anything.  Data movement works on whole partition rows (memcpy); only
- * the arithmetic ops look at single elements. */
+ * anything.  Data movement works on whole partition rows (memcpy); the
+ * arithmetic ops and converting copies are checked here and computed by
+ * the typed row kernels of neuron_engine.c. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>

@@ -221,7 +221,10 @@ static void KN(act_copy)(float *restrict o, const float *restrict a, int64_t n)
 	memcpy(o, a, (size_t)n * 4);
 }
 
-/* exp: libm's double exp rounded once (see neuron_engine.c); not vectorised. */
+/* exp is the f32 nearest e^x: libm's double exp rounded once to f32, so
+ * it is the same on every libc (expf is not correctly rounded and differs
+ * between libcs; numpy's own f32 exp differs from both in the last bit).
+ * A call per element: no vector exp gives these bits. */
 static void KN(act_exp)(float *restrict o, const float *restrict a, int64_t n)
 {
 	for (int64_t j = 0; j < n; j++)
