@@ -153,6 +153,49 @@ def perm_loops():
         out(f"perm_loop/{name}", timeit(run) / loops)
 
 
+def engine(sizes):
+    """The neuron engine ops as a simulator writes them, in f32 on [128, F]
+    arrays: out= where numpy has it, so no op allocates."""
+    rng = np.random.default_rng(4)
+    for n in sizes:
+        cols = n // 4 // 128
+        a = (rng.random((128, cols), dtype=np.float32) * 2 - 1)
+        b = (rng.random((128, cols), dtype=np.float32) * 2 - 1)
+        o = np.empty_like(a)
+        o16 = np.empty((128, cols), dtype=np.float16)
+        s = np.float32(1.5)
+        out(f"engine/tensor_tensor_add/{n}", timeit(lambda: np.add(a, b, out=o)))
+        out(f"engine/tensor_scalar_mul/{n}", timeit(lambda: np.multiply(a, s, out=o)))
+        out(f"engine/activation_copy/{n}", timeit(lambda: np.copyto(o, a)))
+        out(f"engine/activation_relu/{n}", timeit(lambda: np.maximum(a, np.float32(0), out=o)))
+        out(f"engine/tensor_copy_f16/{n}", timeit(lambda: np.copyto(o16, a, casting="same_kind")))
+
+
+def matmul():
+    """nc_matmul [K=128, M=128] x [K, N=512] into psum, then the
+    activation copy to sbuf: stationary.T @ moving through numpy's BLAS."""
+    rng = np.random.default_rng(5)
+    st = rng.random((128, 128), dtype=np.float32) * 2 - 1
+    mv = rng.random((128, 512), dtype=np.float32) * 2 - 1
+    ps = np.empty((128, 512), dtype=np.float32)
+    sb = np.empty_like(ps)
+
+    def run():
+        np.matmul(st.T, mv, out=ps)
+        np.copyto(sb, ps)
+    out("nc_matmul/128x128x512", timeit(run))
+
+
+def blas_name():
+    """The BLAS numpy calls, from the libraries mapped into this process."""
+    try:
+        with open("/proc/self/maps") as f:
+            libs = {l.split()[-1].rsplit("/", 1)[-1] for l in f if "blas" in l.lower()}
+        return ", ".join(sorted(libs)) or "unknown"
+    except OSError:
+        return "unknown"
+
+
 def main():
     quick = "--quick" in sys.argv
     feats = getattr(np.core._multiarray_umath, "__cpu_features__", {})
@@ -164,6 +207,9 @@ def main():
     predicated(PSIZES[:2] if quick else PSIZES)
     perms()
     perm_loops()
+    engine(SIZES[:2] if quick else SIZES[:3])
+    matmul()
+    print(f"numpy's BLAS: {blas_name()}", file=sys.stderr)
 
 
 if __name__ == "__main__":

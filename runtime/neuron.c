@@ -3,12 +3,14 @@
  * p of a memory starts p * partition-bytes into
  * it, so a tile is a base, a partition stride and a run of elements in
  * each partition.  Every op checks every operand and rule before it writes
- * anything.  Data movement works on whole partition rows (memcpy); only
- * the arithmetic ops look at single elements. */
+ * anything.  Data movement works on whole partition rows (memcpy); the
+ * arithmetic ops and converting copies are checked here and computed by
+ * the typed row kernels of neuron_engine.c. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "neuron_engine.h"
 #include "rt_internal.h"
 
 /* A checked view: the first viewed element of partition p0, and the rest. */
@@ -184,59 +186,14 @@ static int snapshot(kdsl_rt *rt, const kdsl_site *site, view *v, unsigned char *
 
 /* ---- copies ---- */
 
-/* An integer element of at most 16 bits (or bool), sign- or zero-extended:
- * every such value is exact in an f32. */
-static int64_t load_small_int(kdsl_dtype dt, const unsigned char *p)
+/* Rows of a view, for the engine kernels (neuron_engine.c). */
+static kdsl_eng_rows eng_rows(const view *v)
 {
-	union { int8_t i8; int16_t i16; uint8_t u8; uint16_t u16; } u;
-	memcpy(&u, p, kdsl_dtype_size(dt));
-	switch (dt) {
-	case KDSL_I8: return u.i8;
-	case KDSL_I16: return u.i16;
-	case KDSL_U16: return u.u16;
-	case KDSL_BOOL: return u.u8 != 0;
-	default: return u.u8;   /* u8 */
-	}
-}
-
-/* Whether every value of integer dtype dt (or bool) is exact in an f32. */
-static int int_exact_in_f32(kdsl_dtype dt)
-{
-	return dt == KDSL_I8 || dt == KDSL_I16 || dt == KDSL_U8 || dt == KDSL_U16 || dt == KDSL_BOOL;
-}
-
-/* n elements converted from dtype sd at i to dtype dd (!= sd) at o the
- * engines' way, kdsl_store_f32(dd, kdsl_load_f32(sd)): through an f32, so
- * an i32 of 16777217 becomes 16777216.  The common pairs are plain loops
- * over inline conversions with the same result: f32 <-> f16 and bf16,
- * and integers of at most 16 bits into integers (exact in an f32, and an
- * f32 integer truncated and wrapped is the integer wrapped). */
-static void convert_row(kdsl_dtype dd, unsigned char *o, kdsl_dtype sd, const unsigned char *i, int64_t n)
-{
-	size_t ds = kdsl_dtype_size(dd), ss = kdsl_dtype_size(sd);
-	int64_t j;
-	float x;
-	kdsl_f16 h;
-
-	if (sd == KDSL_F32 && (dd == KDSL_F16 || dd == KDSL_BF16)) {
-		for (j = 0; j < n; j++) {
-			memcpy(&x, i + 4 * j, 4);
-			h = dd == KDSL_F16 ? kdsl_h_f32_to_f16(x) : kdsl_h_f32_to_bf16(x);
-			memcpy(o + 2 * j, &h, 2);
-		}
-	} else if (dd == KDSL_F32 && (sd == KDSL_F16 || sd == KDSL_BF16)) {
-		for (j = 0; j < n; j++) {
-			memcpy(&h, i + 2 * j, 2);
-			x = sd == KDSL_F16 ? kdsl_h_f16_to_f32(h) : kdsl_h_bf16_to_f32(h);
-			memcpy(o + 4 * j, &x, 4);
-		}
-	} else if (int_exact_in_f32(sd) && dd < KDSL_F16) {
-		for (j = 0; j < n; j++)
-			kdsl_store_bits(dd, o + (size_t)j * ds, (uint64_t)load_small_int(sd, i + (size_t)j * ss));
-	} else {
-		for (j = 0; j < n; j++)
-			kdsl_store_f32(dd, o + (size_t)j * ds, kdsl_load_f32(sd, i + (size_t)j * ss));
-	}
+	kdsl_eng_rows r;
+	r.p = v->p;
+	r.ps = v->pstride;
+	r.dt = v->dt;
+	return r;
 }
 
 /* dst = src, row by row: a same-dtype copy is bit-exact (any pattern,
@@ -249,14 +206,11 @@ static int copy_rows(kdsl_rt *rt, const kdsl_site *site, const view *d, view s)
 
 	if (overlap(d, &s) && (rc = snapshot(rt, site, &s, &buf)))
 		return rc;
-	for (p = 0; p < d->np; p++) {
-		unsigned char *o = wrow(d, p);
-		const unsigned char *i = row(&s, p);
-		if (d->dt == s.dt)
-			kdsl_copy_row(o, i, (size_t)d->n * d->size);
-		else
-			convert_row(d->dt, o, s.dt, i, d->n);
-	}
+	if (d->dt != s.dt)
+		kdsl_engine_map(rt->isa, KDSL_ENG_COPY, 0, eng_rows(d), eng_rows(&s), eng_rows(&s), 0, d->np, d->n);
+	else
+		for (p = 0; p < d->np; p++)
+			kdsl_copy_row(wrow(d, p), row(&s, p), (size_t)d->n * d->size);
 	free(buf);
 	return KDSL_OK;
 }
@@ -321,7 +275,6 @@ int kdsl_neuron_memset(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, double
 int kdsl_neuron_iota(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, double base, double step)
 {
 	view d;
-	int64_t p, j;
 	int rc;
 
 	if (!rt)
@@ -329,38 +282,8 @@ int kdsl_neuron_iota(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, double b
 	/* iota runs on the GpSimd engine, which cannot reach psum. */
 	if ((rc = CHECK_TILE(rt, site, "dst", dst, &d)) || (rc = in_mem(rt, site, "dst", &d, 1, 0, 0)))
 		return rc;
-	for (p = 0; p < d.np; p++) {
-		unsigned char *o = wrow(&d, p);
-		for (j = 0; j < d.n; j++)
-			kdsl_store_value(d.dt, o + (size_t)j * d.size, base + step * (double)(p * d.n + j));
-	}
+	kdsl_engine_iota(rt->isa, eng_rows(&d), base, step, d.np, d.n);
 	return KDSL_OK;
-}
-
-/* One ALU op in f32 (x86-64 evaluates float expressions in float, so each
- * result is rounded to f32 once, as the engines do). */
-static float alu(int64_t op, float x, float y)
-{
-	switch (op) {
-	case KDSL_ALU_ADD: return x + y;
-	case KDSL_ALU_SUBTRACT: return x - y;
-	case KDSL_ALU_MULTIPLY: return x * y;
-	case KDSL_ALU_MAX: return x > y ? x : y;
-	default: return x < y ? x : y;
-	}
-}
-
-/* One activation in f32.  exp is the f32 nearest e^x: libm's double exp
- * rounded once to f32, so it is the same on every libc (expf is not
- * correctly rounded and differs between libcs; numpy's own f32 exp
- * differs from both in the last bit). */
-static float act(int64_t func, float x)
-{
-	switch (func) {
-	case KDSL_ACT_EXP: return (float)exp((double)x);
-	case KDSL_ACT_RELU: return x > 0 ? x : 0;
-	default: return x;
-	}
 }
 
 static int check_enum(kdsl_rt *rt, const kdsl_site *site, const char *what, int64_t v, int64_t n)
@@ -380,8 +303,6 @@ static int elementwise(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_c
 {
 	view d, s, t;
 	unsigned char *ba = NULL, *bb = NULL;
-	int64_t p, j;
-	float fy = (float)y;
 	int rc;
 
 	if (!rt)
@@ -400,18 +321,8 @@ static int elementwise(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_c
 		free(ba);
 		return rc;
 	}
-	for (p = 0; p < d.np; p++) {
-		unsigned char *o = wrow(&d, p);
-		const unsigned char *x = row(&s, p), *z = b ? row(&t, p) : NULL;
-		for (j = 0; j < d.n; j++) {
-			float v = kdsl_load_f32(s.dt, x + (size_t)j * s.size), r;
-			if (is_act)
-				r = act(op, v);
-			else
-				r = alu(op, v, z ? kdsl_load_f32(t.dt, z + (size_t)j * t.size) : fy);
-			kdsl_store_f32(d.dt, o + (size_t)j * d.size, r);
-		}
-	}
+	kdsl_engine_map(rt->isa, is_act ? KDSL_ENG_ACT : b ? KDSL_ENG_ALU : KDSL_ENG_ALU_S, op, eng_rows(&d),
+	                eng_rows(&s), eng_rows(b ? &t : &s), (float)y, d.np, d.n);
 	free(ba);
 	free(bb);
 	return KDSL_OK;
@@ -446,8 +357,7 @@ int kdsl_neuron_nc_matmul(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kds
                           kdsl_ctile moving, int64_t accumulate)
 {
 	view d, st, mv;
-	float *a, *b, *acc;
-	int64_t k, m, n, K, M, N;
+	int64_t K, M, N;
 	int rc;
 
 	if (!rt)
@@ -475,42 +385,11 @@ int kdsl_neuron_nc_matmul(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kds
 	if (d.np != M || d.n != N)
 		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "dst must be [%" PRId64 ", %" PRId64 "], got [%" PRId64
 		                    ", %" PRId64 "]", M, N, d.np, d.n);
-	a = malloc(sizeof *a * (size_t)(K * M));
-	b = malloc(sizeof *b * (size_t)(K * N));
-	acc = malloc(sizeof *acc * (size_t)N);
-	if (!a || !b || !acc) {
-		free(a);
-		free(b);
-		free(acc);
+	/* one scratch area per runtime, allocated at the first matmul */
+	if (!rt->eng_scratch && !(rt->eng_scratch = malloc(sizeof(float) * KDSL_ENG_MM_SCRATCH)))
 		return kdsl_rt_fail(rt, site, KDSL_ERR_NOMEM, "out of memory");
-	}
-	/* Both inputs are read before dst is written (psum never overlaps sbuf). */
-	for (k = 0; k < K; k++) {
-		for (m = 0; m < M; m++)
-			a[k * M + m] = kdsl_load_f32(st.dt, row(&st, k) + (size_t)m * st.size);
-		for (n = 0; n < N; n++)
-			b[k * N + n] = kdsl_load_f32(mv.dt, row(&mv, k) + (size_t)n * mv.size);
-	}
-	for (m = 0; m < M; m++) {
-		float *o = (float *)(void *)wrow(&d, m);
-		for (n = 0; n < N; n++)
-			acc[n] = 0.0f;
-		for (k = 0; k < K; k++) {
-			float s = a[k * M + m];
-			const float *r = b + k * N;
-			for (n = 0; n < N; n++)
-				acc[n] += s * r[n];
-		}
-		for (n = 0; n < N; n++) {
-			float v;
-			memcpy(&v, o + n, 4);
-			v = accumulate ? v + acc[n] : acc[n];
-			memcpy(o + n, &v, 4);
-		}
-	}
-	free(a);
-	free(b);
-	free(acc);
+	kdsl_engine_matmul(rt->isa, eng_rows(&d), eng_rows(&st), eng_rows(&mv), K, M, N, accumulate != 0,
+	                   rt->eng_scratch);
 	return KDSL_OK;
 }
 
@@ -592,7 +471,7 @@ int kdsl_neuron_nc_stream_shuffle(kdsl_rt *rt, const kdsl_site *site, kdsl_tile 
 /* ---- tensor_copy_predicated (seed 002) ----
  * Through the blend kernel of neuron_blend.c that kdsl_rt_create chose for this
  * machine: the whole tile in one call (its row loop inside), except when
- * src is converted (through f32, convert_row), a row at a time.  Equal
+ * src is converted (through f32, kdsl_engine_map), a row at a time.  Equal
  * dtypes blend the bits, so the copy is bit-exact; a scalar src is an f32
  * operand converted to dst's dtype. */
 
@@ -662,7 +541,8 @@ int kdsl_neuron_tensor_copy_predicated(kdsl_rt *rt, const kdsl_site *site, kdsl_
 		      flip);
 	} else {
 		for (p = 0; p < d.np; p++) {
-			convert_row(d.dt, tmp, s.dt, row(&s, p), d.n);
+			kdsl_eng_rows t = {tmp, 0, d.dt}, r = {row(&s, p), 0, s.dt};
+			kdsl_engine_map(rt->isa, KDSL_ENG_COPY, 0, t, r, r, 0, 1, d.n);
 			blend(wrow(&d, p), 0, tmp, 0, row(&pv, p), 0, 1, d.n, flip);
 		}
 	}

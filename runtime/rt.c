@@ -145,6 +145,7 @@ void kdsl_rt_destroy(kdsl_rt *rt)
 		return;
 	for (i = 0; i < KDSL_NMEM; i++)
 		free(rt->mem[i]);
+	free(rt->eng_scratch);
 	free(rt);
 }
 

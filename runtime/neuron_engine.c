@@ -1,0 +1,218 @@
+/* neuron_engine.c: the arithmetic of the neuron engine ops (tensor_tensor,
+ * tensor_scalar, activation, converting copies, iota, nc_matmul; their
+ * checks are in neuron.c).  An op is dispatched once, on its dtypes and
+ * its alu op or activation, to typed row kernels (neuron_engine_kern.h):
+ * a chunk of each input row is converted to f32 (in place of the old
+ * per-element dtype switch, memcpy and double widening), computed and
+ * converted to dst's dtype, each step one vectorised loop; an f32 operand
+ * is used where it lies, so an all-f32 op is one pass.  The kernels exist
+ * once per instruction set, like neuron_blend.c's, chosen by the
+ * runtime's isa.  This file is built with -O3 (gcc vectorises loops of
+ * run-time length from -O3; -O2's cost model leaves them scalar) and
+ * -ffp-contract=off (no fused multiply-add: every isa rounds each product
+ * and each sum, so all give the same bytes). */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "neuron_engine.h"
+
+#if defined(__GNUC__) && !defined(__clang__) && (defined(__x86_64__) || defined(__i386__))
+#define KDSL_ENG_X86 1
+#else
+#define KDSL_ENG_X86 0
+#endif
+
+typedef void (*eng_load)(float *restrict o, const unsigned char *restrict i, int64_t n);
+typedef void (*eng_store)(unsigned char *restrict o, const float *restrict x, int64_t n);
+typedef void (*eng_bin)(float *restrict o, const float *restrict a, const float *restrict b, int64_t n);
+typedef void (*eng_sca)(float *restrict o, const float *restrict a, float y, int64_t n);
+typedef void (*eng_un)(float *restrict o, const float *restrict a, int64_t n);
+typedef void (*eng_mm4)(float *restrict c0, float *restrict c1, float *restrict c2, float *restrict c3,
+                        const float *restrict a, const float *restrict b, int64_t K, int64_t M, int64_t N,
+                        int64_t m0);
+typedef void (*eng_mm1)(float *restrict c, const float *restrict a, const float *restrict b, int64_t K,
+                        int64_t M, int64_t N, int64_t m);
+typedef void (*eng_mm_out)(unsigned char *restrict o, const float *restrict c, int64_t N, int accumulate);
+typedef void (*eng_iota)(unsigned char *restrict o, double base, double step, double first, int64_t n);
+
+/* One instruction set's kernels, indexed by dtype, alu op and activation. */
+typedef struct {
+	eng_load load[KDSL_NDTYPE];
+	eng_store store[KDSL_NDTYPE];
+	eng_bin bin[KDSL_NALU];
+	eng_sca sca[KDSL_NALU];
+	eng_un act[KDSL_NACT];
+	eng_mm4 mm4[2];   /* [1]: under the NaN rule, for inputs with a NaN */
+	eng_mm1 mm1[2];
+	int (*any_nan)(const float *restrict x, int64_t n);
+	eng_mm_out mm_out;
+	eng_iota iota_f32;
+} eng_kernels;
+
+#define KN__(p, x) kdsl_eng_##p##_##x
+#define KN_(p, x) KN__(p, x)
+
+#define KPFX base
+#include "neuron_engine_kern.h"
+#undef KPFX
+
+#if KDSL_ENG_X86
+#pragma GCC push_options
+#pragma GCC target("avx2")
+#define KPFX avx2
+#include "neuron_engine_kern.h"
+#undef KPFX
+#pragma GCC pop_options
+
+#pragma GCC push_options
+#pragma GCC target("avx512f,avx512bw")
+#define KPFX avx512
+#include "neuron_engine_kern.h"
+#undef KPFX
+#pragma GCC pop_options
+#endif
+
+static const eng_kernels *select_kernels(kdsl_isa isa)
+{
+#if KDSL_ENG_X86
+	if (isa >= KDSL_ISA_AVX512)
+		return &kdsl_eng_avx512_kernels;
+	if (isa >= KDSL_ISA_AVX2)
+		return &kdsl_eng_avx2_kernels;
+#else
+	(void)isa;
+#endif
+	return &kdsl_eng_base_kernels;
+}
+
+/* Elements per chunk: three f32 chunks stay in L1 with the rows. */
+#define CHUNK 512
+
+/* An f32 operand's chunk used where it lies: 4-byte aligned f32. */
+static int direct(kdsl_dtype dt, const unsigned char *p)
+{
+	return dt == KDSL_F32 && ((uintptr_t)p & 3) == 0;
+}
+
+/* Chunk j0.. of row r of x (elements es bytes) as f32: in place, or
+ * loaded into buf. */
+static const float *f32_chunk(const eng_kernels *k, kdsl_eng_rows x, size_t es, int64_t r, int64_t j0,
+                              int64_t len, float *buf)
+{
+	const unsigned char *p = x.p + (size_t)r * x.ps + (size_t)j0 * es;
+
+	if (direct(x.dt, p))
+		return (const float *)(const void *)p;
+	k->load[x.dt](buf, p, len);
+	return buf;
+}
+
+/* An op's operands and their element sizes (found once, not per row). */
+typedef struct {
+	const eng_kernels *k;
+	kdsl_eng_kind kind;
+	int64_t code;
+	kdsl_eng_rows d, a, b;
+	size_t ds, as, bs;
+	float y;
+} map_job;
+
+/* One chunk of dst = f(a[, b]): the result computed into dst when dst is
+ * an aligned f32 row, else into a buffer and then stored. */
+static void map_chunk(const map_job *m, int64_t r, int64_t j0, int64_t len)
+{
+	float ba[CHUNK], bb[CHUNK], bo[CHUNK];
+	const eng_kernels *k = m->k;
+	unsigned char *o = (unsigned char *)(uintptr_t)(m->d.p + (size_t)r * m->d.ps + (size_t)j0 * m->ds);
+	float *fo = direct(m->d.dt, o) ? (float *)(void *)o : bo;
+	const float *fa;
+
+	if (m->kind == KDSL_ENG_COPY && fo != bo) {   /* a converted straight into dst */
+		k->load[m->a.dt](fo, m->a.p + (size_t)r * m->a.ps + (size_t)j0 * m->as, len);
+		return;
+	}
+	fa = f32_chunk(k, m->a, m->as, r, j0, len, ba);
+	switch (m->kind) {
+	case KDSL_ENG_ALU:
+		k->bin[m->code](fo, fa, f32_chunk(k, m->b, m->bs, r, j0, len, bb), len);
+		break;
+	case KDSL_ENG_ALU_S:
+		k->sca[m->code](fo, fa, m->y, len);
+		break;
+	case KDSL_ENG_ACT:
+		k->act[m->code](fo, fa, len);
+		break;
+	default:   /* a copy into a non-f32 dst stores a's f32 values */
+		fo = (float *)(uintptr_t)fa;
+		break;
+	}
+	if (fo != (float *)(void *)o)
+		k->store[m->d.dt](o, fo, len);
+}
+
+void kdsl_engine_map(kdsl_isa isa, kdsl_eng_kind kind, int64_t code, kdsl_eng_rows dst, kdsl_eng_rows a,
+                     kdsl_eng_rows b, float y, int64_t rows, int64_t n)
+{
+	map_job m;
+	int64_t r, j0;
+
+	m.k = select_kernels(isa);
+	m.kind = kind;
+	m.code = code;
+	m.d = dst;
+	m.a = a;
+	m.b = b;
+	m.ds = kdsl_dtype_size(dst.dt);
+	m.as = kdsl_dtype_size(a.dt);
+	m.bs = kdsl_dtype_size(b.dt);
+	m.y = y;
+	for (r = 0; r < rows; r++)
+		for (j0 = 0; j0 < n; j0 += CHUNK)
+			map_chunk(&m, r, j0, n - j0 < CHUNK ? n - j0 : CHUNK);
+}
+
+void kdsl_engine_iota(kdsl_isa isa, kdsl_eng_rows d, double base, double step, int64_t rows, int64_t n)
+{
+	const eng_kernels *k = select_kernels(isa);
+	size_t size = kdsl_dtype_size(d.dt);
+	int64_t r, j;
+
+	for (r = 0; r < rows; r++) {
+		unsigned char *o = (unsigned char *)(uintptr_t)(d.p + (size_t)r * d.ps);
+		if (d.dt == KDSL_F32) {
+			k->iota_f32(o, base, step, (double)(r * n), n);
+			continue;
+		}
+		/* other dtypes: rare, element by element */
+		for (j = 0; j < n; j++)
+			kdsl_store_value(d.dt, o + (size_t)j * size, base + step * (double)(r * n + j));
+	}
+}
+
+void kdsl_engine_matmul(kdsl_isa isa, kdsl_eng_rows d, kdsl_eng_rows st, kdsl_eng_rows mv, int64_t K,
+                        int64_t M, int64_t N, int accumulate, float *scratch)
+{
+	const eng_kernels *k = select_kernels(isa);
+	float *a = scratch, *b = a + K * M, *c = b + K * N;
+	int64_t kk, m0, i, mb;
+	int nan;
+
+	/* Both inputs are converted before dst is written (psum never
+	 * overlaps sbuf). */
+	for (kk = 0; kk < K; kk++) {
+		k->load[st.dt](a + kk * M, st.p + (size_t)kk * st.ps, M);
+		k->load[mv.dt](b + kk * N, mv.p + (size_t)kk * mv.ps, N);
+	}
+	nan = k->any_nan(a, K * M) || k->any_nan(b, K * N);
+	for (m0 = 0; m0 < M; m0 += mb) {
+		mb = M - m0 < 4 ? M - m0 : 4;
+		if (mb == 4)
+			k->mm4[nan](c, c + N, c + 2 * N, c + 3 * N, a, b, K, M, N, m0);
+		else
+			for (i = 0; i < mb; i++)
+				k->mm1[nan](c + i * N, a, b, K, M, N, m0 + i);
+		for (i = 0; i < mb; i++)
+			k->mm_out((unsigned char *)(uintptr_t)(d.p + (size_t)(m0 + i) * d.ps), c + i * N, N, accumulate);
+	}
+}

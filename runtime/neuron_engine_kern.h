@@ -1,0 +1,347 @@
+/* neuron_engine_kern.h: the row kernels of neuron_engine.c, included once
+ * per instruction set with KPFX naming the set (base, avx2, avx512) under
+ * a `#pragma GCC target` of that set, so the same plain loops are
+ * vectorised for 16-, 32- and 64-byte vectors.  No header guard: each
+ * inclusion defines KN(...)-prefixed copies and the table KN(kernels).
+ *
+ * Every loop here is one element operation per iteration, written so gcc
+ * vectorises it without changing a result bit: no reassociation, no
+ * contraction (the file is built with -ffp-contract=off), conversions in
+ * branch-free forms whose every lane computes what kdsl_load_f32 and
+ * kdsl_store_f32 compute for that element (tests/unit compares them byte
+ * for byte under each KDSL_ISA).  Elements are read and written with
+ * memcpy, so operands need no alignment. */
+
+#define KN(x) KN_(KPFX, x)
+
+/* ---- loads: n elements of a dtype to f32 ---- */
+
+static void KN(load_f32)(float *restrict o, const unsigned char *restrict i, int64_t n)
+{
+	memcpy(o, i, (size_t)n * 4);
+}
+
+/* Branch-free f16 -> f32 (kdsl_h_f16_to_f32): the exponent rebiased by
+ * 112 (by 224 for inf and NaN, so 31 becomes 255), subnormals as their
+ * integer significand times 2^-24. */
+static void KN(load_f16)(float *restrict o, const unsigned char *restrict i, int64_t n)
+{
+	for (int64_t j = 0; j < n; j++) {
+		uint16_t h;
+		uint32_t em, e, bits, subb, infm, subm;
+		float sub;
+		memcpy(&h, i + 2 * j, 2);
+		em = h & 0x7fffu;
+		e = h & 0x7c00u;
+		/* all-ones masks rather than branches: the loop stays one vector path */
+		infm = 0u - (uint32_t)(e == 0x7c00u);
+		subm = 0u - (uint32_t)(e == 0);
+		bits = (em << 13) + (0x38000000u + (infm & 0x38000000u));
+		sub = (float)(int32_t)em * 0x1p-24f;
+		memcpy(&subb, &sub, 4);
+		bits = (subb & subm) | (bits & ~subm) | ((uint32_t)(h & 0x8000u) << 16);
+		memcpy(o + j, &bits, 4);
+	}
+}
+
+static void KN(load_bf16)(float *restrict o, const unsigned char *restrict i, int64_t n)
+{
+	for (int64_t j = 0; j < n; j++) {
+		uint16_t h;
+		uint32_t bits;
+		memcpy(&h, i + 2 * j, 2);
+		bits = (uint32_t)h << 16;
+		memcpy(o + j, &bits, 4);
+	}
+}
+
+/* Integers: C's int -> float conversion rounds to nearest even, as
+ * kdsl_load_f32; bool is any nonzero byte. */
+#define KLOAD_INT(NAME, T)                                                                 \
+	static void KN(NAME)(float *restrict o, const unsigned char *restrict i, int64_t n)    \
+	{                                                                                      \
+		for (int64_t j = 0; j < n; j++) {                                                  \
+			T v;                                                                           \
+			memcpy(&v, i + sizeof v * (size_t)j, sizeof v);                                \
+			o[j] = (float)v;                                                               \
+		}                                                                                  \
+	}
+KLOAD_INT(load_i8, int8_t)
+KLOAD_INT(load_i16, int16_t)
+KLOAD_INT(load_i32, int32_t)
+KLOAD_INT(load_i64, int64_t)
+KLOAD_INT(load_u8, uint8_t)
+KLOAD_INT(load_u16, uint16_t)
+KLOAD_INT(load_u32, uint32_t)
+KLOAD_INT(load_u64, uint64_t)
+
+static void KN(load_bool)(float *restrict o, const unsigned char *restrict i, int64_t n)
+{
+	for (int64_t j = 0; j < n; j++)
+		o[j] = i[j] != 0 ? 1.0f : 0.0f;
+}
+
+/* ---- stores: n f32 values to a dtype ---- */
+
+static void KN(store_f32)(unsigned char *restrict o, const float *restrict x, int64_t n)
+{
+	memcpy(o, x, (size_t)n * 4);
+}
+
+/* Branch-free f32 -> f16 (kdsl_h_f32_to_f16): NaN keeps its payload's top
+ * bits and is quiet, overflow is infinity; a result below 2^-14 (f16
+ * subnormal) is the magnitude added to 0.5f, whose ulp is 2^-24, so the
+ * FPU's round-to-nearest-even rounds it (the runtime never changes the
+ * rounding mode; an f32 subnormal gives 0 with or without DAZ); a normal
+ * result rebiases the exponent and adds just under half an ulp plus the
+ * kept lsb (ties to even), a carry running into the exponent. */
+static void KN(store_f16)(unsigned char *restrict o, const float *restrict x, int64_t n)
+{
+	for (int64_t j = 0; j < n; j++) {
+		uint32_t u, a, big, sub, nrm, bigm, subm, nanm;
+		float f;
+		uint16_t h;
+		memcpy(&u, x + j, 4);
+		a = u & 0x7fffffffu;
+		/* a < 2^31: signed compares (SSE2 has no unsigned ones); masks, not branches */
+		bigm = 0u - (uint32_t)((int32_t)a >= 0x47800000);
+		subm = 0u - (uint32_t)((int32_t)a < 0x38800000);
+		nanm = 0u - (uint32_t)((int32_t)a > 0x7f800000);
+		big = 0x7c00u | (nanm & (0x200u | ((a >> 13) & 0x3ffu)));
+		memcpy(&f, &a, 4);
+		f += 0.5f;
+		memcpy(&sub, &f, 4);
+		sub -= 0x3f000000u;
+		nrm = (a + 0xc8000fffu + ((a >> 13) & 1u)) >> 13;
+		h = (uint16_t)((big & bigm) | (sub & subm) | (nrm & ~(bigm | subm)) | ((u >> 16) & 0x8000u));
+		memcpy(o + 2 * j, &h, 2);
+	}
+}
+
+static void KN(store_bf16)(unsigned char *restrict o, const float *restrict x, int64_t n)
+{
+	for (int64_t j = 0; j < n; j++) {
+		uint32_t u;
+		uint16_t h;
+		memcpy(&u, x + j, 4);
+		h = (u & 0x7fffffffu) > 0x7f800000u ? (uint16_t)((u >> 16) | 0x40u)
+		                                    : (uint16_t)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+		memcpy(o + 2 * j, &h, 2);
+	}
+}
+
+/* Integers up to 32 bits: when every value of the chunk is below 2^31 in
+ * magnitude (the usual case, found by one vectorised pass), truncation to
+ * int32 then the low bits is kdsl_store_f32's truncate-and-wrap; a chunk
+ * with a larger value, NaN or an infinity goes element by element through
+ * kdsl_store_f32 itself. */
+#define KSTORE_INT(NAME, T, DT)                                                            \
+	static void KN(NAME)(unsigned char *restrict o, const float *restrict x, int64_t n)    \
+	{                                                                                      \
+		int ok = 1;                                                                        \
+		for (int64_t j = 0; j < n; j++)                                                    \
+			ok &= fabsf(x[j]) < 0x1p31f;                                                   \
+		if (ok) {                                                                          \
+			for (int64_t j = 0; j < n; j++) {                                              \
+				T v = (T)(int32_t)x[j];                                                    \
+				memcpy(o + sizeof v * (size_t)j, &v, sizeof v);                            \
+			}                                                                              \
+			return;                                                                        \
+		}                                                                                  \
+		for (int64_t j = 0; j < n; j++)                                                    \
+			kdsl_store_f32(DT, o + sizeof(T) * (size_t)j, x[j]);                           \
+	}
+KSTORE_INT(store_i8, uint8_t, KDSL_I8)
+KSTORE_INT(store_i16, uint16_t, KDSL_I16)
+KSTORE_INT(store_i32, uint32_t, KDSL_I32)
+KSTORE_INT(store_u8, uint8_t, KDSL_U8)
+KSTORE_INT(store_u16, uint16_t, KDSL_U16)
+KSTORE_INT(store_u32, uint32_t, KDSL_U32)
+
+/* 64-bit integers: rare; kdsl_store_f32 per element. */
+#define KSTORE_GEN(NAME, DT)                                                               \
+	static void KN(NAME)(unsigned char *restrict o, const float *restrict x, int64_t n)    \
+	{                                                                                      \
+		for (int64_t j = 0; j < n; j++)                                                    \
+			kdsl_store_f32(DT, o + 8 * (size_t)j, x[j]);                                   \
+	}
+KSTORE_GEN(store_i64, KDSL_I64)
+KSTORE_GEN(store_u64, KDSL_U64)
+
+static void KN(store_bool)(unsigned char *restrict o, const float *restrict x, int64_t n)
+{
+	for (int64_t j = 0; j < n; j++)
+		o[j] = x[j] != 0;
+}
+
+/* ---- f32 arithmetic: one rounding per operation ---- */
+
+/* r = x op y with kdsl's NaN rule: a NaN result with a NaN operand is x
+ * quieted if x is NaN, else y quieted (x86's rule for its first operand;
+ * C lets a compiler swap the operands of + and *, so vector and scalar
+ * code would keep different payloads when both are NaN).  Masks, not
+ * branches: it vectorises. */
+static inline float KN(nan_rule)(float r, float x, float y)
+{
+	uint32_t br, bx, by, xn = 0u - (uint32_t)(x != x), yn = 0u - (uint32_t)(y != y);
+	memcpy(&br, &r, 4);
+	memcpy(&bx, &x, 4);
+	memcpy(&by, &y, 4);
+	br = (xn & (bx | 0x400000u)) | (~xn & ((yn & (by | 0x400000u)) | (~yn & br)));
+	memcpy(&r, &br, 4);
+	return r;
+}
+
+#define KBIN(NAME, EXPR)                                                                       \
+	static void KN(bin_##NAME)(float *restrict o, const float *restrict a, const float *restrict b, \
+	                           int64_t n)                                                          \
+	{                                                                                          \
+		for (int64_t j = 0; j < n; j++) {                                                      \
+			float x = a[j], y = b[j];                                                          \
+			o[j] = EXPR;                                                                       \
+		}                                                                                      \
+	}                                                                                          \
+	static void KN(sca_##NAME)(float *restrict o, const float *restrict a, float y, int64_t n) \
+	{                                                                                          \
+		for (int64_t j = 0; j < n; j++) {                                                      \
+			float x = a[j];                                                                    \
+			o[j] = EXPR;                                                                       \
+		}                                                                                      \
+	}
+/* max and min in this form: NaN in x gives y, NaN in y gives y (x86's
+ * maxps/minps, and what the engines' reference defines) */
+KBIN(add, KN(nan_rule)(x + y, x, y))
+KBIN(sub, KN(nan_rule)(x - y, x, y))
+KBIN(mul, KN(nan_rule)(x * y, x, y))
+KBIN(max, x > y ? x : y)
+KBIN(min, x < y ? x : y)
+
+static void KN(act_copy)(float *restrict o, const float *restrict a, int64_t n)
+{
+	memcpy(o, a, (size_t)n * 4);
+}
+
+/* exp is the f32 nearest e^x: libm's double exp rounded once to f32, so
+ * it is the same on every libc (expf is not correctly rounded and differs
+ * between libcs; numpy's own f32 exp differs from both in the last bit).
+ * A call per element: no vector exp gives these bits. */
+static void KN(act_exp)(float *restrict o, const float *restrict a, int64_t n)
+{
+	for (int64_t j = 0; j < n; j++)
+		o[j] = (float)exp((double)a[j]);
+}
+
+static void KN(act_relu)(float *restrict o, const float *restrict a, int64_t n)
+{
+	for (int64_t j = 0; j < n; j++)
+		o[j] = a[j] > 0 ? a[j] : 0;
+}
+
+/* ---- nc_matmul ---- */
+
+/* c + s * v, product and sum each rounded (the file is built without
+ * contraction); KMAC_NAN applies the NaN rule to both. */
+#define KMAC(c, s, v) ((c) + (s) * (v))
+#define KMAC_NAN(c, s, v) KN(nan_rule)((c) + KN(nan_rule)((s) * (v), (s), (v)), (c), KN(nan_rule)((s) * (v), (s), (v)))
+
+/* Four output rows m0..m0+3 at once, so each row of b is loaded once for
+ * four rows: c_i[j] = sum over k in order of a[k][m0 + i] * b[k][j],
+ * starting from 0.0f as the scalar loop does; vectorised across j.
+ * mm1: one row. */
+#define KMM(SFX, MAC)                                                                                  \
+	static void KN(mm4##SFX)(float *restrict c0, float *restrict c1, float *restrict c2,              \
+	                         float *restrict c3, const float *restrict a, const float *restrict b,     \
+	                         int64_t K, int64_t M, int64_t N, int64_t m0)                              \
+	{                                                                                              \
+		for (int64_t j = 0; j < N; j++)                                                            \
+			c0[j] = c1[j] = c2[j] = c3[j] = 0.0f;                                                  \
+		for (int64_t k = 0; k < K; k++) {                                                          \
+			const float *restrict bk = b + k * N, *ak = a + k * M + m0;                            \
+			float s0 = ak[0], s1 = ak[1], s2 = ak[2], s3 = ak[3];                                  \
+			for (int64_t j = 0; j < N; j++) {                                                      \
+				float v = bk[j];                                                                   \
+				c0[j] = MAC(c0[j], s0, v);                                                         \
+				c1[j] = MAC(c1[j], s1, v);                                                         \
+				c2[j] = MAC(c2[j], s2, v);                                                         \
+				c3[j] = MAC(c3[j], s3, v);                                                         \
+			}                                                                                      \
+		}                                                                                          \
+	}                                                                                              \
+	static void KN(mm1##SFX)(float *restrict c, const float *restrict a, const float *restrict b,     \
+	                         int64_t K, int64_t M, int64_t N, int64_t m)                               \
+	{                                                                                              \
+		for (int64_t j = 0; j < N; j++)                                                            \
+			c[j] = 0.0f;                                                                           \
+		for (int64_t k = 0; k < K; k++) {                                                          \
+			const float *restrict bk = b + k * N;                                                  \
+			float s = a[k * M + m];                                                                \
+			for (int64_t j = 0; j < N; j++)                                                        \
+				c[j] = MAC(c[j], s, bk[j]);                                                        \
+		}                                                                                          \
+	}
+KMM(, KMAC)
+KMM(_nan, KMAC_NAN)
+
+/* Whether any of n floats is a NaN: without NaN inputs every NaN a
+ * product or sum makes is the one default NaN, so operand order cannot
+ * change a bit and the plain kernels apply. */
+static int KN(any_nan)(const float *restrict x, int64_t n)
+{
+	int r = 0;
+	for (int64_t j = 0; j < n; j++)
+		r |= x[j] != x[j];
+	return r;
+}
+
+/* A result row into dst: stored, or added to what dst holds. */
+static void KN(mm_out)(unsigned char *restrict o, const float *restrict c, int64_t N, int accumulate)
+{
+	if (!accumulate) {
+		memcpy(o, c, (size_t)N * 4);
+		return;
+	}
+	for (int64_t j = 0; j < N; j++) {
+		float v;
+		memcpy(&v, o + 4 * j, 4);
+		v = KN(nan_rule)(v + c[j], v, c[j]);
+		memcpy(o + 4 * j, &v, 4);
+	}
+}
+
+/* ---- iota ---- */
+
+/* f32 row: base + step * (first + j) in double, rounded once to f32;
+ * first + j is the exact double of the element's index. */
+static void KN(iota_f32)(unsigned char *restrict o, double base, double step, double first, int64_t n)
+{
+	for (int64_t j = 0; j < n; j++) {
+		float v = (float)(base + step * (first + (double)(int32_t)j));
+		memcpy(o + 4 * j, &v, 4);
+	}
+}
+
+static const eng_kernels KN(kernels) = {
+	.load = {[KDSL_I8] = KN(load_i8), [KDSL_I16] = KN(load_i16), [KDSL_I32] = KN(load_i32),
+	         [KDSL_I64] = KN(load_i64), [KDSL_U8] = KN(load_u8), [KDSL_U16] = KN(load_u16),
+	         [KDSL_U32] = KN(load_u32), [KDSL_U64] = KN(load_u64), [KDSL_F16] = KN(load_f16),
+	         [KDSL_BF16] = KN(load_bf16), [KDSL_F32] = KN(load_f32), [KDSL_BOOL] = KN(load_bool)},
+	.store = {[KDSL_I8] = KN(store_i8), [KDSL_I16] = KN(store_i16), [KDSL_I32] = KN(store_i32),
+	          [KDSL_I64] = KN(store_i64), [KDSL_U8] = KN(store_u8), [KDSL_U16] = KN(store_u16),
+	          [KDSL_U32] = KN(store_u32), [KDSL_U64] = KN(store_u64), [KDSL_F16] = KN(store_f16),
+	          [KDSL_BF16] = KN(store_bf16), [KDSL_F32] = KN(store_f32), [KDSL_BOOL] = KN(store_bool)},
+	.bin = {[KDSL_ALU_ADD] = KN(bin_add), [KDSL_ALU_SUBTRACT] = KN(bin_sub), [KDSL_ALU_MULTIPLY] = KN(bin_mul),
+	        [KDSL_ALU_MAX] = KN(bin_max), [KDSL_ALU_MIN] = KN(bin_min)},
+	.sca = {[KDSL_ALU_ADD] = KN(sca_add), [KDSL_ALU_SUBTRACT] = KN(sca_sub), [KDSL_ALU_MULTIPLY] = KN(sca_mul),
+	        [KDSL_ALU_MAX] = KN(sca_max), [KDSL_ALU_MIN] = KN(sca_min)},
+	.act = {[KDSL_ACT_COPY] = KN(act_copy), [KDSL_ACT_EXP] = KN(act_exp), [KDSL_ACT_RELU] = KN(act_relu)},
+	.mm4 = {KN(mm4), KN(mm4_nan)},
+	.mm1 = {KN(mm1), KN(mm1_nan)},
+	.any_nan = KN(any_nan),
+	.mm_out = KN(mm_out),
+	.iota_f32 = KN(iota_f32),
+};
+
+#undef KMAC
+#undef KMAC_NAN
+#undef KMM
+#undef KN

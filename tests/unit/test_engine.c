@@ -1,0 +1,417 @@
+/* test_engine.c: the neuron engine ops' vectorised kernels
+ * (runtime/neuron_engine.c) against a plain scalar reference, byte for
+ * byte: every op (tensor_copy converting, tensor_tensor and tensor_scalar
+ * with each alu op, activation with each func, iota, nc_matmul) over
+ * every dtype pair, partition counts 1, 7, 31 and 128, free sizes 1..513
+ * around the vector widths, views that start off a vector boundary, and
+ * edge values (NaN payloads, infinities, -0, subnormals, f16 and bf16
+ * ties, the f16 overflow boundary, integers past 2^31 and wrapping).
+ * Every byte must match, NaN payloads included (kdsl's NaN rule).
+ * meson runs it under each KDSL_ISA the CPU has (sse2, avx2, and the
+ * widest), so each instruction set's kernels are compared with the same
+ * reference.  The reference is the runtime's element-by-element code
+ * before the kernels: kdsl_load_f32, one f32 operation, kdsl_store_f32. */
+#include <check.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt_internal.h"
+#include "../check_run.h"
+
+static kdsl_rt *rt;
+static const kdsl_site site = {"t.k", 1, 1, "op"};
+static unsigned char *sbuf, *psum;
+static size_t sps, pps;
+
+static void setup(void)
+{
+	rt = kdsl_rt_create(KDSL_TARGET_NEURON);
+	ck_assert_ptr_nonnull(rt);
+	sbuf = kdsl_rt_mem(rt, KDSL_MEM_SBUF, NULL);
+	psum = kdsl_rt_mem(rt, KDSL_MEM_PSUM, NULL);
+	sps = kdsl_rt_partition_stride(rt, KDSL_MEM_SBUF);
+	pps = kdsl_rt_partition_stride(rt, KDSL_MEM_PSUM);
+}
+
+static void teardown(void)
+{
+	kdsl_rt_destroy(rt);
+}
+
+static uint64_t rnd(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/* ---- operands ---- */
+
+/* Regions of each sbuf partition: a, b, dst; each holds 513 8-byte
+ * elements and a guard. */
+enum { REG = 8192, GUARD = 64 };
+
+static const uint32_t f32_edges[] = {
+	0x7fc00000, 0x7f800001, 0xffc00123, 0x7fa5a5a5, 0x7f800000, 0xff800000, 0x00000000, 0x80000000,
+	0x00000001, 0x807fffff, 0x00800000, 0x477fe000, 0x477fefff, 0x477ff000, 0xc77ff000, 0x47800000,
+	0x33800000, 0x33000000, 0x33400000, 0xb3000001, 0x38800000, 0x387fffff, 0x38000000, 0x4f000000,
+	0xcf000000, 0x4effffff, 0xceffffff, 0x4f800000, 0xc0400000, 0x60ad78ec, 0x437f8000, 0xc3008000,
+	0x3f000000, 0xbf000000, 0x3fc00000, 0x40200000, 0x4b800001, 0x3f808000, 0x3f818000, 0x3f80ffff,
+};
+
+static const uint16_t half_edges[] = {
+	0x0000, 0x8000, 0x0001, 0x83ff, 0x0400, 0x7bff, 0x7c00, 0xfc00, 0x7c01, 0x7e00, 0xfe55,
+	0x7f80, 0xff81, 0x7fc0, 0x0080, 0x007f, 0x3c00, 0xbc01,
+};
+
+/* An f32 near an f16 or bf16 value: its bits with a tie, just below or
+ * just above half an ulp of the narrow format, or a random low part. */
+static uint32_t near_narrow(uint64_t *s)
+{
+	uint64_t r = rnd(s);
+	uint32_t base, low;
+
+	if (r & 1) {   /* f16: an f16 in range, widened, then 13 low bits */
+		uint32_t h = (uint32_t)(r >> 8) & 0x7fff;
+		float f = kdsl_h_f16_to_f32((kdsl_f16)h);
+		memcpy(&base, &f, 4);
+		low = (r >> 24 & 3) == 0 ? 0x1000 : (r >> 24 & 3) == 1 ? 0x0fff : (r >> 24 & 3) == 2 ? 0x1001
+		                                                                                      : (uint32_t)(r >> 32) & 0x1fff;
+		if ((base & 0x7f800000) == 0x7f800000 || base == 0)
+			return base;
+		return (base | low) ^ (uint32_t)((r >> 40) & 1) << 31;
+	}
+	base = (uint32_t)(r >> 8) & 0xffff0000u;
+	low = (r >> 24 & 3) == 0 ? 0x8000 : (r >> 24 & 3) == 1 ? 0x7fff : (uint32_t)(r >> 32) & 0xffff;
+	return base | low;
+}
+
+/* One element of dtype dt at p: random bits, an edge value, or (f32) a
+ * value near a narrow float or an integer. */
+static void fill_elem(kdsl_dtype dt, unsigned char *p, uint64_t *s)
+{
+	uint64_t r = rnd(s), v = rnd(s);
+	int pick = (int)(r % 8);
+
+	switch (dt) {
+	case KDSL_F32: {
+		uint32_t u;
+		float f;
+		if (pick < 2) {
+			u = f32_edges[(r >> 8) % (sizeof f32_edges / sizeof f32_edges[0])];
+		} else if (pick < 5) {
+			u = near_narrow(s);
+		} else if (pick < 7) {
+			f = (float)((int64_t)v >> (v & 63));   /* integers of every size */
+			memcpy(&u, &f, 4);
+		} else {
+			u = (uint32_t)v;
+		}
+		memcpy(p, &u, 4);
+		return;
+	}
+	case KDSL_F16:
+	case KDSL_BF16: {
+		uint16_t h = pick < 2 ? half_edges[(r >> 8) % (sizeof half_edges / sizeof half_edges[0])] : (uint16_t)v;
+		memcpy(p, &h, 2);
+		return;
+	}
+	default:
+		/* integers: random bits, or the extremes (pick 0: min, 1: max) */
+		if (pick == 0)
+			v = (uint64_t)1 << (8 * kdsl_dtype_size(dt) - 1);
+		else if (pick == 1)
+			v = ((uint64_t)1 << (8 * kdsl_dtype_size(dt) - 1)) - 1;
+		memcpy(p, &v, kdsl_dtype_size(dt));
+		return;
+	}
+}
+
+/* An sbuf tile of np partitions x n elements of dt in region reg, its
+ * view starting `off` elements into each partition. */
+static kdsl_tile tile(int reg, int64_t np, int64_t off, int64_t n, kdsl_dtype dt)
+{
+	return kdsl_tile_of(sbuf + (size_t)reg * REG, sps, (size_t)(off + n) * kdsl_dtype_size(dt), np, 0, np, off,
+	                    n, KDSL_MEM_SBUF, dt);
+}
+
+static kdsl_ctile ct(kdsl_tile t)
+{
+	return kdsl_ctile_of(t.base, t.pstride, t.pbytes, t.nparts, t.p0, t.np, t.off, t.n, t.mem, t.dt);
+}
+
+static unsigned char *at(kdsl_tile t, int64_t p, int64_t j)
+{
+	return t.base + (size_t)p * t.pstride + (size_t)(t.off + j) * kdsl_dtype_size(t.dt);
+}
+
+/* The bytes of a region's partition that a view of n elements (at most 2
+ * in) can touch, and a guard after them. */
+static size_t span(int64_t n)
+{
+	return (size_t)(n + 3) * 8 + GUARD;
+}
+
+/* Fills the span of every partition of the three regions (view, the
+ * elements around it, the guard): random bits, and every third element a
+ * value chosen for the dtypes of a, b and dst (fill_elem). */
+static void fill(int64_t np, int64_t n, kdsl_dtype da, kdsl_dtype db, kdsl_dtype dd, uint64_t *s)
+{
+	kdsl_dtype dts[3] = {da, db, dd};
+	for (int reg = 0; reg < 3; reg++)
+		for (int64_t p = 0; p < np; p++) {
+			unsigned char *row = sbuf + (size_t)reg * REG + (size_t)p * sps;
+			size_t es = kdsl_dtype_size(dts[reg]), len = span(n);
+			for (size_t o = 0; o < len; o += 8) {
+				uint64_t v = rnd(s);
+				memcpy(row + o, &v, 8);
+			}
+			for (size_t o = (size_t)(p % 3) * es; o + es <= len; o += 3 * es)
+				fill_elem(dts[reg], row + o, s);
+		}
+}
+
+/* ---- the reference ---- */
+
+/* kdsl's NaN rule for add, subtract and multiply: a NaN x quieted, else a
+ * NaN y quieted, else r (docs/language.md, "Engine arithmetic"). */
+static float nan_rule(float r, float x, float y)
+{
+	uint32_t b;
+	if (x != x)
+		memcpy(&b, &x, 4);
+	else if (y != y)
+		memcpy(&b, &y, 4);
+	else
+		return r;
+	b |= 0x400000u;
+	memcpy(&r, &b, 4);
+	return r;
+}
+
+static float ref_alu(int64_t op, float x, float y)
+{
+	switch (op) {
+	case KDSL_ALU_ADD: return nan_rule(x + y, x, y);
+	case KDSL_ALU_SUBTRACT: return nan_rule(x - y, x, y);
+	case KDSL_ALU_MULTIPLY: return nan_rule(x * y, x, y);
+	case KDSL_ALU_MAX: return x > y ? x : y;
+	default: return x < y ? x : y;
+	}
+}
+
+static float ref_act(int64_t func, float x)
+{
+	switch (func) {
+	case KDSL_ACT_EXP: return (float)exp((double)x);
+	case KDSL_ACT_RELU: return x > 0 ? x : 0;
+	default: return x;
+	}
+}
+
+enum { K_COPY, K_TT, K_TS, K_ACT };
+
+/* Expected dst partition rows (the span, so bytes around the view must be
+ * unchanged): exp holds np rows of REG bytes. */
+static void reference(int kind, int64_t code, kdsl_tile d, kdsl_tile a, kdsl_tile b, float y, unsigned char *exp)
+{
+	size_t ds = kdsl_dtype_size(d.dt);
+	for (int64_t p = 0; p < d.np; p++) {
+		memcpy(exp + (size_t)p * REG, d.base + (size_t)p * sps, span(d.n));
+		for (int64_t j = 0; j < d.n; j++) {
+			float x = kdsl_load_f32(a.dt, at(a, p, j)), r;
+			if (kind == K_COPY)
+				r = x;
+			else if (kind == K_ACT)
+				r = ref_act(code, x);
+			else
+				r = ref_alu(code, x, kind == K_TT ? kdsl_load_f32(b.dt, at(b, p, j)) : y);
+			kdsl_store_f32(d.dt, exp + (size_t)p * REG + (size_t)(d.off + j) * ds, r);
+		}
+	}
+}
+
+/* Whether len bytes at x and y are equal (a wrapper, so a failure names
+ * the op). */
+static int same_bytes(const unsigned char *x, const unsigned char *y, size_t len)
+{
+	return !memcmp(x, y, len);
+}
+
+static int run_op(int kind, int64_t code, kdsl_tile d, kdsl_tile a, kdsl_tile b, double y)
+{
+	switch (kind) {
+	case K_COPY: return kdsl_neuron_tensor_copy(rt, &site, d, ct(a));
+	case K_TT: return kdsl_neuron_tensor_tensor(rt, &site, d, ct(a), ct(b), code);
+	case K_TS: return kdsl_neuron_tensor_scalar(rt, &site, d, ct(a), code, y);
+	default: return kdsl_neuron_activation(rt, &site, d, ct(a), code);
+	}
+}
+
+/* Free sizes around 16-, 32- and 64-byte vectors of every element width. */
+static const int64_t free_sizes[] = {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65,
+                                     127, 128, 129, 255, 256, 257, 511, 512, 513};
+static const int64_t part_counts[] = {1, 7, 31, 128};
+static const double scalars[] = {0.0, -0.0, 1.5, -2.25, NAN, INFINITY, -INFINITY, 1e-40, 65519.99, 3e9, 1e30};
+
+static const struct {
+	int kind;
+	int64_t code;
+	const char *name;
+} ops[] = {
+	{K_COPY, 0, "tensor_copy"},
+	{K_TT, KDSL_ALU_ADD, "tensor_tensor add"}, {K_TT, KDSL_ALU_SUBTRACT, "tensor_tensor subtract"},
+	{K_TT, KDSL_ALU_MULTIPLY, "tensor_tensor multiply"}, {K_TT, KDSL_ALU_MAX, "tensor_tensor max"},
+	{K_TT, KDSL_ALU_MIN, "tensor_tensor min"},
+	{K_TS, KDSL_ALU_ADD, "tensor_scalar add"}, {K_TS, KDSL_ALU_SUBTRACT, "tensor_scalar subtract"},
+	{K_TS, KDSL_ALU_MULTIPLY, "tensor_scalar multiply"}, {K_TS, KDSL_ALU_MAX, "tensor_scalar max"},
+	{K_TS, KDSL_ALU_MIN, "tensor_scalar min"},
+	{K_ACT, KDSL_ACT_COPY, "activation copy"}, {K_ACT, KDSL_ACT_EXP, "activation exp"},
+	{K_ACT, KDSL_ACT_RELU, "activation relu"},
+};
+
+/* One op over all (a, dst) dtype pairs (b's dtype rotating), each pair
+ * at each partition count with a free size and view offset that move
+ * with the case number. */
+static void check_op(int oi)
+{
+	static unsigned char exp[128 * REG];
+	uint64_t s = 0x9e3779b97f4a7c15ull + (uint64_t)oi;
+	int64_t cases = 0;
+
+	for (int da = 1; da < KDSL_NDTYPE; da++)
+		for (int dd = 1; dd < KDSL_NDTYPE; dd++) {
+			/* tensor_copy between equal dtypes is the bit copy: not these kernels */
+			if (ops[oi].kind == K_COPY && da == dd)
+				continue;
+			for (size_t pi = 0; pi < sizeof part_counts / sizeof part_counts[0]; pi++, cases++) {
+				int64_t np = part_counts[pi];
+				size_t nsz = sizeof free_sizes / sizeof free_sizes[0];
+				/* 128 partitions: the smaller sizes, to keep the test short */
+				int64_t n = free_sizes[(size_t)(cases * 7 + oi) % (np == 128 ? 14 : nsz)];
+				int64_t off = (cases + oi) % 3;   /* 0: aligned views; 1, 2: off vector boundaries */
+				kdsl_dtype db = (kdsl_dtype)((da + dd + (int)cases) % (KDSL_NDTYPE - 1) + 1);
+				kdsl_tile a = tile(0, np, off, n, (kdsl_dtype)da), b = tile(1, np, (off + 1) % 3, n, db);
+				kdsl_tile d = tile(2, np, (off * 2) % 3, n, (kdsl_dtype)dd);
+				double y = scalars[(size_t)cases % (sizeof scalars / sizeof scalars[0])];
+				fill(np, n, (kdsl_dtype)da, db, (kdsl_dtype)dd, &s);
+				reference(ops[oi].kind, ops[oi].code, d, a, b, (float)y, exp);
+				ck_assert_int_eq(run_op(ops[oi].kind, ops[oi].code, d, a, b, y), KDSL_OK);
+				for (int64_t p = 0; p < np; p++) {
+					if (!same_bytes(d.base + (size_t)p * sps, exp + (size_t)p * REG, span(n)))
+						ck_abort_msg("%s %s -> %s (b %s): [%lld, %lld] off %lld: partition %lld differs",
+						             ops[oi].name, kdsl_dtype_name((kdsl_dtype)da),
+						             kdsl_dtype_name((kdsl_dtype)dd), kdsl_dtype_name(db), (long long)np,
+						             (long long)n, (long long)off, (long long)p);
+				}
+			}
+		}
+}
+
+START_TEST(elementwise_matches_reference)
+{
+	check_op(_i);
+}
+END_TEST
+
+/* iota into every dtype: base + step * index in double, stored directly. */
+START_TEST(iota_matches_reference)
+{
+	static const double bases[] = {0, -3.5, 1e9, 65504, 0.1};
+	static const double steps[] = {1, 0.25, -7, 3e7, 1e-3};
+	static unsigned char exp[128 * REG];
+	int64_t cases = 0;
+
+	for (int dd = 1; dd < KDSL_NDTYPE; dd++)
+		for (size_t pi = 0; pi < sizeof part_counts / sizeof part_counts[0]; pi++, cases++) {
+			int64_t np = part_counts[pi], n = free_sizes[(size_t)(cases * 5) % 14], off = cases % 3;
+			double base = bases[cases % 5], step = steps[(cases / 5) % 5];
+			kdsl_tile d = tile(2, np, off, n, (kdsl_dtype)dd);
+			size_t ds = kdsl_dtype_size(d.dt);
+			uint64_t s = (uint64_t)cases + 1;
+			fill(np, n, (kdsl_dtype)dd, (kdsl_dtype)dd, (kdsl_dtype)dd, &s);
+			for (int64_t p = 0; p < np; p++) {
+				memcpy(exp + (size_t)p * REG, d.base + (size_t)p * sps, span(n));
+				for (int64_t j = 0; j < n; j++)
+					kdsl_store_value(d.dt, exp + (size_t)p * REG + (size_t)(off + j) * ds,
+					                 base + step * (double)(p * n + j));
+			}
+			ck_assert_int_eq(kdsl_neuron_iota(rt, &site, d, base, step), KDSL_OK);
+			for (int64_t p = 0; p < np; p++)
+				ck_assert_msg(!memcmp(d.base + (size_t)p * sps, exp + (size_t)p * REG, span(n)),
+				              "iota %s [%lld, %lld]: partition %lld differs", kdsl_dtype_name(d.dt),
+				              (long long)np, (long long)n, (long long)p);
+		}
+}
+END_TEST
+
+/* nc_matmul: dst[m][n] = sum over k in order of st[k][m] * mv[k][n] in
+ * f32, no fused multiply-add, from 0.0f; accumulate adds the sum to dst. */
+START_TEST(matmul_matches_reference)
+{
+	static const kdsl_dtype pairs[][2] = {{KDSL_F32, KDSL_F32}, {KDSL_F16, KDSL_F16}, {KDSL_BF16, KDSL_BF16},
+	                                      {KDSL_F16, KDSL_BF16}, {KDSL_BF16, KDSL_F16}};
+	static const int64_t Ks[] = {1, 7, 31, 128}, Ms[] = {1, 3, 4, 7, 128}, Ns[] = {1, 7, 33, 512};
+	static float a[128 * 128], b[128 * 512], exp[128 * 512];
+	uint64_t s = 42;
+	int64_t cases = 0;
+
+	for (size_t pi = 0; pi < 5; pi++)
+		for (size_t ki = 0; ki < 4; ki++)
+			for (size_t mi = 0; mi < 5; mi++)
+				for (size_t ni = 0; ni < 4; ni++, cases++) {
+					int64_t K = Ks[ki], M = Ms[mi], N = Ns[ni], acc = cases & 1;
+					kdsl_dtype sd = pairs[pi][0], md = pairs[pi][1];
+					kdsl_tile st = tile(0, K, 0, M, sd), mv = tile(1, K, cases % 3, N, md);
+					kdsl_tile d = kdsl_tile_of(psum, pps, (size_t)N * 4, M, 0, M, 0, N, KDSL_MEM_PSUM, KDSL_F32);
+					/* the full 128x128x512 for f32 and f16 only: the reference is slow */
+					if (K * M * N > (1 << 18) && !(ki == 3 && mi == 4 && ni == 3 && pi < 2))
+						continue;
+					fill(K, M > N ? M : N, sd, md, KDSL_F32, &s);
+					for (int64_t m = 0; m < M; m++)
+						for (int64_t j = 0; j < N; j++)
+							fill_elem(KDSL_F32, psum + (size_t)m * pps + (size_t)j * 4, &s);
+					for (int64_t k = 0; k < K; k++) {
+						for (int64_t m = 0; m < M; m++)
+							a[k * M + m] = kdsl_load_f32(sd, at(st, k, m));
+						for (int64_t j = 0; j < N; j++)
+							b[k * N + j] = kdsl_load_f32(md, at(mv, k, j));
+					}
+					for (int64_t m = 0; m < M; m++)
+						for (int64_t j = 0; j < N; j++) {
+							float sum = 0.0f, old;
+							for (int64_t k = 0; k < K; k++) {
+								float x = a[k * M + m], y = b[k * N + j];
+								float prod = nan_rule(x * y, x, y);
+								sum = nan_rule(sum + prod, sum, prod);
+							}
+							memcpy(&old, psum + (size_t)m * pps + (size_t)j * 4, 4);
+							exp[m * N + j] = acc ? nan_rule(old + sum, old, sum) : sum;
+						}
+					ck_assert_int_eq(kdsl_neuron_nc_matmul(rt, &site, d, ct(st), ct(mv), acc), KDSL_OK);
+					for (int64_t m = 0; m < M; m++)
+						ck_assert_msg(same_bytes(psum + (size_t)m * pps, (unsigned char *)(exp + m * N),
+						                         (size_t)N * 4),
+						              "matmul %s x %s K=%lld M=%lld N=%lld acc=%lld: row %lld differs",
+						              kdsl_dtype_name(sd), kdsl_dtype_name(md), (long long)K, (long long)M,
+						              (long long)N, (long long)acc, (long long)m);
+				}
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("engine");
+	TCase *tc = tcase_create("engine");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	/* thousands of ops each: room for the sanitizer build */
+	tcase_set_timeout(tc, 100);
+	tcase_add_loop_test(tc, elementwise_matches_reference, 0, (int)(sizeof ops / sizeof ops[0]));
+	tcase_add_test(tc, iota_matches_reference);
+	tcase_add_test(tc, matmul_matches_reference);
+	suite_add_tcase(s, tc);
+	return kd_check_run(s);
+}
