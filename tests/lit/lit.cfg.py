@@ -51,3 +51,8 @@ config.substitutions.append(('%sanitize', config.sanitize))
 import shutil
 if shutil.which('gdb'):
     config.available_features.add('gdb')
+# cmake builds the CMake consumer project (driver/consumer_cmake.test) and
+# scdoc the man page (driver/man.test); the set-up script installs both.
+for tool in ('cmake', 'scdoc'):
+    if shutil.which(tool):
+        config.available_features.add(tool)
