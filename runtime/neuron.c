@@ -182,6 +182,40 @@ static int snapshot(kdsl_rt *rt, const kdsl_site *site, view *v, unsigned char *
 	return KDSL_OK;
 }
 
+/* ---- the uninit check (KDSL_CHECK_UNINIT, check.c) ----
+ * Each op calls one of these at its entry when rt->head.check is set,
+ * after every rule and before any work: the bytes its sources read must
+ * have been written, then the bytes it writes are marked.  Reads come
+ * first, as every op reads its sources (or a snapshot of them) before
+ * it writes. */
+
+/* Every byte of source view v (of the tile whose storage starts at base). */
+static int uninit_src(kdsl_rt *rt, const kdsl_site *site, const char *what, const unsigned char *base,
+                      const view *v)
+{
+	return kdsl_uninit_rows(rt, site, what, base, v->mem, v->p, v->pstride, v->np, (size_t)v->n * v->size);
+}
+
+static void uninit_dst(kdsl_rt *rt, const view *d)
+{
+	kdsl_uninit_mark_rows(rt, d->mem, d->p, d->pstride, d->np, (size_t)d->n * d->size);
+}
+
+/* An op that reads all of a (and b, when not NULL) and writes all of d;
+ * with rmw it reads d first too (nc_matmul's accumulate). */
+static int uninit_op(kdsl_rt *rt, const kdsl_site *site, const char *an, const unsigned char *ab, const view *a,
+                     const char *bn, const unsigned char *bb, const view *b, const unsigned char *db,
+                     const view *d, int rmw)
+{
+	int rc;
+
+	if ((a && (rc = uninit_src(rt, site, an, ab, a))) || (b && (rc = uninit_src(rt, site, bn, bb, b))) ||
+	    (rmw && (rc = uninit_src(rt, site, "dst", db, d))))
+		return rc;
+	uninit_dst(rt, d);
+	return KDSL_OK;
+}
+
 /* ---- copies ---- */
 
 /* An integer element of at most 16 bits (or bool), sign- or zero-extended:
@@ -272,6 +306,8 @@ static int move(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile sr
 	    (rc = in_mem(rt, site, "dst", &d, load, 0, !load)) || (rc = in_mem(rt, site, "src", &s, !load, 0, load)) ||
 	    (rc = same_dtype(rt, site, "src", &s, "dst", &d)) || (rc = same_shape(rt, site, "src", &s, "dst", &d)))
 		return rc;
+	if (rt->head.check && (rc = uninit_op(rt, site, "src", src.base, &s, NULL, NULL, NULL, dst.base, &d, 0)))
+		return rc;
 	return copy_rows(rt, site, &d, s);
 }
 
@@ -296,6 +332,8 @@ int kdsl_neuron_tensor_copy(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, k
 	    (rc = in_mem(rt, site, "dst", &d, 1, 1, 0)) || (rc = in_mem(rt, site, "src", &s, 1, 1, 0)) ||
 	    (rc = same_shape(rt, site, "src", &s, "dst", &d)))
 		return rc;
+	if (rt->head.check && (rc = uninit_op(rt, site, "src", src.base, &s, NULL, NULL, NULL, dst.base, &d, 0)))
+		return rc;
 	return copy_rows(rt, site, &d, s);
 }
 
@@ -312,6 +350,8 @@ int kdsl_neuron_memset(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, double
 		return KDSL_ERR_ARG;
 	if ((rc = CHECK_TILE(rt, site, "dst", dst, &d)) || (rc = in_mem(rt, site, "dst", &d, 1, 1, 0)))
 		return rc;
+	if (rt->head.check)
+		uninit_dst(rt, &d);
 	kdsl_store_value(d.dt, one, value);
 	for (p = 0; p < d.np; p++)
 		kdsl_splat(wrow(&d, p), one, d.size, (size_t)d.n);
@@ -329,6 +369,8 @@ int kdsl_neuron_iota(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, double b
 	/* iota runs on the GpSimd engine, which cannot reach psum. */
 	if ((rc = CHECK_TILE(rt, site, "dst", dst, &d)) || (rc = in_mem(rt, site, "dst", &d, 1, 0, 0)))
 		return rc;
+	if (rt->head.check)
+		uninit_dst(rt, &d);
 	for (p = 0; p < d.np; p++) {
 		unsigned char *o = wrow(&d, p);
 		for (j = 0; j < d.n; j++)
@@ -393,6 +435,9 @@ static int elementwise(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_c
 		return rc;
 	if (b && ((rc = CHECK_TILE(rt, site, "b", *b, &t)) || (rc = in_mem(rt, site, "b", &t, 1, 1, 0)) ||
 	          (rc = same_shape(rt, site, "b", &t, "dst", &d))))
+		return rc;
+	if (rt->head.check && (rc = uninit_op(rt, site, is_act ? "src" : "a", a.base, &s, "b", b ? b->base : NULL,
+	                                      b ? &t : NULL, dst.base, &d, 0)))
 		return rc;
 	if (overlap(&d, &s) && (rc = snapshot(rt, site, &s, &ba)))
 		return rc;
@@ -475,6 +520,9 @@ int kdsl_neuron_nc_matmul(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kds
 	if (d.np != M || d.n != N)
 		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "dst must be [%" PRId64 ", %" PRId64 "], got [%" PRId64
 		                    ", %" PRId64 "]", M, N, d.np, d.n);
+	if (rt->head.check && (rc = uninit_op(rt, site, "stationary", stationary.base, &st, "moving", moving.base,
+	                                      &mv, dst.base, &d, accumulate != 0)))
+		return rc;
 	a = malloc(sizeof *a * (size_t)(K * M));
 	b = malloc(sizeof *b * (size_t)(K * N));
 	acc = malloc(sizeof *acc * (size_t)N);
@@ -538,6 +586,8 @@ int kdsl_neuron_nc_transpose(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, 
 	if (d.np != s.n || d.n != s.np)
 		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "dst must be [%" PRId64 ", %" PRId64 "], got [%" PRId64
 		                    ", %" PRId64 "]", s.n, s.np, d.np, d.n);
+	if (rt->head.check && (rc = uninit_op(rt, site, "src", src.base, &s, NULL, NULL, NULL, dst.base, &d, 0)))
+		return rc;
 	for (j = 0; j < d.np; j++) {
 		unsigned char *o = wrow(&d, j);
 		for (p = 0; p < s.np; p++)
@@ -696,6 +746,27 @@ static void shuffle_rows(unsigned char *d, size_t dps, const unsigned char *s, s
 	}
 }
 
+/* The uninit check of a shuffle: dst row r reads src row r/32*32 +
+ * mask[r%32] unless the entry is KEEP (the row keeps its bytes and its
+ * state); every read comes before any write. */
+static int uninit_shuffle(kdsl_rt *rt, const kdsl_site *site, const unsigned char *sbase, const view *s,
+                          const view *d, const int64_t *mask)
+{
+	size_t rb = (size_t)d->n * d->size;
+	int64_t r;
+	int rc;
+
+	for (r = 0; r < d->np; r++)
+		if (mask[r % QUAD] != KEEP &&
+		    (rc = kdsl_uninit_rows(rt, site, "src", sbase, s->mem, row(s, r / QUAD * QUAD + mask[r % QUAD]), 0,
+		                           1, rb)))
+			return rc;
+	for (r = 0; r < d->np; r++)
+		if (mask[r % QUAD] != KEEP)
+			kdsl_uninit_mark(rt, d->mem, row(d, r), rb);
+	return KDSL_OK;
+}
+
 int kdsl_neuron_nc_stream_shuffle(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile src,
                                   const int64_t *mask, int64_t nmask)
 {
@@ -739,6 +810,8 @@ int kdsl_neuron_nc_stream_shuffle(kdsl_rt *rt, const kdsl_site *site, kdsl_tile 
 			                    last + mask[i], s.np);
 	}
 	rb = (size_t)d.n * d.size;
+	if (rt->head.check && (rc = uninit_shuffle(rt, site, src.base, &s, &d, mask)))
+		return rc;
 	/* In place, every source partition is read before any is written. */
 	if (overlap(&d, &s) && !(d.p == s.p && d.pstride == s.pstride) && (rc = snapshot(rt, site, &s, &buf)))
 		return rc;
@@ -753,6 +826,49 @@ int kdsl_neuron_nc_stream_shuffle(kdsl_rt *rt, const kdsl_site *site, kdsl_tile 
  * src is converted (through f32, convert_row), a row at a time.  Equal
  * dtypes blend the bits, so the copy is bit-exact; a scalar src is an f32
  * operand converted to dst's dtype. */
+
+/* Whether element j of predicate row pr (elements of size bytes) selects
+ * its dst element: nonzero, or zero under reverse_pred (flip). */
+static int pred_selects(const unsigned char *pr, size_t size, int64_t j, uint64_t flip)
+{
+	uint32_t x = 0;
+
+	memcpy(&x, pr + (size_t)j * size, size);   /* u8, u16 or u32: nonzero in any byte order */
+	return (x != 0) != (flip != 0);
+}
+
+/* The uninit check of a predicated copy: all of the predicate is read;
+ * src (sbase NULL: a scalar) only where the predicate selects, and dst
+ * is written there; elsewhere dst keeps its bytes, and their state.
+ * Runs of selected elements are checked and marked a run at a time. */
+static int uninit_predicated(kdsl_rt *rt, const kdsl_site *site, const unsigned char *sbase, const view *s,
+                             const unsigned char *pbase, const view *pv, const view *d, uint64_t flip)
+{
+	int64_t p, j, k, pass;
+	int rc;
+
+	if ((rc = uninit_src(rt, site, "predicate", pbase, pv)))
+		return rc;
+	for (pass = 0; pass < 2; pass++)   /* every read before any write */
+		for (p = 0; p < d->np; p++)
+			for (j = 0; j < d->n; j = k) {
+				const unsigned char *pr = row(pv, p);
+				size_t at;
+				for (; j < d->n && !pred_selects(pr, pv->size, j, flip); j++)
+					;
+				for (k = j; k < d->n && pred_selects(pr, pv->size, k, flip); k++)
+					;
+				if (j == k)
+					break;
+				if (pass)
+					kdsl_uninit_mark(rt, d->mem, row(d, p) + (size_t)j * d->size, (size_t)(k - j) * d->size);
+				else if (sbase && (at = kdsl_uninit_first(rt, s->mem, row(s, p) + (size_t)j * s->size,
+				                                          (size_t)(k - j) * s->size)) <
+				                      (size_t)(k - j) * s->size)
+					return kdsl_uninit_fail(rt, site, "src", sbase, s->mem, row(s, p) + (size_t)j * s->size + at);
+			}
+	return KDSL_OK;
+}
 
 int kdsl_neuron_tensor_copy_predicated(kdsl_rt *rt, const kdsl_site *site, kdsl_ctile src,
                                        double src_scalar, kdsl_tile dst, kdsl_ctile predicate,
@@ -788,6 +904,9 @@ int kdsl_neuron_tensor_copy_predicated(kdsl_rt *rt, const kdsl_site *site, kdsl_
 	}
 	if (!mask)
 		return KDSL_OK;
+	if (rt->head.check && (rc = uninit_predicated(rt, site, tile ? src.base : NULL, &s, predicate.base, &pv, &d,
+	                                              flip)))
+		return rc;
 	if (tile && overlap(&d, &s)) {
 		/* src is dst element for element: every element keeps its value. */
 		if (s.p == d.p && s.pstride == d.pstride && s.dt == d.dt)
