@@ -285,11 +285,13 @@ static int bit_set(kdsl_ascend_bits m, int64_t i)
 
 /* The uninit check of a vector op (see uninit_move). */
 /* The next run of enabled elements of a repeat at or after *i (of n):
- * [*i, return value), empty at the end. */
-static int64_t next_run(kdsl_ascend_bits bits, int64_t n, int64_t *i)
+ * [*i, return value), empty at the end.  dense: all n are enabled. */
+static int64_t next_run(kdsl_ascend_bits bits, int dense, int64_t n, int64_t *i)
 {
 	int64_t j;
 
+	if (dense)
+		return n;
 	for (; *i < n && !bit_set(bits, *i); ++*i)
 		;
 	for (j = *i; j < n && bit_set(bits, j); j++)
@@ -304,16 +306,16 @@ static int uninit_vec(kdsl_rt *rt, const kdsl_site *site, kdsl_ascend_bits bits,
                       const char *const *names, const kdsl_cref *src, const int64_t *soff, const int64_t *sstep)
 {
 	int64_t r, i, j;
-	int k, rc;
+	int k, rc, dense = bits_dense(bits);
 
 	for (r = 0; r < repeat_times; r++) {
 		for (k = 0; k < nsrc; k++)
-			for (i = 0; (j = next_run(bits, n, &i)) > i; i = j)
+			for (i = 0; (j = next_run(bits, dense, n, &i)) > i; i = j)
 				if ((rc = kdsl_uninit_rows(rt, site, names[k], src[k].base, src[k].mem,
 				                           src[k].base + soff[k] + r * sstep[k] + i * size, 0, 1,
 				                           (size_t)((j - i) * size))))
 					return rc;
-		for (i = 0; (j = next_run(bits, n, &i)) > i; i = j)
+		for (i = 0; (j = next_run(bits, dense, n, &i)) > i; i = j)
 			kdsl_uninit_mark(rt, dst->mem, dst->base + dst_off + r * dstep + i * size, (size_t)((j - i) * size));
 	}
 	return KDSL_OK;

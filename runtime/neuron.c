@@ -831,10 +831,21 @@ int kdsl_neuron_nc_stream_shuffle(kdsl_rt *rt, const kdsl_site *site, kdsl_tile 
  * its dst element: nonzero, or zero under reverse_pred (flip). */
 static int pred_selects(const unsigned char *pr, size_t size, int64_t j, uint64_t flip)
 {
-	uint32_t x = 0;
+	uint16_t h;
+	uint32_t w;
+	int on;
 
-	memcpy(&x, pr + (size_t)j * size, size);   /* u8, u16 or u32: nonzero in any byte order */
-	return (x != 0) != (flip != 0);
+	/* fixed-size loads: a memcpy of a variable size is a library call */
+	if (size == 1) {
+		on = pr[j] != 0;
+	} else if (size == 2) {
+		memcpy(&h, pr + 2 * (size_t)j, 2);
+		on = h != 0;
+	} else {
+		memcpy(&w, pr + 4 * (size_t)j, 4);
+		on = w != 0;
+	}
+	return on != (flip != 0);
 }
 
 /* The uninit check of a predicated copy: all of the predicate is read;
