@@ -18,13 +18,28 @@ static unsigned char *shadow_of(const kdsl_rt *rt, kdsl_mem mem, const unsigned 
 	return rt->shadow[mem] + ((uintptr_t)p - (uintptr_t)rt->mem[mem]);
 }
 
+/* Whether p..p+len-1 lies in memory mem's shadowed bytes.  Not always:
+ * an embedder may give an operand the memory's name without its address
+ * (ascend checks a ub operand's bounds against its own size only), and
+ * such bytes are not tracked (addresses as integers: p may point into
+ * another object). */
+static int tracked(const kdsl_rt *rt, kdsl_mem mem, const unsigned char *p, size_t len)
+{
+	uintptr_t m, a = (uintptr_t)p;
+
+	if ((int)mem <= 0 || (int)mem >= KDSL_NMEM || !rt->shadow[mem])
+		return 0;
+	m = (uintptr_t)rt->mem[mem];
+	return a >= m && a - m <= rt->mem_bytes[mem] && len <= rt->mem_bytes[mem] - (a - m);
+}
+
 size_t kdsl_uninit_first(const kdsl_rt *rt, kdsl_mem mem, const unsigned char *p, size_t len)
 {
 	const unsigned char *s;
 	uint64_t pat, w;
 	size_t i = 0;
 
-	if ((int)mem <= 0 || (int)mem >= KDSL_NMEM || !rt->shadow[mem])
+	if (!tracked(rt, mem, p, len))
 		return len;
 	s = shadow_of(rt, mem, p);
 	pat = 0x0101010101010101ull * rt->epoch;
@@ -54,7 +69,7 @@ size_t kdsl_uninit_first(const kdsl_rt *rt, kdsl_mem mem, const unsigned char *p
 
 void kdsl_uninit_mark(kdsl_rt *rt, kdsl_mem mem, const unsigned char *p, size_t len)
 {
-	if ((int)mem > 0 && (int)mem < KDSL_NMEM && rt->shadow[mem])
+	if (tracked(rt, mem, p, len))
 		memset(shadow_of(rt, mem, p), rt->epoch, len);
 }
 

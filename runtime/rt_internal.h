@@ -47,12 +47,13 @@ struct kdsl_rt {
 };
 
 /* ---- the uninit checker (check.c) ----
- * Only called when rt->head.check has KDSL_CHECK_UNINIT; p points into an
- * operand already checked against its memory.  A memory without a shadow
- * (gm, hbm: the caller's tensors) reads as written. */
+ * Only called when rt->head.check has KDSL_CHECK_UNINIT, on operands
+ * whose rules were checked.  A memory without a shadow (gm, hbm: the
+ * caller's tensors), and bytes outside the runtime's memory, read as
+ * written. */
 
 /* Bytes p..p+len-1 of memory mem: the offset of the first not written, or
- * len when all were. */
+ * len when all were (or are not in the runtime's memory). */
 size_t kdsl_uninit_first(const kdsl_rt *rt, kdsl_mem mem, const unsigned char *p, size_t len);
 /* Marks bytes p..p+len-1 of memory mem written. */
 void kdsl_uninit_mark(kdsl_rt *rt, kdsl_mem mem, const unsigned char *p, size_t len);
