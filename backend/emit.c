@@ -513,6 +513,30 @@ static void buf_local(KdBuf *o, const KdFunc *f, int i)
 	kd_buf_printf(o, "_buf%d", i);
 }
 
+/* The kernel's on-chip buffers that its ops use (bused) as a static
+ * kdsl_buffer table kd_buffer, for the runtime checks' messages; returns
+ * their number (0: no table). */
+static int buffer_table(Emit *e, const KdFunc *f, const char *bused)
+{
+	int n = 0;
+	for (int i = 0; i < f->nbuf; i++) {
+		const KdBuffer *b = &f->buf[i];
+		int64_t bytes = b->bytes, parts = 1;
+		if (!bused[i])
+			continue;
+		if (e->tg->footprint)
+			e->tg->footprint(b, &bytes, &parts);
+		kd_buf_puts(e->o, n ? ",\n\t\t{" : "\tstatic const kdsl_buffer kd_buffer[] = {\n\t\t{");
+		kd_c_string(e->o, b->name ? b->name : "");
+		kd_buf_printf(e->o, ", %s, %lld, %lld, %lld}", kd_spaces[b->space].rt_enum, (long long)b->addr,
+		              (long long)bytes, (long long)parts);
+		n++;
+	}
+	if (n)
+		kd_buf_puts(e->o, ",\n\t};\n");
+	return n;
+}
+
 static void func(Emit *e, const KdFunc *f)
 {
 	KdBuf *o = e->o;
@@ -569,6 +593,7 @@ static void func(Emit *e, const KdFunc *f)
 			used[b->space] |= b->param < 0;
 			bused[f->val[f->ins[i].res].buf] = b->param < 0;
 		}
+	int nbuf = buffer_table(e, f, bused);
 	for (int s = 1; s < KD_NSPACE; s++)
 		if (used[s]) {
 			kd_buf_printf(o, "\tunsigned char *kd_mem_%s;\n", kd_spaces[s].name);
@@ -654,6 +679,10 @@ static void func(Emit *e, const KdFunc *f)
 			buf_local(o, f, i);
 			kd_buf_puts(o, ";\n");
 		}
+	/* the runtime's checks name buffers in their messages (kdsl_rt.h) */
+	if (nbuf)
+		kd_buf_printf(o, "\tif (kdsl_rt_checking(kd_rt))\n\t\tkdsl_rt_check_buffers(kd_rt, kd_buffer, %d);\n",
+		              nbuf);
 	free(bused);
 	/* The prologue goes under the kernel's line: a breakpoint there stops
 	 * on entry, as on a C function's line. */

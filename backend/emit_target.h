@@ -38,6 +38,10 @@ typedef struct {
 	/* Writes operand v of parameter p and returns 1 when the target
 	 * spells it (neuron: tiles, lists, tile-or-number); 0: emit.c does. */
 	int (*arg)(KdEmitCtx *c, const KdOpParam *p, int v);
+	/* An on-chip buffer's bytes from its address in each partition, and
+	 * its partitions, for the runtime's buffer table (kdsl_buffer: the
+	 * checks' messages name buffers).  NULL: b->bytes in one partition. */
+	void (*footprint)(const KdBuffer *b, int64_t *bytes, int64_t *parts);
 } KdEmitTarget;
 
 /* The hooks of target t (not KD_TARGET_NONE). */

@@ -76,7 +76,8 @@ static int spawn(char *const *argv)
 
 static const char run_usage[] =
 	"usage: kdslc run FILE.k [--arg NAME=VALUE]... [--out DIR] [--kernel NAME]\n"
-	"                        [--repeat N] [--quiet] [-O0|-O1] [-g] [--keep DIR]\n"
+	"                        [--repeat N] [--quiet] [--check-uninit] [-O0|-O1] [-g]\n"
+	"                        [--keep DIR]\n"
 	"Compiles FILE.k's kernels with a harness, builds them with the C compiler\n"
 	"and runs each (or only --kernel NAME), printing its tensors.\n"
 	"  --arg NAME=VALUE  fills parameter NAME: iota, zeros, ones, random[:seed],\n"
@@ -84,6 +85,8 @@ static const char run_usage[] =
 	"  --out DIR         writes every tensor to DIR/NAME.npy after the run\n"
 	"  --repeat N        times N more runs of each kernel\n"
 	"  --quiet, -q       prints no tensors\n"
+	"  --check-uninit    fails an op that reads on-chip bytes (ub, l1, sbuf, psum)\n"
+	"                    no op wrote since the kernel started (KDSL_CHECK=uninit)\n"
 	"  -O0, -O1          kdslc's optimisation level (default -O1)\n"
 	"  -g                builds the C with -g -O0 (for gdb)\n"
 	"  --keep DIR        builds in DIR and keeps the C (kernel.c) and the program\n"
@@ -133,6 +136,7 @@ static int run_out(void *ctx, const char *val) { return forward(ctx, "--out", va
 static int run_kernel(void *ctx, const char *val) { return forward(ctx, "--kernel", val); }
 static int run_repeat(void *ctx, const char *val) { return forward(ctx, "--repeat", val); }
 static int run_quiet(void *ctx, const char *val) { return forward(ctx, "--quiet", val); }
+static int run_check_uninit(void *ctx, const char *val) { return forward(ctx, "--check-uninit", val); }
 
 static int run_input(void *ctx, const char *arg)
 {
@@ -157,6 +161,7 @@ static const KdOptSpec run_options[] = {
 	{"--repeat", required_argument, run_repeat, 0},
 	{"--quiet", no_argument, run_quiet, 0},
 	{"-q", no_argument, run_quiet, 0},
+	{"--check-uninit", no_argument, run_check_uninit, 0},
 };
 
 /* Appends the blank-separated words of s to argv (no shell: no quotes,

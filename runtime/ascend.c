@@ -109,6 +109,30 @@ static void copy_blocks(unsigned char *d, const unsigned char *s, int64_t len)
 		memcpy(d + o, s + o, BLOCK);
 }
 
+/* ---- the uninit check (KDSL_CHECK_UNINIT, check.c) ----
+ * Called at an op's entry when rt->head.check is set, after every rule
+ * and before any work: step by step (burst or repeat, in the device's
+ * order, so an overlapping ub->ub move may read what its earlier bursts
+ * wrote), the bytes read must have been written, then the bytes written
+ * are marked.  gm has no shadow: the caller's tensors read as written. */
+
+/* A data_move's bursts. */
+static int uninit_move(kdsl_rt *rt, const kdsl_site *site, const kdsl_ref *dst, int64_t dst_off,
+                       const kdsl_cref *src, int64_t src_off, int64_t nburst, int64_t len, int64_t dstep,
+                       int64_t sstep)
+{
+	int64_t k;
+	int rc;
+
+	for (k = 0; k < nburst; k++) {
+		if ((rc = kdsl_uninit_rows(rt, site, "src", src->base, src->mem, src->base + src_off + k * sstep, 0, 1,
+		                           (size_t)len)))
+			return rc;
+		kdsl_uninit_mark(rt, dst->mem, dst->base + dst_off + k * dstep, (size_t)len);
+	}
+	return KDSL_OK;
+}
+
 int kdsl_ascend_data_move(kdsl_rt *rt, const kdsl_site *site,
                           kdsl_ref dst, int64_t dst_off,
                           kdsl_cref src, int64_t src_off,
@@ -138,6 +162,8 @@ int kdsl_ascend_data_move(kdsl_rt *rt, const kdsl_site *site,
 	dstep = (burst + dst_stride) * BLOCK;
 	if ((rc = check_bounds(rt, site, "src", "burst", "reads", src.bytes, src_off, nburst, sstep, len)) ||
 	    (rc = check_bounds(rt, site, "dst", "burst", "writes", dst.bytes, dst_off, nburst, dstep, len)))
+		return rc;
+	if (rt->head.check && (rc = uninit_move(rt, site, &dst, dst_off, &src, src_off, nburst, len, dstep, sstep)))
 		return rc;
 	/* Contiguous on both sides: one copy.  When ub->ub spans overlap,
 	 * one memmove equals the bursts in order only if dst does not lie
@@ -257,6 +283,44 @@ static int bit_set(kdsl_ascend_bits m, int64_t i)
 	return (int)((i < 64 ? m.l >> i : m.h >> (i - 64)) & 1);
 }
 
+/* The uninit check of a vector op (see uninit_move). */
+/* The next run of enabled elements of a repeat at or after *i (of n):
+ * [*i, return value), empty at the end.  dense: all n are enabled. */
+static int64_t next_run(kdsl_ascend_bits bits, int dense, int64_t n, int64_t *i)
+{
+	int64_t j;
+
+	if (dense)
+		return n;
+	for (; *i < n && !bit_set(bits, *i); ++*i)
+		;
+	for (j = *i; j < n && bit_set(bits, j); j++)
+		;
+	return j;
+}
+
+/* A vector op's repeats: the mask's elements of each source (nsrc of
+ * them, src[k] at its offset and repeat step), then dst's. */
+static int uninit_vec(kdsl_rt *rt, const kdsl_site *site, kdsl_ascend_bits bits, int64_t n, int64_t size,
+                      int64_t repeat_times, const kdsl_ref *dst, int64_t dst_off, int64_t dstep, int nsrc,
+                      const char *const *names, const kdsl_cref *src, const int64_t *soff, const int64_t *sstep)
+{
+	int64_t r, i, j;
+	int k, rc, dense = bits_dense(bits);
+
+	for (r = 0; r < repeat_times; r++) {
+		for (k = 0; k < nsrc; k++)
+			for (i = 0; (j = next_run(bits, dense, n, &i)) > i; i = j)
+				if ((rc = kdsl_uninit_rows(rt, site, names[k], src[k].base, src[k].mem,
+				                           src[k].base + soff[k] + r * sstep[k] + i * size, 0, 1,
+				                           (size_t)((j - i) * size))))
+					return rc;
+		for (i = 0; (j = next_run(bits, dense, n, &i)) > i; i = j)
+			kdsl_uninit_mark(rt, dst->mem, dst->base + dst_off + r * dstep + i * size, (size_t)((j - i) * size));
+	}
+	return KDSL_OK;
+}
+
 int kdsl_ascend_vec_dup(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
                         kdsl_ascend_mask mask, kdsl_ref dst, int64_t dst_off,
                         double scalar, int64_t repeat_times, int64_t dst_rep_stride)
@@ -281,6 +345,9 @@ int kdsl_ascend_vec_dup(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
 	if ((rc = check_bounds(rt, site, "dst", "repeat", "writes", dst.bytes, dst_off,
 	                       repeat_times, step, len)))
 		return rc;
+	if (rt->head.check)
+		(void)uninit_vec(rt, site, bits, n, (int64_t)size, repeat_times, &dst, dst_off, step, 0, NULL, NULL,
+		                 NULL, NULL);
 	kdsl_store_value(dt, one, scalar);
 	if (!bits_dense(bits)) {
 		/* bitwise: the enabled elements only */
@@ -407,6 +474,14 @@ int kdsl_ascend_vec_add(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
 	    (!(d == s1 && dstep == 0 && s1step == 0) &&
 	     (rc = check_overlap(rt, site, "src1", d, dstep, s1, s1step, repeat_times, bits, size))))
 		return rc;
+	if (rt->head.check) {
+		static const char *const names[2] = {"src0", "src1"};
+		const kdsl_cref srcs[2] = {src0, src1};
+		const int64_t offs[2] = {src0_off, src1_off}, steps[2] = {s0step, s1step};
+		if ((rc = uninit_vec(rt, site, bits, n, size, repeat_times, &dst, dst_off, dstep, 2, names, srcs, offs,
+		                     steps)))
+			return rc;
+	}
 	dense = bits_dense(bits);
 	for (r = 0; r < repeat_times; r++) {
 		memcpy(a.b, s0 + r * s0step, (size_t)len);

@@ -38,7 +38,8 @@ enum {
 	KDSL_ERR_ALIGN = 3,    /* an address not aligned as the memory requires */
 	KDSL_ERR_TARGET = 4,   /* a kernel run on a runtime of another target */
 	KDSL_ERR_ARG = 5,      /* a NULL tensor or another bad call */
-	KDSL_ERR_NOMEM = 6
+	KDSL_ERR_NOMEM = 6,
+	KDSL_ERR_UNINIT = 7    /* a read of on-chip bytes not written (KDSL_CHECK_UNINIT) */
 };
 
 typedef struct kdsl_rt kdsl_rt;
@@ -103,15 +104,70 @@ KDSL_API int kdsl_rt_fail(kdsl_rt *rt, const kdsl_site *site, int code, const ch
 KDSL_API int kdsl_rt_enter(kdsl_rt *rt, kdsl_target target, const char *kernel);
 KDSL_API int kdsl_rt_null_param(kdsl_rt *rt, const char *kernel, const char *param);
 
-/* The first member of every kdsl_rt: what a kernel's entry touches
- * inline, so a call of a short kernel does not pay a call into the library. */
+/* ---- checking modes ----
+ * KDSL_CHECK_UNINIT, the uninitialised-read checker: the runtime keeps a
+ * shadow of every on-chip memory (ub, l1, sbuf, psum; not the caller's
+ * gm/hbm tensors) saying which bytes an op wrote, and an op that reads a
+ * byte not written since the current kernel started (or, for ops called
+ * outside a kernel, since the check was turned on) fails with
+ * KDSL_ERR_UNINIT naming the operand and the first such byte.  Off by
+ * default; kdsl_rt_create turns it on when the environment has
+ * KDSL_CHECK=uninit.  Bytes written through kdsl_rt_mem's pointer are not
+ * seen (kdsl_rt_check_mark says they are). */
+enum { KDSL_CHECK_NONE = 0, KDSL_CHECK_UNINIT = 1u << 0 };
+
+/* Sets the checking modes (KDSL_CHECK_* or'ed; 0 turns all off).  Turning
+ * the uninit check on forgets every earlier write.  KDSL_ERR_ARG for a
+ * NULL runtime or an unknown bit, KDSL_ERR_NOMEM when the shadow cannot
+ * be allocated (the modes are then unchanged). */
+KDSL_API int kdsl_rt_set_check(kdsl_rt *rt, unsigned checks);
+/* The checking modes on (0 for a NULL runtime). */
+KDSL_API unsigned kdsl_rt_check(const kdsl_rt *rt);
+/* A kernel starts: the uninit check forgets every earlier write (stale
+ * data of an earlier call is what it is for).  kdsl_rt_try_enter calls
+ * it when the check is on. */
+KDSL_API void kdsl_rt_check_start(kdsl_rt *rt);
+/* Says the embedder wrote bytes off..off+len-1 of on-chip memory mem (host
+ * offsets from kdsl_rt_mem's pointer) itself, so the check does not flag
+ * reads of them; KDSL_ERR_ARG outside the memory. */
+KDSL_API int kdsl_rt_check_mark(kdsl_rt *rt, kdsl_mem mem, size_t off, size_t len);
+
+/* A kernel's on-chip buffer, as generated code describes it to the
+ * checks' messages: its .k name, memory, first byte (in each partition
+ * of a partitioned memory, else in the memory), bytes from there (in each
+ * partition) and partitions from 0 (1 when not partitioned). */
+typedef struct {
+	const char *name;
+	kdsl_mem mem;
+	size_t off, bytes, parts;
+} kdsl_buffer;
+/* The running kernel's buffers (n of them; bufs must outlive the
+ * runtime's use of it, generated code passes a static table): a check's
+ * message names the buffer a byte lies in.  Forgotten at the next kernel
+ * start; generated kernels call it after kdsl_rt_try_enter when a check
+ * is on. */
+KDSL_API void kdsl_rt_check_buffers(kdsl_rt *rt, const kdsl_buffer *bufs, size_t n);
+
+/* The first member of every kdsl_rt: what a kernel's entry and the inline
+ * ops touch, so a call of a short kernel does not pay a call into the
+ * library. */
 typedef struct {
 	kdsl_target target;
 	int has_error;      /* 0: the last error is "" whatever err holds */
+	unsigned check;     /* KDSL_CHECK_* on: the inline ops then defer to the library */
 } kdsl_rt_head;
 
+/* Whether any checking mode is on: the inline fast paths below take the
+ * library's path then, which does the checks, and generated kernels pass
+ * their buffers (kdsl_rt_check_buffers). */
+static inline int kdsl_rt_checking(const kdsl_rt *rt)
+{
+	return ((const kdsl_rt_head *)(const void *)rt)->check != 0;
+}
+
 /* kdsl_rt_enter's common case inline: for a runtime of the target, clears
- * the last error and returns 1; otherwise returns 0, and kdsl_rt_enter
+ * the last error (and, under the uninit check, starts the kernel's
+ * shadow afresh) and returns 1; otherwise returns 0, and kdsl_rt_enter
  * reports why (generated kernels return what it returns). */
 static inline int kdsl_rt_try_enter(kdsl_rt *rt, kdsl_target target)
 {
@@ -119,6 +175,8 @@ static inline int kdsl_rt_try_enter(kdsl_rt *rt, kdsl_target target)
 	if (!rt || h->target != target)
 		return 0;
 	h->has_error = 0;
+	if (h->check)
+		kdsl_rt_check_start(rt);
 	return 1;
 }
 
@@ -182,9 +240,9 @@ static inline int kdsl_ascend_aligned_(const void *base, kdsl_mem mem, int64_t o
  * size) instead of a library call whose eleven arguments go through the
  * stack.  The common case is a move that passes every rule and whose
  * source and destination spans do not overlap: one memcpy when both
- * strides are 0, else a copy per burst.  Anything else, and every
- * error, goes to kdsl_ascend_data_move, which behaves exactly as if
- * called directly. */
+ * strides are 0, else a copy per burst.  Anything else, every error,
+ * and every move while a check is on (kdsl_rt_checking), goes to
+ * kdsl_ascend_data_move, which behaves exactly as if called directly. */
 static inline KDSL_INLINE_ALWAYS int
 kdsl_ascend_data_move_fast(kdsl_rt *rt, const kdsl_site *site, kdsl_ref dst, int64_t dst_off,
                            kdsl_cref src, int64_t src_off, int64_t sid, int64_t nburst, int64_t burst,
@@ -201,7 +259,8 @@ kdsl_ascend_data_move_fast(kdsl_rt *rt, const kdsl_site *site, kdsl_ref dst, int
 	uint64_t o;
 	int64_t k;
 
-	if (rt && sid >= 0 && sid <= KDSL_ASCEND_SID_MAX && nburst >= 1 && nburst <= KDSL_ASCEND_NBURST_MAX &&
+	if (rt && !kdsl_rt_checking(rt) && sid >= 0 && sid <= KDSL_ASCEND_SID_MAX && nburst >= 1 &&
+	    nburst <= KDSL_ASCEND_NBURST_MAX &&
 	    burst >= 1 && burst <= KDSL_ASCEND_BURST_MAX && src_stride >= 0 &&
 	    src_stride <= KDSL_ASCEND_STRIDE_MAX && dst_stride >= 0 && dst_stride <= KDSL_ASCEND_STRIDE_MAX &&
 	    kdsl_ascend_move_allowed(src.mem, dst.mem) &&
@@ -265,8 +324,8 @@ KDSL_API int kdsl_ascend_vec_dup(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype 
                                  double scalar, int64_t repeat_times, int64_t dst_rep_stride);
 /* What generated code calls for vec_dup: the usual zero fill inline.
  * Repeats that follow each other (dst_rep_stride * 32 == mask * size),
- * +0.0 (every byte 0 in every dtype), and every rule met: one memset.
- * Anything else, and every error, goes to kdsl_ascend_vec_dup. */
+ * +0.0 (every byte 0 in every dtype), every rule met and no check on:
+ * one memset.  Anything else, and every error, goes to kdsl_ascend_vec_dup. */
 static inline KDSL_INLINE_ALWAYS int
 kdsl_ascend_vec_dup_fast(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt, kdsl_ascend_mask m,
                          kdsl_ref dst, int64_t dst_off, double scalar, int64_t repeat_times,
@@ -278,7 +337,8 @@ kdsl_ascend_vec_dup_fast(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt, kdsl
 	uint64_t bits, len = (uint64_t)mask * (uint64_t)size * (uint64_t)repeat_times;
 
 	memcpy(&bits, &scalar, sizeof bits);
-	if (rt && size && bits == 0 && !m.bits && mask >= 1 && mask <= KDSL_ASCEND_REPEAT_BYTES / size &&
+	if (rt && !kdsl_rt_checking(rt) && size && bits == 0 && !m.bits && mask >= 1 &&
+	    mask <= KDSL_ASCEND_REPEAT_BYTES / size &&
 	    repeat_times >= 1 && repeat_times <= KDSL_ASCEND_REPEAT_MAX && dst_rep_stride >= 0 &&
 	    dst_rep_stride <= KDSL_ASCEND_REP_STRIDE_MAX && dst_rep_stride * KDSL_ASCEND_BLOCK == mask * size &&
 	    dst.mem == KDSL_MEM_UB && dst.base &&

@@ -184,6 +184,40 @@ static int snapshot(kdsl_rt *rt, const kdsl_site *site, view *v, unsigned char *
 	return KDSL_OK;
 }
 
+/* ---- the uninit check (KDSL_CHECK_UNINIT, check.c) ----
+ * Each op calls one of these at its entry when rt->head.check is set,
+ * after every rule and before any work: the bytes its sources read must
+ * have been written, then the bytes it writes are marked.  Reads come
+ * first, as every op reads its sources (or a snapshot of them) before
+ * it writes. */
+
+/* Every byte of source view v (of the tile whose storage starts at base). */
+static int uninit_src(kdsl_rt *rt, const kdsl_site *site, const char *what, const unsigned char *base,
+                      const view *v)
+{
+	return kdsl_uninit_rows(rt, site, what, base, v->mem, v->p, v->pstride, v->np, (size_t)v->n * v->size);
+}
+
+static void uninit_dst(kdsl_rt *rt, const view *d)
+{
+	kdsl_uninit_mark_rows(rt, d->mem, d->p, d->pstride, d->np, (size_t)d->n * d->size);
+}
+
+/* An op that reads all of a (and b, when not NULL) and writes all of d;
+ * with rmw it reads d first too (nc_matmul's accumulate). */
+static int uninit_op(kdsl_rt *rt, const kdsl_site *site, const char *an, const unsigned char *ab, const view *a,
+                     const char *bn, const unsigned char *bb, const view *b, const unsigned char *db,
+                     const view *d, int rmw)
+{
+	int rc;
+
+	if ((a && (rc = uninit_src(rt, site, an, ab, a))) || (b && (rc = uninit_src(rt, site, bn, bb, b))) ||
+	    (rmw && (rc = uninit_src(rt, site, "dst", db, d))))
+		return rc;
+	uninit_dst(rt, d);
+	return KDSL_OK;
+}
+
 /* ---- copies ---- */
 
 /* Rows of a view, for the engine kernels (neuron_engine.c). */
@@ -226,6 +260,8 @@ static int move(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile sr
 	    (rc = in_mem(rt, site, "dst", &d, load, 0, !load)) || (rc = in_mem(rt, site, "src", &s, !load, 0, load)) ||
 	    (rc = same_dtype(rt, site, "src", &s, "dst", &d)) || (rc = same_shape(rt, site, "src", &s, "dst", &d)))
 		return rc;
+	if (rt->head.check && (rc = uninit_op(rt, site, "src", src.base, &s, NULL, NULL, NULL, dst.base, &d, 0)))
+		return rc;
 	return copy_rows(rt, site, &d, s);
 }
 
@@ -250,6 +286,8 @@ int kdsl_neuron_tensor_copy(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, k
 	    (rc = in_mem(rt, site, "dst", &d, 1, 1, 0)) || (rc = in_mem(rt, site, "src", &s, 1, 1, 0)) ||
 	    (rc = same_shape(rt, site, "src", &s, "dst", &d)))
 		return rc;
+	if (rt->head.check && (rc = uninit_op(rt, site, "src", src.base, &s, NULL, NULL, NULL, dst.base, &d, 0)))
+		return rc;
 	return copy_rows(rt, site, &d, s);
 }
 
@@ -266,6 +304,8 @@ int kdsl_neuron_memset(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, double
 		return KDSL_ERR_ARG;
 	if ((rc = CHECK_TILE(rt, site, "dst", dst, &d)) || (rc = in_mem(rt, site, "dst", &d, 1, 1, 0)))
 		return rc;
+	if (rt->head.check)
+		uninit_dst(rt, &d);
 	kdsl_store_value(d.dt, one, value);
 	for (p = 0; p < d.np; p++)
 		kdsl_splat(wrow(&d, p), one, d.size, (size_t)d.n);
@@ -282,6 +322,8 @@ int kdsl_neuron_iota(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, double b
 	/* iota runs on the GpSimd engine, which cannot reach psum. */
 	if ((rc = CHECK_TILE(rt, site, "dst", dst, &d)) || (rc = in_mem(rt, site, "dst", &d, 1, 0, 0)))
 		return rc;
+	if (rt->head.check)
+		uninit_dst(rt, &d);
 	kdsl_engine_iota(rt->isa, eng_rows(&d), base, step, d.np, d.n);
 	return KDSL_OK;
 }
@@ -314,6 +356,9 @@ static int elementwise(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_c
 		return rc;
 	if (b && ((rc = CHECK_TILE(rt, site, "b", *b, &t)) || (rc = in_mem(rt, site, "b", &t, 1, 1, 0)) ||
 	          (rc = same_shape(rt, site, "b", &t, "dst", &d))))
+		return rc;
+	if (rt->head.check && (rc = uninit_op(rt, site, is_act ? "src" : "a", a.base, &s, "b", b ? b->base : NULL,
+	                                      b ? &t : NULL, dst.base, &d, 0)))
 		return rc;
 	if (overlap(&d, &s) && (rc = snapshot(rt, site, &s, &ba)))
 		return rc;
@@ -385,6 +430,9 @@ int kdsl_neuron_nc_matmul(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kds
 	if (d.np != M || d.n != N)
 		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "dst must be [%" PRId64 ", %" PRId64 "], got [%" PRId64
 		                    ", %" PRId64 "]", M, N, d.np, d.n);
+	if (rt->head.check && (rc = uninit_op(rt, site, "stationary", stationary.base, &st, "moving", moving.base,
+	                                      &mv, dst.base, &d, accumulate != 0)))
+		return rc;
 	/* one scratch area per runtime, allocated at the first matmul */
 	if (!rt->eng_scratch && !(rt->eng_scratch = malloc(sizeof(float) * KDSL_ENG_MM_SCRATCH)))
 		return kdsl_rt_fail(rt, site, KDSL_ERR_NOMEM, "out of memory");
@@ -417,6 +465,8 @@ int kdsl_neuron_nc_transpose(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, 
 	if (d.np != s.n || d.n != s.np)
 		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "dst must be [%" PRId64 ", %" PRId64 "], got [%" PRId64
 		                    ", %" PRId64 "]", s.n, s.np, d.np, d.n);
+	if (rt->head.check && (rc = uninit_op(rt, site, "src", src.base, &s, NULL, NULL, NULL, dst.base, &d, 0)))
+		return rc;
 	for (j = 0; j < d.np; j++) {
 		unsigned char *o = wrow(&d, j);
 		for (p = 0; p < s.np; p++)
@@ -427,6 +477,27 @@ int kdsl_neuron_nc_transpose(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, 
 
 /* ---- nc_stream_shuffle (seed 000): the operands here, the mask and the
  * row moves in neuron_shuffle.c ---- */
+
+/* The uninit check of a shuffle: dst row r reads src row r/32*32 +
+ * mask[r%32] unless the entry is KEEP (the row keeps its bytes and its
+ * state); every read comes before any write. */
+static int uninit_shuffle(kdsl_rt *rt, const kdsl_site *site, const unsigned char *sbase, const view *s,
+                          const view *d, const int64_t *mask)
+{
+	size_t rb = (size_t)d->n * d->size;
+	int64_t r;
+	int rc;
+
+	for (r = 0; r < d->np; r++)
+		if (mask[r % KDSL_NEURON_QUADRANT] != KDSL_NEURON_SHUFFLE_KEEP &&
+		    (rc = kdsl_uninit_rows(rt, site, "src", sbase, s->mem, row(s, r / KDSL_NEURON_QUADRANT * KDSL_NEURON_QUADRANT + mask[r % KDSL_NEURON_QUADRANT]), 0,
+		                           1, rb)))
+			return rc;
+	for (r = 0; r < d->np; r++)
+		if (mask[r % KDSL_NEURON_QUADRANT] != KDSL_NEURON_SHUFFLE_KEEP)
+			kdsl_uninit_mark(rt, d->mem, row(d, r), rb);
+	return KDSL_OK;
+}
 
 int kdsl_neuron_nc_stream_shuffle(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile src,
                                   const int64_t *mask, int64_t nmask)
@@ -459,6 +530,8 @@ int kdsl_neuron_nc_stream_shuffle(kdsl_rt *rt, const kdsl_site *site, kdsl_tile 
 	inplace = d.p == s.p && d.pstride == s.pstride;
 	if ((rc = kdsl_shuffle_plan(rt, site, mask, nmask, d.np, s.np, inplace, &pl)))
 		return rc;
+	if (rt->head.check && (rc = uninit_shuffle(rt, site, src.base, &s, &d, mask)))
+		return rc;
 	rb = (size_t)d.n * d.size;
 	/* Any other overlap reads a snapshot. */
 	if (!inplace && overlap(&d, &s) && (rc = snapshot(rt, site, &s, &buf)))
@@ -474,6 +547,60 @@ int kdsl_neuron_nc_stream_shuffle(kdsl_rt *rt, const kdsl_site *site, kdsl_tile 
  * src is converted (through f32, kdsl_engine_map), a row at a time.  Equal
  * dtypes blend the bits, so the copy is bit-exact; a scalar src is an f32
  * operand converted to dst's dtype. */
+
+/* Whether element j of predicate row pr (elements of size bytes) selects
+ * its dst element: nonzero, or zero under reverse_pred (flip). */
+static int pred_selects(const unsigned char *pr, size_t size, int64_t j, uint64_t flip)
+{
+	uint16_t h;
+	uint32_t w;
+	int on;
+
+	/* fixed-size loads: a memcpy of a variable size is a library call */
+	if (size == 1) {
+		on = pr[j] != 0;
+	} else if (size == 2) {
+		memcpy(&h, pr + 2 * (size_t)j, 2);
+		on = h != 0;
+	} else {
+		memcpy(&w, pr + 4 * (size_t)j, 4);
+		on = w != 0;
+	}
+	return on != (flip != 0);
+}
+
+/* The uninit check of a predicated copy: all of the predicate is read;
+ * src (sbase NULL: a scalar) only where the predicate selects, and dst
+ * is written there; elsewhere dst keeps its bytes, and their state.
+ * Runs of selected elements are checked and marked a run at a time. */
+static int uninit_predicated(kdsl_rt *rt, const kdsl_site *site, const unsigned char *sbase, const view *s,
+                             const unsigned char *pbase, const view *pv, const view *d, uint64_t flip)
+{
+	int64_t p, j, k, pass;
+	int rc;
+
+	if ((rc = uninit_src(rt, site, "predicate", pbase, pv)))
+		return rc;
+	for (pass = 0; pass < 2; pass++)   /* every read before any write */
+		for (p = 0; p < d->np; p++)
+			for (j = 0; j < d->n; j = k) {
+				const unsigned char *pr = row(pv, p);
+				size_t at;
+				for (; j < d->n && !pred_selects(pr, pv->size, j, flip); j++)
+					;
+				for (k = j; k < d->n && pred_selects(pr, pv->size, k, flip); k++)
+					;
+				if (j == k)
+					break;
+				if (pass)
+					kdsl_uninit_mark(rt, d->mem, row(d, p) + (size_t)j * d->size, (size_t)(k - j) * d->size);
+				else if (sbase && (at = kdsl_uninit_first(rt, s->mem, row(s, p) + (size_t)j * s->size,
+				                                          (size_t)(k - j) * s->size)) <
+				                      (size_t)(k - j) * s->size)
+					return kdsl_uninit_fail(rt, site, "src", sbase, s->mem, row(s, p) + (size_t)j * s->size + at);
+			}
+	return KDSL_OK;
+}
 
 int kdsl_neuron_tensor_copy_predicated(kdsl_rt *rt, const kdsl_site *site, kdsl_ctile src,
                                        double src_scalar, kdsl_tile dst, kdsl_ctile predicate,
@@ -509,6 +636,9 @@ int kdsl_neuron_tensor_copy_predicated(kdsl_rt *rt, const kdsl_site *site, kdsl_
 	}
 	if (!mask)
 		return KDSL_OK;
+	if (rt->head.check && (rc = uninit_predicated(rt, site, tile ? src.base : NULL, &s, predicate.base, &pv, &d,
+	                                              flip)))
+		return rc;
 	if (tile && overlap(&d, &s)) {
 		/* src is dst element for element: every element keeps its value. */
 		if (s.p == d.p && s.pstride == d.pstride && s.dt == d.dt)

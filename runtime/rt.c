@@ -134,6 +134,7 @@ kdsl_rt *kdsl_rt_create(kdsl_target target)
 		kdsl_rt_destroy(rt);
 		return NULL;
 	}
+	kdsl_check_from_env(rt);
 	return rt;
 }
 
@@ -143,8 +144,10 @@ void kdsl_rt_destroy(kdsl_rt *rt)
 
 	if (!rt)
 		return;
-	for (i = 0; i < KDSL_NMEM; i++)
+	for (i = 0; i < KDSL_NMEM; i++) {
 		free(rt->mem[i]);
+		free(rt->shadow[i]);
+	}
 	free(rt->eng_scratch);
 	free(rt);
 }

@@ -40,7 +40,42 @@ struct kdsl_rt {
 	char err[1024];
 	size_t err_locus;                /* length of err's "file:line:col" (0: no site) */
 	kdsl_shuf_cache shuf;            /* nc_stream_shuffle's plans (neuron_shuffle.c) */
+	/* KDSL_CHECK_UNINIT (check.c): one shadow byte per byte of each
+	 * on-chip memory, equal to epoch where the byte was written since the
+	 * current kernel started; a kernel's start bumps epoch instead of
+	 * clearing megabytes of shadow (cleared when epoch wraps). */
+	unsigned char *shadow[KDSL_NMEM];
+	unsigned char epoch;
+	const kdsl_buffer *bufs;         /* the running kernel's (kdsl_rt_check_buffers) */
+	size_t nbufs;
 };
+
+/* ---- the uninit checker (check.c) ----
+ * Only called when rt->head.check has KDSL_CHECK_UNINIT, on operands
+ * whose rules were checked.  A memory without a shadow (gm, hbm: the
+ * caller's tensors), and bytes outside the runtime's memory, read as
+ * written. */
+
+/* Bytes p..p+len-1 of memory mem: the offset of the first not written, or
+ * len when all were (or are not in the runtime's memory). */
+size_t kdsl_uninit_first(const kdsl_rt *rt, kdsl_mem mem, const unsigned char *p, size_t len);
+/* Marks bytes p..p+len-1 of memory mem written. */
+void kdsl_uninit_mark(kdsl_rt *rt, kdsl_mem mem, const unsigned char *p, size_t len);
+/* rows rows of len bytes, row r at p + r*stride: KDSL_OK when every byte
+ * was written, else the error for the first that was not
+ * (kdsl_uninit_fail). */
+int kdsl_uninit_rows(kdsl_rt *rt, const kdsl_site *site, const char *what, const unsigned char *base,
+                     kdsl_mem mem, const unsigned char *p, size_t stride, int64_t rows, size_t len);
+void kdsl_uninit_mark_rows(kdsl_rt *rt, kdsl_mem mem, const unsigned char *p, size_t stride, int64_t rows,
+                           size_t len);
+/* Reports that operand `what` (its buffer's storage at base, partition 0
+ * byte 0 for a tile) read the unwritten byte at of memory mem:
+ * its place in the memory and in the operand's buffer.  Returns
+ * KDSL_ERR_UNINIT. */
+int kdsl_uninit_fail(kdsl_rt *rt, const kdsl_site *site, const char *what, const unsigned char *base,
+                     kdsl_mem mem, const unsigned char *at);
+/* Turns on the checks the environment's KDSL_CHECK names (kdsl_rt_create). */
+void kdsl_check_from_env(kdsl_rt *rt);
 
 const char *kdsl_mem_name(kdsl_mem mem);
 kdsl_isa kdsl_isa_detect(void);

@@ -43,12 +43,13 @@ typedef struct {
 	const char *only;
 	int quiet;
 	long repeat;   /* --repeat N: time N more runs */
+	int check_uninit;   /* --check-uninit: the runtime's KDSL_CHECK_UNINIT */
 } options;
 
 static void usage(FILE *f, const char *prog)
 {
 	fprintf(f, "usage: %s [--arg NAME=iota|zeros|ones|random[:seed]|FILE.npy|NUMBER]...\n"
-	           "       [--out DIR] [--kernel NAME] [--quiet] [--repeat N]\n", prog);
+	           "       [--out DIR] [--kernel NAME] [--quiet] [--repeat N] [--check-uninit]\n", prog);
 }
 
 static int errorf(const char *fmt, ...)
@@ -110,6 +111,8 @@ static int parse_options(int argc, char **argv, const kdsl_kernel_info *kernels,
 			return 0;
 		} else if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q")) {
 			o->quiet = 1;
+		} else if (!strcmp(argv[i], "--check-uninit")) {
+			o->check_uninit = 1;
 		} else if ((v = opt_value(argc, argv, &i, "--out"))) {
 			if (!*v)
 				return errorf("--out needs a directory");
@@ -380,6 +383,10 @@ static int run_kernel(const kdsl_kernel_info *k, int nkernel, const options *o, 
 	rt = kdsl_rt_create(k->target);
 	if (!rt) {
 		rc = errorf("cannot create a runtime for target %s", kdsl_target_name(k->target));
+		goto out;
+	}
+	if (o->check_uninit && kdsl_rt_set_check(rt, kdsl_rt_check(rt) | KDSL_CHECK_UNINIT) != KDSL_OK) {
+		rc = errorf("--check-uninit: %s", kdsl_rt_last_error(rt));
 		goto out;
 	}
 	if (!o->quiet) {

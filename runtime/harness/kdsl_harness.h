@@ -32,7 +32,7 @@ typedef struct {
 } kdsl_kernel_info;
 
 /* argv: [--arg NAME=iota|zeros|ones|random[:seed]|FILE.npy|INTEGER]...
- *       [--out DIR] [--kernel NAME] [--quiet]
+ *       [--out DIR] [--kernel NAME] [--quiet] [--repeat N] [--check-uninit]
  * Returns the process exit status: 0 ok, 1 a kernel failed, 2 bad usage
  * or I/O. */
 KDSL_API int kdsl_harness_main(int argc, char **argv, const kdsl_kernel_info *kernels, int nkernel);
