@@ -199,6 +199,32 @@ static int view(Build *b, KdNode *n)
 	return kd_ins_result(b->a, b->f, i, VT_REF, b->f->buf[buf].dt, buf, NULL);
 }
 
+/* An element's value (u[i] outside a tensor operand): elem_read of the
+ * view, a scalar of the tensor's dtype.  An effect op, so the passes see
+ * it read the buffer and keep it after the writes before it. */
+static int elem_read(Build *b, KdNode *n)
+{
+	int ref = view(b, n);
+	KdDtype dt = b->f->val[ref].dt;
+	int i = kd_ins_add(b->a, b->f, b->cur, OP_ELEM_READ, 1, &ref, &n->span, n->span);
+	return kd_ins_result(b->a, b->f, i, kd_dtypes[dt].is_float ? VT_FLOAT : VT_INT, dt, -1, NULL);
+}
+
+/* `u[i] = v;`: v cast to the element's dtype (as `dtype(v)` would), then
+ * elem_write of the view. */
+static void elem_write(Build *b, KdNode *n)
+{
+	int v = expr(b, n->b), ref = view(b, n->a);
+	KdDtype dt = b->f->val[ref].dt;
+	KdValType t = kd_dtypes[dt].is_float ? VT_FLOAT : VT_INT;
+	if (b->f->val[v].type != t || b->f->val[v].dt != dt)
+		v = emit(b, OP_CAST, 1, &v, &n->b->span, n->b->span, t, dt, NULL);
+	int args[ELEM_WRITE_NPARAM] = {[ELEM_WRITE_DST] = ref, [ELEM_WRITE_VALUE] = v};
+	KdSpan sp[ELEM_WRITE_NPARAM] = {n->a->span, n->b->span};
+	kd_ins_add(b->a, b->f, b->cur, OP_ELEM_WRITE, ELEM_WRITE_NPARAM, args, sp, n->span);
+	b->f->buf[b->f->val[ref].buf].written = 1;
+}
+
 static int call(Build *b, KdNode *n)
 {
 	const KdOpDesc *d = n->opdesc;
@@ -280,6 +306,11 @@ static int expr(Build *b, KdNode *n)
 		int v = expr(b, n->list.v[0]);
 		return emit(b, OP_CAST, 1, &v, &n->span, n->span, vtype(n->ty), n->ty->dt, NULL);
 	}
+	case N_INDEX:
+		/* an element's value; sema made every other index a tensor operand */
+		if (n->flags & KD_INDEX_ELEM)
+			return elem_read(b, n);
+		return kd_val_const(b->a, b->f, 0);
 	case N_CALL:
 		if (b->tg->lower_call) {
 			KdLowerCtx lc = lower_ctx(b);
@@ -524,6 +555,9 @@ static void stmt(Build *b, KdNode *n)
 		b->env[sl] = v;
 		break;
 	}
+	case N_STORE:
+		elem_write(b, n);
+		break;
 	case N_FOR:
 		for_stmt(b, n);
 		break;

@@ -422,3 +422,88 @@ int kdsl_ascend_vec_add(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
 	}
 	return KDSL_OK;
 }
+
+/* ---- element access (u[i], u[i] = v) ---- */
+
+/* TIK Scalar's dtypes: the integers and f16/f32 (no bf16, no bool). */
+static int elem_dtype_ok(kdsl_dtype dt)
+{
+	return dt != KDSL_BF16 && dt != KDSL_BOOL && kdsl_dtype_size(dt) > 0;
+}
+
+/* The checks a read and a write share: ub, the dtype, the element inside
+ * the tensor (off a multiple of the size comes from the compiler's
+ * element index; checked anyway, as any argument may be anything). */
+static int check_elem(kdsl_rt *rt, const kdsl_site *site, const char *what, kdsl_dtype dt,
+                      const unsigned char *base, kdsl_mem mem, size_t bytes, int64_t off)
+{
+	int64_t size;
+
+	if (!rt)
+		return KDSL_ERR_ARG;
+	if (!elem_dtype_ok(dt))
+		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "an element of %s is not a scalar value",
+		                    kdsl_dtype_name(dt));
+	if (mem != KDSL_MEM_UB)
+		return kdsl_rt_fail(rt, site, KDSL_ERR_ARG, "%s must be in ub (only ub elements are values), got %s",
+		                    what, kdsl_mem_name(mem));
+	if (!base)
+		return kdsl_rt_fail(rt, site, KDSL_ERR_ARG, "%s tensor is NULL", what);
+	size = (int64_t)kdsl_dtype_size(dt);
+	if (off < 0 || off % size || (uint64_t)off >= bytes || bytes - (uint64_t)off < (uint64_t)size)
+		return kdsl_rt_fail(rt, site, KDSL_ERR_BOUNDS,
+		                    "the element must be inside its tensor: index %" PRId64
+		                    " of a tensor of %zu elements (0..%zu)",
+		                    off / size - (off < 0 && off % size), bytes / (size_t)size,
+		                    bytes / (size_t)size - 1);
+	return KDSL_OK;
+}
+
+int kdsl_ascend_elem_read(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
+                          kdsl_cref src, int64_t off, kdsl_scalar *out)
+{
+	const unsigned char *p;
+	int rc;
+
+	if ((rc = check_elem(rt, site, "src", dt, src.base, src.mem, src.bytes, off)))
+		return rc;
+	if (!out)
+		return kdsl_rt_fail(rt, site, KDSL_ERR_ARG, "no place for the element read");
+	p = src.base + off;
+	switch (dt) {
+	case KDSL_F16: { kdsl_f16 h; memcpy(&h, p, 2); out->f = kdsl_h_f16_to_f64(h); break; }
+	case KDSL_F32: { float f; memcpy(&f, p, 4); out->f = f; break; }
+	case KDSL_I8: { int8_t v; memcpy(&v, p, 1); out->i = v; break; }
+	case KDSL_U8: { uint8_t v; memcpy(&v, p, 1); out->i = v; break; }
+	case KDSL_I16: { int16_t v; memcpy(&v, p, 2); out->i = v; break; }
+	case KDSL_U16: { uint16_t v; memcpy(&v, p, 2); out->i = v; break; }
+	case KDSL_I32: { int32_t v; memcpy(&v, p, 4); out->i = v; break; }
+	case KDSL_U32: { uint32_t v; memcpy(&v, p, 4); out->i = v; break; }
+	default: { int64_t v; memcpy(&v, p, 8); out->i = v; break; }   /* i64, u64: the 64 bits */
+	}
+	return KDSL_OK;
+}
+
+int kdsl_ascend_elem_write(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
+                           kdsl_ref dst, int64_t off, kdsl_scalar v)
+{
+	int rc;
+	uint64_t u;
+
+	if ((rc = check_elem(rt, site, "dst", dt, dst.base, dst.mem, dst.bytes, off)))
+		return rc;
+	if (dt == KDSL_F16 || dt == KDSL_F32) {
+		kdsl_store_value(dt, dst.base + off, v.f);
+		return KDSL_OK;
+	}
+	/* the low bytes of the two's complement value: the compiler's cast
+	 * already wrapped it to the dtype */
+	u = (uint64_t)v.i;
+	switch (kdsl_dtype_size(dt)) {
+	case 1: { uint8_t b = (uint8_t)u; memcpy(dst.base + off, &b, 1); break; }
+	case 2: { uint16_t b = (uint16_t)u; memcpy(dst.base + off, &b, 2); break; }
+	case 4: { uint32_t b = (uint32_t)u; memcpy(dst.base + off, &b, 4); break; }
+	default: memcpy(dst.base + off, &u, 8); break;
+	}
+	return KDSL_OK;
+}

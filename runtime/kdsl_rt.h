@@ -302,6 +302,37 @@ KDSL_API int kdsl_ascend_vec_add(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype 
                                  int64_t repeat_times, int64_t dst_rep_stride,
                                  int64_t src0_rep_stride, int64_t src1_rep_stride);
 
+/* A scalar of any dtype, as an element read gives it and an element
+ * write takes it: `f` for f16/f32 (the element's exact value), `i`
+ * otherwise (the element's bits, sign- or zero-extended by its dtype). */
+typedef union {
+	int64_t i;
+	double f;
+} kdsl_scalar;
+
+static inline kdsl_scalar kdsl_scalar_i(int64_t v)
+{
+	kdsl_scalar s;
+	s.i = v;
+	return s;
+}
+
+static inline kdsl_scalar kdsl_scalar_f(double v)
+{
+	kdsl_scalar s;
+	s.f = v;
+	return s;
+}
+
+/* Element access on ub (TIK's Scalar.set_as; LANGUAGE.md 7): the element
+ * of dtype dt at byte offset off of a ub tensor, read into *out or
+ * written from v (already of dt: the compiler casts).  Checked: ub, the
+ * dtype one TIK's Scalar has, the element inside the tensor. */
+KDSL_API int kdsl_ascend_elem_read(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
+                                   kdsl_cref src, int64_t off, kdsl_scalar *out);
+KDSL_API int kdsl_ascend_elem_write(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
+                                    kdsl_ref dst, int64_t off, kdsl_scalar v);
+
 /* ---- neuron (seeds 000, 002, 003) ----
  * A tile operand: the storage of one physical tile (partition 0, byte 0),
  * the bytes from one partition to the next, the tile's bytes in each

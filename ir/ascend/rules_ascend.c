@@ -214,6 +214,21 @@ void kd_check_vec(KdCheck *c, const KdIns *ins)
 			overlap(c, ins, l, t, b[0], repeat, bits);
 }
 
+/* Element access (u[i], u[i] = v): the element inside its tensor, for
+ * every value the index takes on the trips that run (guards narrow it). */
+void kd_check_elem(KdCheck *c, const KdIns *ins)
+{
+	_Static_assert(KD_SAME_POS(ELEM_READ_SRC, ELEM_WRITE_DST), "element ops take the tensor first");
+	KdRange off;
+	const KdBuffer *b = kd_check_ref(c, ins, ELEM_READ_SRC, &off);
+	int64_t n = b->bytes / (kd_dtypes[b->dt].size ? kd_dtypes[b->dt].size : 1);
+	if (!off.known || (off.lo >= 0 && off.hi < n))
+		return;
+	kd_check_error(c, ins, ELEM_READ_SRC, "the element must be inside its tensor: index %lld of '%s', "
+	               "which has %lld elements (0..%lld)", (long long)(off.lo < 0 ? off.lo : off.hi), b->name,
+	               (long long)n, (long long)(n - 1));
+}
+
 /* No cost table on the page: a documented model.  The MTE moves 32 bytes
  * a cycle after a fixed start of 100 cycles and 4 cycles per burst; a
  * vector repeat takes one cycle after a start of 20. */
@@ -230,4 +245,10 @@ int64_t kd_cost_vec(const KdFunc *f, const KdIns *ins)
 	int64_t repeat = 1;
 	kd_arg_const(f, ins, (ins->op == OP_VEC_ADD ? &add_layout : &dup_layout)->repeat, &repeat);
 	return 20 + repeat;
+}
+
+int64_t kd_cost_elem(const KdFunc *f, const KdIns *ins)
+{
+	(void)f, (void)ins;
+	return 10;
 }

@@ -35,6 +35,7 @@ tests/lit/ascend/guards.k
 tests/lit/ascend/multi_index.k
 tests/lit/ascend/dim_index.k
 tests/lit/ascend/dtypes.k
+tests/lit/ascend/elem.k
 tests/lit/ascend/ranges.k
 tests/lit/ascend/scopes.k
 tests/lit/ascend/vec_mask.k
