@@ -311,27 +311,70 @@ int kdsl_ascend_vec_dup(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
 	return KDSL_OK;
 }
 
-/* One repeat of vec_add on copied-out operands; the dtype switch sits
+/* The two-source vector ops (vec_add's shape): what each computes. */
+typedef enum { VB_ADD, VB_SUB, VB_MUL, VB_MAX, VB_MIN } vec_binop;
+
+/* One element of a float binary op, in double: for f16 operands the sum,
+ * difference and product are exact in double (11-bit significands), so
+ * rounding the result once gives the correctly rounded half result
+ * (numpy's float16 arithmetic).  max/min pick an operand, a NaN winning
+ * (numpy's maximum/minimum). */
+static double fbin(vec_binop op, double a, double b)
+{
+	switch (op) {
+	case VB_ADD: return a + b;
+	case VB_SUB: return a - b;
+	case VB_MUL: return a * b;
+	case VB_MAX: return a != a ? a : b != b ? b : a > b ? a : b;
+	default: return a != a ? a : b != b ? b : a < b ? a : b;
+	}
+}
+
+/* The same in float for f32 (C's float arithmetic is IEEE binary32,
+ * correctly rounded: numpy's float32). */
+static float fbin32(vec_binop op, float a, float b)
+{
+	switch (op) {
+	case VB_ADD: return a + b;
+	case VB_SUB: return a - b;
+	case VB_MUL: return a * b;
+	case VB_MAX: return a != a ? a : b != b ? b : a > b ? a : b;
+	default: return a != a ? a : b != b ? b : a < b ? a : b;
+	}
+}
+
+/* i32: add, sub and mul wrap (the low 32 bits), max and min compare. */
+static uint32_t ibin(vec_binop op, uint32_t a, uint32_t b)
+{
+	int32_t x = (int32_t)a, y = (int32_t)b;
+	switch (op) {
+	case VB_ADD: return a + b;
+	case VB_SUB: return a - b;
+	case VB_MUL: return a * b;
+	case VB_MAX: return x > y ? a : b;
+	default: return x < y ? a : b;
+	}
+}
+
+/* One repeat of a binary op on copied-out operands; the dtype switch sits
  * outside the element loops so each loop is a plain, vectorisable one. */
-static void add_repeat(kdsl_dtype dt, int64_t n, vreg *out, const vreg *a, const vreg *b)
+static void binary_repeat(vec_binop op, kdsl_dtype dt, int64_t n, vreg *out, const vreg *a, const vreg *b)
 {
 	int64_t i;
 
 	switch (dt) {
 	case KDSL_I32:
 		for (i = 0; i < n; i++)
-			out->u32[i] = a->u32[i] + b->u32[i];
+			out->u32[i] = ibin(op, a->u32[i], b->u32[i]);
 		break;
 	case KDSL_F16:
-		/* The double sum of two halves is exact; rounding it once gives
-		 * the correctly rounded IEEE half sum. */
 		for (i = 0; i < n; i++)
-			out->u16[i] = kdsl_h_f64_to_f16(kdsl_h_f16_to_f64(a->u16[i]) +
-			                                kdsl_h_f16_to_f64(b->u16[i]));
+			out->u16[i] = kdsl_h_f64_to_f16(fbin(op, kdsl_h_f16_to_f64(a->u16[i]),
+			                                     kdsl_h_f16_to_f64(b->u16[i])));
 		break;
 	case KDSL_F32:
 		for (i = 0; i < n; i++)
-			out->f32[i] = a->f32[i] + b->f32[i];
+			out->f32[i] = fbin32(op, a->f32[i], b->f32[i]);
 		break;
 	default:
 		break;
@@ -360,12 +403,13 @@ static int check_overlap(kdsl_rt *rt, const kdsl_site *site, const char *what,
 	}
 }
 
-int kdsl_ascend_vec_add(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
-                        kdsl_ascend_mask mask, kdsl_ref dst, int64_t dst_off,
-                        kdsl_cref src0, int64_t src0_off,
-                        kdsl_cref src1, int64_t src1_off,
-                        int64_t repeat_times, int64_t dst_rep_stride,
-                        int64_t src0_rep_stride, int64_t src1_rep_stride)
+/* vec_add's shape: every rule of the op, then the repeats in order. */
+static int vec_binary(vec_binop op, kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
+                      kdsl_ascend_mask mask, kdsl_ref dst, int64_t dst_off,
+                      kdsl_cref src0, int64_t src0_off,
+                      kdsl_cref src1, int64_t src1_off,
+                      int64_t repeat_times, int64_t dst_rep_stride,
+                      int64_t src0_rep_stride, int64_t src1_rep_stride)
 {
 	vreg a, b, out;
 	kdsl_ascend_bits bits;
@@ -411,7 +455,7 @@ int kdsl_ascend_vec_add(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
 	for (r = 0; r < repeat_times; r++) {
 		memcpy(a.b, s0 + r * s0step, (size_t)len);
 		memcpy(b.b, s1 + r * s1step, (size_t)len);
-		add_repeat(dt, n, &out, &a, &b);
+		binary_repeat(op, dt, n, &out, &a, &b);
 		if (dense) {
 			memcpy(d + r * dstep, out.b, (size_t)len);
 			continue;
@@ -422,6 +466,23 @@ int kdsl_ascend_vec_add(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
 	}
 	return KDSL_OK;
 }
+
+#define KDSL_VEC_BINARY(name, op)                                                                  \
+	int kdsl_ascend_##name(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,                  \
+	                       kdsl_ascend_mask mask, kdsl_ref dst, int64_t dst_off,             \
+	                       kdsl_cref src0, int64_t src0_off, kdsl_cref src1, int64_t src1_off, \
+	                       int64_t repeat_times, int64_t dst_rep_stride,                     \
+	                       int64_t src0_rep_stride, int64_t src1_rep_stride)                 \
+	{                                                                                          \
+		return vec_binary(op, rt, site, dt, mask, dst, dst_off, src0, src0_off, src1,      \
+		                  src1_off, repeat_times, dst_rep_stride, src0_rep_stride,         \
+		                  src1_rep_stride);                                                \
+	}
+KDSL_VEC_BINARY(vec_add, VB_ADD)
+KDSL_VEC_BINARY(vec_sub, VB_SUB)
+KDSL_VEC_BINARY(vec_mul, VB_MUL)
+KDSL_VEC_BINARY(vec_max, VB_MAX)
+KDSL_VEC_BINARY(vec_min, VB_MIN)
 
 /* ---- element access (u[i], u[i] = v) ---- */
 

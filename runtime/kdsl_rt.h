@@ -301,6 +301,33 @@ KDSL_API int kdsl_ascend_vec_add(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype 
                                  kdsl_cref src1, int64_t src1_off,
                                  int64_t repeat_times, int64_t dst_rep_stride,
                                  int64_t src0_rep_stride, int64_t src1_rep_stride);
+/* vec_add's shape and rules, dst = src0 - src1, src0 * src1, max or min
+ * of the two (f16: the exact result rounded once to nearest even; f32:
+ * IEEE binary32; i32: sub and mul wrap; max/min: a NaN operand wins). */
+KDSL_API int kdsl_ascend_vec_sub(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
+                                 kdsl_ascend_mask mask, kdsl_ref dst, int64_t dst_off,
+                                 kdsl_cref src0, int64_t src0_off,
+                                 kdsl_cref src1, int64_t src1_off,
+                                 int64_t repeat_times, int64_t dst_rep_stride,
+                                 int64_t src0_rep_stride, int64_t src1_rep_stride);
+KDSL_API int kdsl_ascend_vec_mul(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
+                                 kdsl_ascend_mask mask, kdsl_ref dst, int64_t dst_off,
+                                 kdsl_cref src0, int64_t src0_off,
+                                 kdsl_cref src1, int64_t src1_off,
+                                 int64_t repeat_times, int64_t dst_rep_stride,
+                                 int64_t src0_rep_stride, int64_t src1_rep_stride);
+KDSL_API int kdsl_ascend_vec_max(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
+                                 kdsl_ascend_mask mask, kdsl_ref dst, int64_t dst_off,
+                                 kdsl_cref src0, int64_t src0_off,
+                                 kdsl_cref src1, int64_t src1_off,
+                                 int64_t repeat_times, int64_t dst_rep_stride,
+                                 int64_t src0_rep_stride, int64_t src1_rep_stride);
+KDSL_API int kdsl_ascend_vec_min(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
+                                 kdsl_ascend_mask mask, kdsl_ref dst, int64_t dst_off,
+                                 kdsl_cref src0, int64_t src0_off,
+                                 kdsl_cref src1, int64_t src1_off,
+                                 int64_t repeat_times, int64_t dst_rep_stride,
+                                 int64_t src0_rep_stride, int64_t src1_rep_stride);
 
 /* A scalar of any dtype, as an element read gives it and an element
  * write takes it: `f` for f16/f32 (the element's exact value), `i`

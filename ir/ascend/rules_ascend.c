@@ -78,6 +78,25 @@ static const VecLayout add_layout = {3, VEC_ADD_REPEAT_TIMES, {VEC_ADD_DST, VEC_
                                   {VEC_ADD_DST_REP_STRIDE, VEC_ADD_SRC0_REP_STRIDE, VEC_ADD_SRC1_REP_STRIDE}};
 _Static_assert(KD_SAME_POS(VEC_DUP_MASK, VEC_ADD_MASK), "vec ops take mask first");
 enum { VEC_MASK = VEC_ADD_MASK };
+/* the two-source ops share vec_add's description (ops_ascend.def's
+ * VEC_BINARY), so their positions are vec_add's */
+#define SAME_AS_ADD(OPN) \
+	_Static_assert(KD_SAME_POS(OPN##_SRC1, VEC_ADD_SRC1) && \
+	               KD_SAME_POS(OPN##_SRC1_REP_STRIDE, VEC_ADD_SRC1_REP_STRIDE), #OPN " is vec_add's shape");
+SAME_AS_ADD(VEC_SUB)
+SAME_AS_ADD(VEC_MUL)
+SAME_AS_ADD(VEC_MAX)
+SAME_AS_ADD(VEC_MIN)
+
+int kd_ascend_vec_binary(KdOp op)
+{
+	return op == OP_VEC_ADD || op == OP_VEC_SUB || op == OP_VEC_MUL || op == OP_VEC_MAX || op == OP_VEC_MIN;
+}
+
+static const VecLayout *layout_of(KdOp op)
+{
+	return kd_ascend_vec_binary(op) ? &add_layout : &dup_layout;
+}
 
 /* The mask as the element bits of a repeat, when its value is known: the
  * continuous n (table_rules has checked 1..128) against the dtype's
@@ -182,7 +201,7 @@ static void overlap(KdCheck *c, const KdIns *ins, const VecLayout *l, int t, con
 void kd_check_vec(KdCheck *c, const KdIns *ins)
 {
 	const KdFunc *f = c->f;
-	const VecLayout *l = ins->op == OP_VEC_ADD ? &add_layout : &dup_layout;
+	const VecLayout *l = layout_of(ins->op);
 	KdRange off[3];
 	const KdBuffer *b[3];
 	for (int t = 0; t < l->ntensor; t++) {
@@ -243,7 +262,7 @@ int64_t kd_cost_data_move(const KdFunc *f, const KdIns *ins)
 int64_t kd_cost_vec(const KdFunc *f, const KdIns *ins)
 {
 	int64_t repeat = 1;
-	kd_arg_const(f, ins, (ins->op == OP_VEC_ADD ? &add_layout : &dup_layout)->repeat, &repeat);
+	kd_arg_const(f, ins, layout_of(ins->op)->repeat, &repeat);
 	return 20 + repeat;
 }
 

@@ -1,6 +1,7 @@
 /* target_ascend.c: the IR stage's ascend hooks (ir_target.h).  Placement
  * is the generic one; the burst and forwarding passes apply. */
 #include "ir_target.h"
+#include "rules.h"
 
 /* The elements a vector op's mask enables in a repeat: n, or the bits
  * set in [mask_h, mask_l]; 0 when the walk does not know it. */
@@ -26,10 +27,11 @@ static void bytes(int64_t *by, const KdWalk *w, const KdFunc *f, const KdIns *in
 		            kd_walk_int(w, f, ins->args[DATA_MOVE_BURST], 1) * KDSL_ASCEND_BLOCK;
 		by[f->buf[f->val[ins->args[DATA_MOVE_DST]].buf].space] += n;
 		by[f->buf[f->val[ins->args[DATA_MOVE_SRC]].buf].space] += n;
-	} else if (ins->op == OP_VEC_DUP || ins->op == OP_VEC_ADD) {
-		/* mask elements per repeat, in each tensor operand */
+	} else if (ins->op == OP_VEC_DUP || kd_ascend_vec_binary(ins->op)) {
+		/* mask elements per repeat, in each tensor operand (the binary
+		 * ops' positions are vec_add's: rules_ascend.c asserts it) */
 		_Static_assert(KD_SAME_POS(VEC_DUP_MASK, VEC_ADD_MASK), "vec ops take mask first");
-		int rep = ins->op == OP_VEC_ADD ? VEC_ADD_REPEAT_TIMES : VEC_DUP_REPEAT_TIMES;
+		int rep = ins->op == OP_VEC_DUP ? VEC_DUP_REPEAT_TIMES : VEC_ADD_REPEAT_TIMES;
 		for (int t = 0; t < d->nparam; t++) {
 			if (d->param[t].kind != PK_TENSOR)
 				continue;

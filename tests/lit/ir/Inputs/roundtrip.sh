@@ -38,6 +38,7 @@ tests/lit/ascend/dtypes.k
 tests/lit/ascend/elem.k
 tests/lit/ascend/ranges.k
 tests/lit/ascend/scopes.k
+tests/lit/ascend/vec_binary_rules.k
 tests/lit/ascend/vec_mask.k
 tests/lit/ascend/vec_overlap.k
 tests/lit/ascend/vec_rules.k
