@@ -5,6 +5,7 @@
  * later arithmetic inside 64 bits: ranges first (which bound the counts
  * and strides), then offsets against sizes using unsigned differences. */
 #include <inttypes.h>
+#include <math.h>
 #include <string.h>
 
 #include "rt_internal.h"
@@ -187,19 +188,22 @@ typedef union {
 	float f32[KDSL_ASCEND_REPEAT_BYTES / 4];
 } vreg;
 
-/* The element dtypes of each op's TIK page, on the seed's products
- * (vec_add: float16, float32, int32; vec_dup: the 16- and 32-bit ones). */
-static int vec_dtype_ok(kdsl_dtype dt, int dup)
-{
-	switch (dt) {
-	case KDSL_I32: case KDSL_F16: case KDSL_F32:
-		return 1;
-	case KDSL_I16: case KDSL_U16: case KDSL_U32:
-		return dup;
-	default:
-		return 0;
-	}
-}
+/* The element dtypes of each op's TIK page, on the seed's products: a
+ * bit per kdsl_dtype and the list as the error names it. */
+typedef struct {
+	unsigned bits;
+	const char *text;
+} vec_dtypes;
+
+#define VDT(d) (1u << (d))
+static const vec_dtypes DUP_DTYPES = {VDT(KDSL_I16) | VDT(KDSL_U16) | VDT(KDSL_I32) | VDT(KDSL_U32) |
+                                      VDT(KDSL_F16) | VDT(KDSL_F32), "i16, u16, i32, u32, f16, f32"};
+/* vec_add, vec_sub, vec_mul, vec_max, vec_min: float16, float32, int32 */
+static const vec_dtypes BINARY_DTYPES = {VDT(KDSL_I32) | VDT(KDSL_F16) | VDT(KDSL_F32), "i32, f16, f32"};
+/* vec_adds, vec_muls, vec_abs, vec_exp, vec_ln, vec_rec: float16, float32 */
+static const vec_dtypes FLOAT_DTYPES = {VDT(KDSL_F16) | VDT(KDSL_F32), "f16, f32"};
+/* vec_relu: float16 */
+static const vec_dtypes F16_DTYPES = {VDT(KDSL_F16), "f16"};
 
 /* The checks vec_dup and vec_add share for one operand: in ub, not NULL,
  * offset >= 0 and aligned.  Bounds follow once all ranges are known. */
@@ -215,14 +219,14 @@ static int check_vec_operand(kdsl_rt *rt, const kdsl_site *site, const char *wha
 /* The dtype, the mask (as the element bits of a repeat) and repeat_times.
  * Continuous: 1..256/size elements.  Bitwise: not [0, 0], and mask_h 0
  * where a repeat has 64 elements or fewer (4-byte dtypes). */
-static int check_vec_common(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt, int dup,
+static int check_vec_common(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt, const vec_dtypes *ok,
                             kdsl_ascend_mask mask, int64_t repeat_times, kdsl_ascend_bits *bits)
 {
 	int64_t size = (int64_t)kdsl_dtype_size(dt), max;
 
-	if (!vec_dtype_ok(dt, dup))
+	if ((unsigned)dt >= 32 || !(ok->bits & VDT(dt)))
 		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "dtype must be one of %s, got %s",
-		                    dup ? "i16, u16, i32, u32, f16, f32" : "i32, f16, f32", kdsl_dtype_name(dt));
+		                    ok->text, kdsl_dtype_name(dt));
 	max = KDSL_ASCEND_REPEAT_BYTES / size;
 	if (!mask.bits) {
 		if (mask.count < 1 || mask.count > max)
@@ -270,7 +274,7 @@ int kdsl_ascend_vec_dup(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
 
 	if (!rt)
 		return KDSL_ERR_ARG;
-	if ((rc = check_vec_common(rt, site, dt, 1, mask, repeat_times, &bits)) ||
+	if ((rc = check_vec_common(rt, site, dt, &DUP_DTYPES, mask, repeat_times, &bits)) ||
 	    (rc = check_range(rt, site, "dst_rep_stride", dst_rep_stride, 0, KDSL_ASCEND_REP_STRIDE_MAX)) ||
 	    (rc = check_vec_operand(rt, site, "dst", dst.base, dst.mem, dst_off)))
 		return rc;
@@ -420,7 +424,7 @@ static int vec_binary(vec_binop op, kdsl_rt *rt, const kdsl_site *site, kdsl_dty
 
 	if (!rt)
 		return KDSL_ERR_ARG;
-	if ((rc = check_vec_common(rt, site, dt, 0, mask, repeat_times, &bits)) ||
+	if ((rc = check_vec_common(rt, site, dt, &BINARY_DTYPES, mask, repeat_times, &bits)) ||
 	    (rc = check_range(rt, site, "dst_rep_stride", dst_rep_stride, 0, KDSL_ASCEND_REP_STRIDE_MAX)) ||
 	    (rc = check_range(rt, site, "src0_rep_stride", src0_rep_stride, 0, KDSL_ASCEND_REP_STRIDE_MAX)) ||
 	    (rc = check_range(rt, site, "src1_rep_stride", src1_rep_stride, 0, KDSL_ASCEND_REP_STRIDE_MAX)) ||
@@ -483,6 +487,130 @@ KDSL_VEC_BINARY(vec_sub, VB_SUB)
 KDSL_VEC_BINARY(vec_mul, VB_MUL)
 KDSL_VEC_BINARY(vec_max, VB_MAX)
 KDSL_VEC_BINARY(vec_min, VB_MIN)
+
+/* ---- the one-source ops: vec_adds, vec_muls and the unary ones ---- */
+
+typedef enum { VU_ADDS, VU_MULS, VU_ABS, VU_EXP, VU_LN, VU_REC, VU_RELU } vec_unop;
+
+/* One element, in double: for an f16 or f32 element and a scalar already
+ * of its dtype the sum and product are exact in double, so rounding once
+ * gives the correctly rounded result; exp, ln and 1/x are the exact value
+ * rounded once (kdsl's reading, docs/language.md). */
+static double fun(vec_unop op, double x, double k)
+{
+	switch (op) {
+	case VU_ADDS: return x + k;
+	case VU_MULS: return x * k;
+	case VU_ABS: return fabs(x);
+	case VU_EXP: return exp(x);
+	case VU_LN: return log(x);
+	case VU_REC: return 1.0 / x;
+	default: return x != x ? x : x > 0 ? x : 0.0;
+	}
+}
+
+/* One repeat on a copied-out source. */
+static void unary_repeat(vec_unop op, kdsl_dtype dt, int64_t n, vreg *out, const vreg *a, double k)
+{
+	int64_t i;
+
+	if (dt == KDSL_F16)
+		for (i = 0; i < n; i++)
+			out->u16[i] = kdsl_h_f64_to_f16(fun(op, kdsl_h_f16_to_f64(a->u16[i]), k));
+	else
+		for (i = 0; i < n; i++)
+			out->f32[i] = (float)fun(op, (double)a->f32[i], k);
+}
+
+/* Every rule of the op (vec_add's, with one source), then the repeats. */
+static int vec_one(vec_unop op, const vec_dtypes *ok, kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
+                   kdsl_ascend_mask mask, kdsl_ref dst, int64_t dst_off, kdsl_cref src, int64_t src_off,
+                   double scalar, int64_t repeat_times, int64_t dst_rep_stride, int64_t src_rep_stride)
+{
+	vreg a, out;
+	kdsl_ascend_bits bits;
+	int64_t n, size, len, dstep, sstep, r, i;
+	unsigned char *d;
+	const unsigned char *s;
+	unsigned char one[4];
+	double k = 0;
+	int rc;
+
+	if (!rt)
+		return KDSL_ERR_ARG;
+	if ((rc = check_vec_common(rt, site, dt, ok, mask, repeat_times, &bits)) ||
+	    (rc = check_range(rt, site, "dst_rep_stride", dst_rep_stride, 0, KDSL_ASCEND_REP_STRIDE_MAX)) ||
+	    (rc = check_range(rt, site, "src_rep_stride", src_rep_stride, 0, KDSL_ASCEND_REP_STRIDE_MAX)) ||
+	    (rc = check_vec_operand(rt, site, "dst", dst.base, dst.mem, dst_off)) ||
+	    (rc = check_vec_operand(rt, site, "src", src.base, src.mem, src_off)))
+		return rc;
+	size = (int64_t)kdsl_dtype_size(dt);
+	n = kdsl_ascend_bits_span(bits);
+	len = n * size;
+	dstep = dst_rep_stride * BLOCK;
+	sstep = src_rep_stride * BLOCK;
+	if ((rc = check_bounds(rt, site, "dst", "repeat", "writes", dst.bytes, dst_off,
+	                       repeat_times, dstep, len)) ||
+	    (rc = check_bounds(rt, site, "src", "repeat", "reads", src.bytes, src_off,
+	                       repeat_times, sstep, len)))
+		return rc;
+	d = dst.base + dst_off;
+	s = src.base + src_off;
+	if ((rc = check_overlap(rt, site, "src", d, dstep, s, sstep, repeat_times, bits, size)))
+		return rc;
+	/* the scalar in the element's dtype first, as the scalar register holds it */
+	if (op == VU_ADDS || op == VU_MULS) {
+		kdsl_store_value(dt, one, scalar);
+		if (dt == KDSL_F16) {
+			kdsl_f16 h;
+			memcpy(&h, one, 2);
+			k = kdsl_h_f16_to_f64(h);
+		} else {
+			float f;
+			memcpy(&f, one, 4);
+			k = f;
+		}
+	}
+	for (r = 0; r < repeat_times; r++) {
+		memcpy(a.b, s + r * sstep, (size_t)len);
+		unary_repeat(op, dt, n, &out, &a, k);
+		for (i = 0; i < n; i++)
+			if (bit_set(bits, i))
+				memcpy(d + r * dstep + i * size, out.b + i * size, (size_t)size);
+	}
+	return KDSL_OK;
+}
+
+int kdsl_ascend_vec_adds(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt, kdsl_ascend_mask mask,
+                         kdsl_ref dst, int64_t dst_off, kdsl_cref src, int64_t src_off, double scalar,
+                         int64_t repeat_times, int64_t dst_rep_stride, int64_t src_rep_stride)
+{
+	return vec_one(VU_ADDS, &FLOAT_DTYPES, rt, site, dt, mask, dst, dst_off, src, src_off, scalar,
+	               repeat_times, dst_rep_stride, src_rep_stride);
+}
+
+int kdsl_ascend_vec_muls(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt, kdsl_ascend_mask mask,
+                         kdsl_ref dst, int64_t dst_off, kdsl_cref src, int64_t src_off, double scalar,
+                         int64_t repeat_times, int64_t dst_rep_stride, int64_t src_rep_stride)
+{
+	return vec_one(VU_MULS, &FLOAT_DTYPES, rt, site, dt, mask, dst, dst_off, src, src_off, scalar,
+	               repeat_times, dst_rep_stride, src_rep_stride);
+}
+
+#define KDSL_VEC_UNARY(name, op, dts)                                                              \
+	int kdsl_ascend_##name(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,                  \
+	                       kdsl_ascend_mask mask, kdsl_ref dst, int64_t dst_off,             \
+	                       kdsl_cref src, int64_t src_off, int64_t repeat_times,             \
+	                       int64_t dst_rep_stride, int64_t src_rep_stride)                   \
+	{                                                                                          \
+		return vec_one(op, dts, rt, site, dt, mask, dst, dst_off, src, src_off, 0,         \
+		               repeat_times, dst_rep_stride, src_rep_stride);                      \
+	}
+KDSL_VEC_UNARY(vec_abs, VU_ABS, &FLOAT_DTYPES)
+KDSL_VEC_UNARY(vec_exp, VU_EXP, &FLOAT_DTYPES)
+KDSL_VEC_UNARY(vec_ln, VU_LN, &FLOAT_DTYPES)
+KDSL_VEC_UNARY(vec_rec, VU_REC, &FLOAT_DTYPES)
+KDSL_VEC_UNARY(vec_relu, VU_RELU, &F16_DTYPES)
 
 /* ---- element access (u[i], u[i] = v) ---- */
 

@@ -329,6 +329,29 @@ KDSL_API int kdsl_ascend_vec_min(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype 
                                  int64_t repeat_times, int64_t dst_rep_stride,
                                  int64_t src0_rep_stride, int64_t src1_rep_stride);
 
+/* The one-source ops (vec_add's rules with one source): dst = src +
+ * scalar or src * scalar (the scalar first converted to dt), |src|, e^src,
+ * ln(src), 1/src (the exact value rounded once to dt), max(src, 0).
+ * f16 and f32 (vec_relu: f16). */
+KDSL_API int kdsl_ascend_vec_adds(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt, kdsl_ascend_mask mask,
+                                  kdsl_ref dst, int64_t dst_off, kdsl_cref src, int64_t src_off,
+                                  double scalar, int64_t repeat_times, int64_t dst_rep_stride,
+                                  int64_t src_rep_stride);
+KDSL_API int kdsl_ascend_vec_muls(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt, kdsl_ascend_mask mask,
+                                  kdsl_ref dst, int64_t dst_off, kdsl_cref src, int64_t src_off,
+                                  double scalar, int64_t repeat_times, int64_t dst_rep_stride,
+                                  int64_t src_rep_stride);
+#define KDSL_VEC_UNARY_DECL(name)                                                                  \
+	KDSL_API int kdsl_ascend_##name(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,         \
+	                                kdsl_ascend_mask mask, kdsl_ref dst, int64_t dst_off,    \
+	                                kdsl_cref src, int64_t src_off, int64_t repeat_times,    \
+	                                int64_t dst_rep_stride, int64_t src_rep_stride);
+KDSL_VEC_UNARY_DECL(vec_abs)
+KDSL_VEC_UNARY_DECL(vec_exp)
+KDSL_VEC_UNARY_DECL(vec_ln)
+KDSL_VEC_UNARY_DECL(vec_rec)
+KDSL_VEC_UNARY_DECL(vec_relu)
+
 /* A scalar of any dtype, as an element read gives it and an element
  * write takes it: `f` for f16/f32 (the element's exact value), `i`
  * otherwise (the element's bits, sign- or zero-extended by its dtype). */

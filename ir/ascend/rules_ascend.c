@@ -88,14 +88,43 @@ SAME_AS_ADD(VEC_MUL)
 SAME_AS_ADD(VEC_MAX)
 SAME_AS_ADD(VEC_MIN)
 
+/* the one-source ops: unary ones (VEC_UNARY) take vec_abs's positions,
+ * tensor-scalar ones (VEC_SCALAR) vec_adds' */
+static const VecLayout unary_layout = {2, VEC_ABS_REPEAT_TIMES, {VEC_ABS_DST, VEC_ABS_SRC},
+                                       {VEC_ABS_DST_REP_STRIDE, VEC_ABS_SRC_REP_STRIDE}};
+static const VecLayout scalar_layout = {2, VEC_ADDS_REPEAT_TIMES, {VEC_ADDS_DST, VEC_ADDS_SRC},
+                                        {VEC_ADDS_DST_REP_STRIDE, VEC_ADDS_SRC_REP_STRIDE}};
+#define SAME_AS(OPN, BASE) \
+	_Static_assert(KD_SAME_POS(OPN##_MASK, VEC_ADD_MASK) && KD_SAME_POS(OPN##_SRC, BASE##_SRC) && \
+	               KD_SAME_POS(OPN##_SRC_REP_STRIDE, BASE##_SRC_REP_STRIDE), #OPN " is " #BASE "'s shape");
+SAME_AS(VEC_MULS, VEC_ADDS)
+SAME_AS(VEC_EXP, VEC_ABS)
+SAME_AS(VEC_LN, VEC_ABS)
+SAME_AS(VEC_REC, VEC_ABS)
+SAME_AS(VEC_RELU, VEC_ABS)
+SAME_AS(VEC_ABS, VEC_ABS)
+
 int kd_ascend_vec_binary(KdOp op)
 {
 	return op == OP_VEC_ADD || op == OP_VEC_SUB || op == OP_VEC_MUL || op == OP_VEC_MAX || op == OP_VEC_MIN;
 }
 
+/* The operand layout of each vector op's shape. */
 static const VecLayout *layout_of(KdOp op)
 {
-	return kd_ascend_vec_binary(op) ? &add_layout : &dup_layout;
+	if (kd_ascend_vec_binary(op))
+		return &add_layout;
+	if (op == OP_VEC_ADDS || op == OP_VEC_MULS)
+		return &scalar_layout;
+	return op == OP_VEC_DUP ? &dup_layout : &unary_layout;
+}
+
+int kd_ascend_vec_repeat(KdOp op)
+{
+	int vec = op == OP_VEC_DUP || kd_ascend_vec_binary(op) || op == OP_VEC_ADDS || op == OP_VEC_MULS ||
+	          op == OP_VEC_ABS || op == OP_VEC_EXP || op == OP_VEC_LN || op == OP_VEC_REC ||
+	          op == OP_VEC_RELU;
+	return vec ? layout_of(op)->repeat : -1;
 }
 
 /* The mask as the element bits of a repeat, when its value is known: the
@@ -177,7 +206,7 @@ static void overlap(KdCheck *c, const KdIns *ins, const VecLayout *l, int t, con
 	    __builtin_mul_overflow(diff, sz, &diff))
 		return;
 	/* dst == src1 at rep stride 0: the pages' accumulation */
-	if (l->tensor[t] == VEC_ADD_SRC1 && !diff && !dstride && !sstride)
+	if (l == &add_layout && l->tensor[t] == VEC_ADD_SRC1 && !diff && !dstride && !sstride)
 		return;
 	const char *sn = kd_ops[ins->op].param[l->tensor[t]].name;
 	int64_t ds = dstride * KDSL_ASCEND_BLOCK, ss = sstride * KDSL_ASCEND_BLOCK;

@@ -27,11 +27,11 @@ static void bytes(int64_t *by, const KdWalk *w, const KdFunc *f, const KdIns *in
 		            kd_walk_int(w, f, ins->args[DATA_MOVE_BURST], 1) * KDSL_ASCEND_BLOCK;
 		by[f->buf[f->val[ins->args[DATA_MOVE_DST]].buf].space] += n;
 		by[f->buf[f->val[ins->args[DATA_MOVE_SRC]].buf].space] += n;
-	} else if (ins->op == OP_VEC_DUP || kd_ascend_vec_binary(ins->op)) {
-		/* mask elements per repeat, in each tensor operand (the binary
-		 * ops' positions are vec_add's: rules_ascend.c asserts it) */
+	} else if (kd_ascend_vec_repeat(ins->op) >= 0) {
+		/* mask elements per repeat, in each tensor operand (every vector
+		 * op takes the mask first: rules_ascend.c asserts it) */
 		_Static_assert(KD_SAME_POS(VEC_DUP_MASK, VEC_ADD_MASK), "vec ops take mask first");
-		int rep = ins->op == OP_VEC_DUP ? VEC_DUP_REPEAT_TIMES : VEC_ADD_REPEAT_TIMES;
+		int rep = kd_ascend_vec_repeat(ins->op);
 		for (int t = 0; t < d->nparam; t++) {
 			if (d->param[t].kind != PK_TENSOR)
 				continue;

@@ -941,6 +941,39 @@ START_TEST(vec_binary_values)
 }
 END_TEST
 
+/* The one-source ops: the scalar rounded to the dtype first, the exact
+ * value rounded once, vec_add's rules with one source. */
+START_TEST(vec_one_values)
+{
+	unsigned char *ub;
+	kdsl_rt *rt = ascend(&ub);
+	kdsl_ref d = kdsl_ref_of(ub + 256, 64, KDSL_MEM_UB);
+	kdsl_cref a = kdsl_cref_of(ub, 64, KDSL_MEM_UB);
+
+	put16(ub, 0, 0x3c00);   /* 1.0 */
+	put16(ub, 1, 0x8000);   /* -0.0 */
+	put16(ub, 2, 0xbc00);   /* -1.0 */
+	/* 1 + f16(0.1) = 1 + 0.0999755859375, rounded: 0x3c66 */
+	ck_assert_int_eq(kdsl_ascend_vec_adds(rt, &VSITE, KDSL_F16, MASK(1), d, 0, a, 0, 0.1, 1, 0, 0), KDSL_OK);
+	ck_assert_uint_eq(get16(ub + 256, 0), 0x3c66);
+	ck_assert_int_eq(kdsl_ascend_vec_relu(rt, &VSITE, KDSL_F16, MASK(3), d, 0, a, 0, 1, 0, 0), KDSL_OK);
+	ck_assert_uint_eq(get16(ub + 256, 0), 0x3c00);
+	ck_assert_uint_eq(get16(ub + 256, 1), 0x0000);
+	ck_assert_uint_eq(get16(ub + 256, 2), 0x0000);
+	ck_assert_int_eq(kdsl_ascend_vec_rec(rt, &VSITE, KDSL_F16, MASK(2), d, 0, a, 0, 1, 0, 0), KDSL_OK);
+	ck_assert_uint_eq(get16(ub + 256, 1), 0xfc00);   /* 1/-0 = -inf */
+	ck_assert_int_eq(kdsl_ascend_vec_exp(rt, &VSITE, KDSL_F16, MASK(1), d, 0, a, 0, 1, 0, 0), KDSL_OK);
+	ck_assert_uint_eq(get16(ub + 256, 0), 0x4170);   /* e = 2.71875 in f16 */
+	ck_assert_int_eq(kdsl_ascend_vec_ln(rt, &VSITE, KDSL_F16, MASK(1), d, 0, a, 0, 1, 0, 0), KDSL_OK);
+	ck_assert_uint_eq(get16(ub + 256, 0), 0x0000);
+	/* vec_relu is f16 only; src shifted by one block inside a repeat overlaps */
+	ck_assert_int_eq(kdsl_ascend_vec_relu(rt, &VSITE, KDSL_F32, MASK(3), d, 0, a, 0, 1, 0, 0), KDSL_ERR_RANGE);
+	ck_assert_int_eq(kdsl_ascend_vec_abs(rt, &VSITE, KDSL_F16, MASK(32), kdsl_ref_of(ub, 256, KDSL_MEM_UB), 0,
+	                                     kdsl_cref_of(ub, 256, KDSL_MEM_UB), 32, 1, 0, 0), KDSL_ERR_ARG);
+	kdsl_rt_destroy(rt);
+}
+END_TEST
+
 /* u[i] and u[i] = v: the dtype's value, every rule before any access. */
 START_TEST(elem_access)
 {
@@ -1453,6 +1486,7 @@ static Suite *runtime_suite(void)
 	tcase_add_test(vec, vec_add_f16_rounding);
 	tcase_add_test(vec, vec_add_f32_and_ints);
 	tcase_add_test(vec, vec_binary_values);
+	tcase_add_test(vec, vec_one_values);
 	tcase_add_test(vec, elem_access);
 	tcase_add_test(vec, vec_add_in_place);
 	tcase_add_test(vec, vec_add_overlap_rules);
