@@ -20,6 +20,7 @@ typedef struct {
 	KdSym **slotsym;
 	unsigned char *mark;   /* per slot, all zero between uses (collect) */
 	int *found, nfound, capfound;
+	int nscope, scope;   /* scopes opened so far in the kernel, the current one (0: the kernel's) */
 } Build;
 
 static int slot_of(Build *b, KdSym *y)
@@ -337,6 +338,25 @@ static void body(Build *b, KdNode *n)
 		stmt(b, n->list.v[i]);
 }
 
+/* A block that opens a scope (a loop body, an if arm, { }): with the
+ * target's scoped buffers, the buffers it declares live from scope s to
+ * the last scope opened inside it (KdBuffer.live_lo/live_hi). */
+static void scoped_body(Build *b, KdNode *n)
+{
+	if (!b->tg->scoped_buffers || !n) {
+		if (n)
+			body(b, n);
+		return;
+	}
+	int outer = b->scope, first = b->f->nbuf;
+	b->scope = ++b->nscope;
+	body(b, n);
+	for (int i = first; i < b->f->nbuf; i++)
+		if (b->f->buf[i].live_lo == b->scope)
+			b->f->buf[i].live_hi = b->nscope;
+	b->scope = outer;
+}
+
 /* The vars declared before `n` that `n` assigns: they become block params. */
 /* The slots below limit that n assigns, each once, in b->found. */
 static void assigned(Build *b, KdNode *n, int limit)
@@ -437,7 +457,7 @@ static void for_stmt(Build *b, KdNode *n)
 
 	b->cur = bodyb;
 	b->env[ivslot] = iv;
-	body(b, n->d);
+	scoped_body(b, n->d);
 	if (b->cur >= 0) {
 		int sv = kd_val_const(b->a, f, step);
 		int nargs[2] = {iv, sv};
@@ -464,7 +484,7 @@ static void if_stmt(Build *b, KdNode *n)
 	if (n->a->is_const) {
 		KdNode *taken = n->a->cval ? n->b : n->c;
 		if (taken)
-			body(b, taken);
+			scoped_body(b, taken);
 		return;
 	}
 	int cond = expr(b, n->a);
@@ -478,7 +498,7 @@ static void if_stmt(Build *b, KdNode *n)
 	int pending[2], npending = 0;
 	int *penv[2];
 	b->cur = thenb;
-	body(b, n->b);
+	scoped_body(b, n->b);
 	if (b->cur >= 0) {
 		penv[npending] = env_args(b, slots, k);
 		pending[npending++] = kd_ins_add(b->a, f, b->cur, OP_JMP, 0, NULL, NULL, n->span);
@@ -490,7 +510,7 @@ static void if_stmt(Build *b, KdNode *n)
 		elseb = kd_block_new(b->a, f, "if_else");
 		kd_ins_succ(b->a, f, br, 1, elseb, 0, NULL);
 		b->cur = elseb;
-		body(b, n->c);
+		scoped_body(b, n->c);
 		if (b->cur >= 0) {
 			penv[npending] = env_args(b, slots, k);
 			pending[npending++] = kd_ins_add(b->a, f, b->cur, OP_JMP, 0, NULL, NULL, n->span);
@@ -524,14 +544,14 @@ static void stmt(Build *b, KdNode *n)
 		return;
 	switch (n->kind) {
 	case N_BLOCK:
-		body(b, n);
+		scoped_body(b, n);
 		break;
 	case N_LET: {
 		KdSym *y = n->sym;
 		if (y->kind == SYM_BUF) {
 			KdType *t = y->ty;
 			KdBuffer buf = {.name = y->name, .space = t->space, .dt = t->dt, .rank = t->rank,
-			                .addr = -1, .param = -1, .span = n->name_span};
+			                .addr = -1, .param = -1, .span = n->name_span, .live_lo = b->scope};
 			memcpy(buf.dims, t->dims, sizeof buf.dims[0] * (size_t)t->rank);
 			if (b->tg->lower_buffer)
 				b->tg->lower_buffer(b->a, &buf, t);
@@ -593,6 +613,7 @@ static KdFunc *kernel(Build *b, KdNode *k, KdTarget t)
 	KdFunc *f = kd_func_new(b->a, k->name, t, k->span);
 	b->f = f;
 	b->nslot = 0;
+	b->nscope = b->scope = 0;
 	f->nparam = k->list.n;
 	f->params = kd_alloc(b->a, sizeof *f->params * ((size_t)k->list.n + 1));
 	b->cur = kd_block_new(b->a, f, "entry");

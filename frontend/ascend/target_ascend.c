@@ -58,4 +58,5 @@ const KdFrontendTarget kd_frontend_target_ascend = {
 	.index = index_view,
 	.onchip = "ub or l1",
 	.elem_spaces = 1u << KD_SP_UB,
+	.scoped_buffers = 1,
 };

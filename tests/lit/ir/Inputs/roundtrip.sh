@@ -37,6 +37,7 @@ tests/lit/ascend/dim_index.k
 tests/lit/ascend/dtypes.k
 tests/lit/ascend/elem.k
 tests/lit/ascend/ranges.k
+tests/lit/ascend/scoped_capacity.k
 tests/lit/ascend/scopes.k
 tests/lit/ascend/vec_binary_rules.k
 tests/lit/ascend/vec_mask.k
