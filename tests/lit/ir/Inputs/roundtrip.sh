@@ -75,6 +75,7 @@ tests/lit/neuron/transpose.k
 tests/lit/sema/all_errors_one_run_aipu.k
 tests/lit/sema/did_you_mean.k
 tests/lit/sema/all_errors_one_run_ascend.k
+tests/lit/sema/elem_other_targets.k
 tests/lit/sema/all_errors_one_run_neuron.k
 tests/lit/sema/file.k
 tests/lit/sema/names.k
