@@ -264,7 +264,15 @@ static void effect(Emit *e, const KdIns *in)
 		} else
 			val(e, in->args[i]);
 	}
+	/* an op giving a value fills a kdsl_scalar: its member by the type */
+	if (d->result_of)
+		kd_buf_puts(e->o, ", &kd_s");
 	kd_buf_puts(e->o, ")) != KDSL_OK)\n\t\treturn kd_err;\n");
+	if (d->result_of && in->res >= 0) {
+		kd_buf_puts(e->o, "\t");
+		local(e, in->res);
+		kd_buf_printf(e->o, " = kd_s.%c;\n", f->val[in->res].type == VT_FLOAT ? 'f' : 'i');
+	}
 }
 
 static void cast(Emit *e, const KdIns *in)
@@ -585,6 +593,11 @@ static void func(Emit *e, const KdFunc *f)
 		kd_buf_puts(o, ",\n\t};\n");
 	if (calls)   /* the result of each op call (effect()) */
 		kd_buf_puts(o, "\tint kd_err;\n");
+	for (int i = 0; i < f->nins; i++)
+		if (e->live[i] && kd_ops[f->ins[i].op].result_of && !target_ins(e, &f->ins[i])) {
+			kd_buf_puts(o, "\tkdsl_scalar kd_s;   /* what an element read gives */\n");
+			break;
+		}
 	int used[KD_NSPACE] = {0};
 	char *bused = calloc((size_t)f->nbuf + 1, 1);
 	for (int i = 0; i < f->nins; i++)

@@ -282,6 +282,12 @@ static void dump(Dump *d, const KdNode *n, int depth)
 		put_pos(d, n);
 		dump(d, n->a, depth + 1);
 		break;
+	case N_STORE:
+		open_node(d, depth, "store");
+		put_pos(d, n);
+		dump(d, n->a, depth + 1);
+		dump(d, n->b, depth + 1);
+		break;
 	case N_FOR:
 		open_node(d, depth, "for ");
 		kd_buf_printf(o, "%s%s", n->name, n->c ? " step" : "");

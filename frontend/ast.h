@@ -17,6 +17,7 @@ typedef enum {
 	N_LET,       /* name, type (may be NULL), a: init (may be NULL); flags: KD_LET_VAR */
 	N_LETTUPLE,  /* list: N_IDENT names, a: init */
 	N_ASSIGN,    /* name, a: value */
+	N_STORE,     /* a: target (N_INDEX), b: value: an element write u[i] = v */
 	N_FOR,       /* name, a: lo, b: hi, c: step (may be NULL), d: body */
 	N_IF,        /* a: cond, b: then (N_BLOCK), c: else (N_BLOCK, N_IF or NULL) */
 	N_RETURN,    /* no operands */
@@ -57,7 +58,9 @@ enum {
 	                      * name whose declaration it rejected (KdSym.bad):
 	                      * lowering skips it (a for or if: with its body) */
 	KD_INT_U64 = 8,      /* N_INT: above INT64_MAX; ival holds its 64 bits */
-	KD_INT_U64_OK = 16   /* N_INT: sema: where an operand is unsigned 64-bit */
+	KD_INT_U64_OK = 16,  /* N_INT: sema: where an operand is unsigned 64-bit */
+	KD_INDEX_ELEM = 32   /* N_INDEX: sema: the element's value, not a tensor view
+	                      * (ascend's u[i] outside a tensor operand) */
 };
 
 typedef struct KdNode KdNode;

@@ -36,6 +36,16 @@ typedef struct {
 	/* The on-chip spaces to name when a buffer is declared in external
 	 * memory (NULL: "on-chip memory"). */
 	const char *onchip;
+	/* The spaces whose elements are values (ascend: ub, TIK's
+	 * Scalar.set_as): t[i] outside a tensor operand reads the element,
+	 * `t[i] = v;` writes it (0: a view is never a value). */
+	unsigned elem_spaces;
+	/* Buffers declared in a block (a loop body, an if arm, { }) live until
+	 * the block ends (ascend, LANGUAGE.md 7): lowering records each
+	 * buffer's lifetime (KdBuffer.live_lo/live_hi) so placement may
+	 * reuse the space of blocks never live at once.  0: every buffer
+	 * lives for the whole kernel. */
+	int scoped_buffers;
 	/* `let b: T = call(...)` that places a buffer where the call says
 	 * (neuron's mod_alloc/alloc): is_alloc recognises the call, alloc
 	 * checks it and records it on t. */

@@ -20,6 +20,7 @@ typedef struct {
 	KdSym **slotsym;
 	unsigned char *mark;   /* per slot, all zero between uses (collect) */
 	int *found, nfound, capfound;
+	int nscope, scope;   /* scopes opened so far in the kernel, the current one (0: the kernel's) */
 } Build;
 
 static int slot_of(Build *b, KdSym *y)
@@ -199,6 +200,32 @@ static int view(Build *b, KdNode *n)
 	return kd_ins_result(b->a, b->f, i, VT_REF, b->f->buf[buf].dt, buf, NULL);
 }
 
+/* An element's value (u[i] outside a tensor operand): elem_read of the
+ * view, a scalar of the tensor's dtype.  An effect op, so the passes see
+ * it read the buffer and keep it after the writes before it. */
+static int elem_read(Build *b, KdNode *n)
+{
+	int ref = view(b, n);
+	KdDtype dt = b->f->val[ref].dt;
+	int i = kd_ins_add(b->a, b->f, b->cur, OP_ELEM_READ, 1, &ref, &n->span, n->span);
+	return kd_ins_result(b->a, b->f, i, kd_dtypes[dt].is_float ? VT_FLOAT : VT_INT, dt, -1, NULL);
+}
+
+/* `u[i] = v;`: v cast to the element's dtype (as `dtype(v)` would), then
+ * elem_write of the view. */
+static void elem_write(Build *b, KdNode *n)
+{
+	int v = expr(b, n->b), ref = view(b, n->a);
+	KdDtype dt = b->f->val[ref].dt;
+	KdValType t = kd_dtypes[dt].is_float ? VT_FLOAT : VT_INT;
+	if (b->f->val[v].type != t || b->f->val[v].dt != dt)
+		v = emit(b, OP_CAST, 1, &v, &n->b->span, n->b->span, t, dt, NULL);
+	int args[ELEM_WRITE_NPARAM] = {[ELEM_WRITE_DST] = ref, [ELEM_WRITE_VALUE] = v};
+	KdSpan sp[ELEM_WRITE_NPARAM] = {n->a->span, n->b->span};
+	kd_ins_add(b->a, b->f, b->cur, OP_ELEM_WRITE, ELEM_WRITE_NPARAM, args, sp, n->span);
+	b->f->buf[b->f->val[ref].buf].written = 1;
+}
+
 static int call(Build *b, KdNode *n)
 {
 	const KdOpDesc *d = n->opdesc;
@@ -280,6 +307,11 @@ static int expr(Build *b, KdNode *n)
 		int v = expr(b, n->list.v[0]);
 		return emit(b, OP_CAST, 1, &v, &n->span, n->span, vtype(n->ty), n->ty->dt, NULL);
 	}
+	case N_INDEX:
+		/* an element's value; sema made every other index a tensor operand */
+		if (n->flags & KD_INDEX_ELEM)
+			return elem_read(b, n);
+		return kd_val_const(b->a, b->f, 0);
 	case N_CALL:
 		if (b->tg->lower_call) {
 			KdLowerCtx lc = lower_ctx(b);
@@ -304,6 +336,25 @@ static void body(Build *b, KdNode *n)
 	}
 	for (int i = 0; i < n->list.n && b->cur >= 0; i++)
 		stmt(b, n->list.v[i]);
+}
+
+/* A block that opens a scope (a loop body, an if arm, { }): with the
+ * target's scoped buffers, the buffers it declares live from scope s to
+ * the last scope opened inside it (KdBuffer.live_lo/live_hi). */
+static void scoped_body(Build *b, KdNode *n)
+{
+	if (!b->tg->scoped_buffers || !n) {
+		if (n)
+			body(b, n);
+		return;
+	}
+	int outer = b->scope, first = b->f->nbuf;
+	b->scope = ++b->nscope;
+	body(b, n);
+	for (int i = first; i < b->f->nbuf; i++)
+		if (b->f->buf[i].live_lo == b->scope)
+			b->f->buf[i].live_hi = b->nscope;
+	b->scope = outer;
 }
 
 /* The vars declared before `n` that `n` assigns: they become block params. */
@@ -406,7 +457,7 @@ static void for_stmt(Build *b, KdNode *n)
 
 	b->cur = bodyb;
 	b->env[ivslot] = iv;
-	body(b, n->d);
+	scoped_body(b, n->d);
 	if (b->cur >= 0) {
 		int sv = kd_val_const(b->a, f, step);
 		int nargs[2] = {iv, sv};
@@ -433,7 +484,7 @@ static void if_stmt(Build *b, KdNode *n)
 	if (n->a->is_const) {
 		KdNode *taken = n->a->cval ? n->b : n->c;
 		if (taken)
-			body(b, taken);
+			scoped_body(b, taken);
 		return;
 	}
 	int cond = expr(b, n->a);
@@ -447,7 +498,7 @@ static void if_stmt(Build *b, KdNode *n)
 	int pending[2], npending = 0;
 	int *penv[2];
 	b->cur = thenb;
-	body(b, n->b);
+	scoped_body(b, n->b);
 	if (b->cur >= 0) {
 		penv[npending] = env_args(b, slots, k);
 		pending[npending++] = kd_ins_add(b->a, f, b->cur, OP_JMP, 0, NULL, NULL, n->span);
@@ -459,7 +510,7 @@ static void if_stmt(Build *b, KdNode *n)
 		elseb = kd_block_new(b->a, f, "if_else");
 		kd_ins_succ(b->a, f, br, 1, elseb, 0, NULL);
 		b->cur = elseb;
-		body(b, n->c);
+		scoped_body(b, n->c);
 		if (b->cur >= 0) {
 			penv[npending] = env_args(b, slots, k);
 			pending[npending++] = kd_ins_add(b->a, f, b->cur, OP_JMP, 0, NULL, NULL, n->span);
@@ -493,14 +544,14 @@ static void stmt(Build *b, KdNode *n)
 		return;
 	switch (n->kind) {
 	case N_BLOCK:
-		body(b, n);
+		scoped_body(b, n);
 		break;
 	case N_LET: {
 		KdSym *y = n->sym;
 		if (y->kind == SYM_BUF) {
 			KdType *t = y->ty;
 			KdBuffer buf = {.name = y->name, .space = t->space, .dt = t->dt, .rank = t->rank,
-			                .addr = -1, .param = -1, .span = n->name_span};
+			                .addr = -1, .param = -1, .span = n->name_span, .live_lo = b->scope};
 			memcpy(buf.dims, t->dims, sizeof buf.dims[0] * (size_t)t->rank);
 			if (b->tg->lower_buffer)
 				b->tg->lower_buffer(b->a, &buf, t);
@@ -524,6 +575,9 @@ static void stmt(Build *b, KdNode *n)
 		b->env[sl] = v;
 		break;
 	}
+	case N_STORE:
+		elem_write(b, n);
+		break;
 	case N_FOR:
 		for_stmt(b, n);
 		break;
@@ -559,6 +613,7 @@ static KdFunc *kernel(Build *b, KdNode *k, KdTarget t)
 	KdFunc *f = kd_func_new(b->a, k->name, t, k->span);
 	b->f = f;
 	b->nslot = 0;
+	b->nscope = b->scope = 0;
 	f->nparam = k->list.n;
 	f->params = kd_alloc(b->a, sizeof *f->params * ((size_t)k->list.n + 1));
 	b->cur = kd_block_new(b->a, f, "entry");

@@ -82,6 +82,15 @@ static KdNode *mk_tensor_type(KdParseCtx *c, KdTok space, KdTok dt, KdNode *bloc
 static KdNode *mk_let(KdParseCtx *c, KdTok name, KdNode *type, KdNode *init);
 static KdNode *mk_lettuple(KdParseCtx *c, KdNode *names, KdNode *init);
 static KdNode *mk_assign(KdParseCtx *c, KdTok name, KdNode *val, KdTok end);
+static KdNode *mk_store(KdParseCtx *c, KdNode *target, KdNode *val, KdTok end);
+static KdNode *mk_store(KdParseCtx *c, KdNode *target, KdNode *val, KdTok end)
+{
+	KdNode *n = kd_node(c->a, N_STORE, kd_span_join(target->span, end.sp));
+	n->a = target;
+	n->b = val;
+	return n;
+}
+
 static KdNode *mk_for(KdParseCtx *c, KdTok kw, KdTok var, KdNode *lo, KdNode *hi,
                       KdNode *step, KdNode *body);
 static KdNode *mk_if(KdParseCtx *c, KdTok kw, KdNode *cond, KdNode *then, KdNode *els);
@@ -149,6 +158,9 @@ stmt(A) ::= VAR(K) binding(B) SEMI(E).               { A = span_from(B, K.sp, E.
 stmt(A) ::= LET(K) LPAREN names(L) RPAREN ASSIGN expr(V) SEMI(E).
                                                      { A = span_from(mk_lettuple(ctx, L, V), K.sp, E.sp); }
 stmt(A) ::= IDENT(N) ASSIGN expr(V) SEMI(E).         { A = mk_assign(ctx, N, V, E); }
+/* an element write, u[i] = v (ascend: TIK's Scalar.set_as on ub) */
+stmt(A) ::= expr(B) LBRACKET indices(I) RBRACKET(R) ASSIGN expr(V) SEMI(E).
+                                                     { A = mk_store(ctx, mk_index(ctx, B, I, R), V, E); }
 stmt(A) ::= expr(X) SEMI(E).                         { A = mk_stmt(ctx, N_EXPRSTMT, X->span, X, E); }
 stmt(A) ::= FOR(K) IDENT(I) IN expr(L) DOTDOT expr(H) block(B).
                                                      { A = mk_for(ctx, K, I, L, H, NULL, B); }

@@ -343,6 +343,30 @@ static KdType *cast(Sema *s, KdNode *n)
 	return r;
 }
 
+/* A view t[i] used as a value: the element's scalar (KD_INDEX_ELEM) where
+ * the target reads elements of its space (ascend's ub), an error naming
+ * the space where it does not; any other type as it is. */
+static KdType *elem_value(Sema *s, KdNode *n, KdType *t)
+{
+	if (t->kind != TY_TENSOR || !t->is_view || !s->tg->elem_spaces || n->kind != N_INDEX)
+		return t;
+	if (!(s->tg->elem_spaces & (1u << t->space))) {
+		kd_error(s->d, n->span, "only ub elements are values (as in TIK); '%s' is in %s: move it to "
+		         "ub with data_move first", n->a->name ? n->a->name : "tensor", kd_spaces[t->space].name);
+		return s->t_err;
+	}
+	const KdDtypeInfo *di = &kd_dtypes[t->dt];
+	if (t->dt == KD_BF16 || t->dt == KD_BOOL) {
+		kd_error(s->d, n->span, "a %s element is not a value (TIK's Scalar has no %s)", di->name, di->name);
+		return s->t_err;
+	}
+	KdType *r = mkty(s, di->is_float ? TY_FLOAT : TY_INT);
+	r->dt = t->dt;
+	n->flags |= KD_INDEX_ELEM;
+	n->ty = r;
+	return r;
+}
+
 /* "unknown op", with a note naming the target's nearest op. */
 static void unknown_op(Sema *s, const KdNode *n)
 {
@@ -387,6 +411,8 @@ static KdType *call(Sema *s, KdNode *n)
 		/* A bare dtype (dtype=f32) is an argument of ops that take one. */
 		if (v->kind == N_TYPE && takes_dtype)
 			v->ty = s->t_void;
+		else if (v->kind == N_INDEX)
+			v->ty = index_expr(s, v);   /* a view until its parameter says (below) */
 		else
 			expr(s, v);
 	}
@@ -401,6 +427,10 @@ static KdType *call(Sema *s, KdNode *n)
 			kd_error(s->d, n->name_span, "'%s' is not an op and cannot be called", n->name);
 		else
 			unknown_op(s, n);
+		return s->t_err;
+	}
+	if (d->syntax) {
+		kd_error(s->d, n->name_span, "'%s' is not called: write it as `%s`", d->name, d->syntax);
 		return s->t_err;
 	}
 	n->opdesc = d;
@@ -460,6 +490,9 @@ static KdType *call(Sema *s, KdNode *n)
 			continue;
 		}
 		KdType *t = x->ty;
+		/* t[i] for a scalar parameter is the element's value (vec_dup's scalar) */
+		if (pp->kind != PK_TENSOR && pp->kind != PK_TILE_OR_NUM)
+			t = elem_value(s, x, t);
 		if (t->kind == TY_ERROR) {
 			bad = 1;
 			continue;
@@ -557,7 +590,7 @@ static KdType *expr(Sema *s, KdNode *n)
 	case N_IDENT: t = ident(s, n); break;
 	case N_BINARY: t = binary(s, n); break;
 	case N_UNARY: t = unary(s, n); break;
-	case N_INDEX: t = index_expr(s, n); break;
+	case N_INDEX: t = elem_value(s, n, index_expr(s, n)); break;
 	case N_CAST: t = cast(s, n); break;
 	case N_CALL: t = call(s, n); break;
 	case N_LIST:
@@ -817,6 +850,31 @@ static void if_stmt(Sema *s, KdNode *n)
 	}
 }
 
+/* An element write `u[i] = v;`: u[i] an element whose space the target
+ * reads as values, v a scalar the element's dtype takes (an integer for
+ * an integer dtype, any number for a float one); lowering casts it. */
+static void store(Sema *s, KdNode *n)
+{
+	KdType *t = index_expr(s, n->a), *v = expr(s, n->b);
+	if (t->kind == TY_ERROR)
+		return;
+	if (!s->tg->elem_spaces) {
+		kd_error(s->d, n->a->span, "on target %s a tensor element is not assigned; write it with the "
+		         "target's ops", kd_target_names[s->target]);
+		return;
+	}
+	t = elem_value(s, n->a, t);
+	if (t->kind == TY_ERROR || v->kind == TY_ERROR)
+		return;
+	if (v->kind == TY_FLOAT && t->kind == TY_INT)
+		kd_error(s->d, n->b->span, "a float is not stored into an element of %s '%s' implicitly: write "
+		         "the cast, %s(...)", kd_dtypes[t->dt].name, n->a->a->name ? n->a->a->name : "tensor",
+		         kd_dtypes[t->dt].name);
+	else if (v->kind != TY_INT && v->kind != TY_FLOAT && v->kind != TY_BOOL)
+		kd_error(s->d, n->b->span, "an element of %s takes a scalar, got %s", kd_dtypes[t->dt].name,
+		         kd_type_str(s->a, v));
+}
+
 static void stmt_check(Sema *s, KdNode *n)
 {
 	switch (n->kind) {
@@ -921,6 +979,9 @@ static void stmt_check(Sema *s, KdNode *n)
 		n->sym = y;
 		break;
 	}
+	case N_STORE:
+		store(s, n);
+		break;
 	case N_FOR:
 		for_stmt(s, n);
 		break;

@@ -52,7 +52,21 @@ typedef struct {
 	int written;       /* some op writes it (so a parameter is not const) */
 	KdSpan span;
 	struct KdTileInfo *tile;   /* neuron: partitions, blocks, direct allocation (tile.h) */
+	/* Its lifetime (ascend's block-scoped buffers): the scopes a kernel's
+	 * blocks open are numbered 1, 2, ... in source order (preorder), and
+	 * a buffer declared in scope s lives over live_lo = s .. live_hi = the
+	 * last scope inside s.  0, 0: the kernel's whole life (a kernel-level
+	 * buffer, a parameter).  Placement gives buffers that are never live
+	 * at once the same bytes (kd_buf_apart); the IR prints it as
+	 * `live=[lo, hi]`. */
+	int live_lo, live_hi;
 } KdBuffer;
+
+/* Are a and b never live at once (so placement may overlap them)? */
+static inline int kd_buf_apart(const KdBuffer *a, const KdBuffer *b)
+{
+	return a->live_lo && b->live_lo && (a->live_hi < b->live_lo || b->live_hi < a->live_lo);
+}
 
 typedef struct {
 	int blk;           /* successor block */

@@ -188,6 +188,15 @@ typedef struct {
 	 * and by the textual IR reader; reports through kd_verify_fail
 	 * (verify.h). */
 	void (*verify)(KdVerify *v, const KdIns *ins);
+	/* An effect op that gives a value: the element of its tensor
+	 * parameter N-1 (KD_PARAM_REF), a scalar of that tensor's dtype
+	 * (ascend's element read); 0: it gives nothing.  The emitter passes
+	 * the address of a kdsl_scalar last and reads the value from it. */
+	int result_of;
+	/* The source syntax of an op written as a construct instead of a call
+	 * (`u[i]`); sema refuses to call it by name, the docs print it.
+	 * NULL: the op is called. */
+	const char *syntax;
 } KdOpDesc;
 
 extern const KdOpDesc kd_ops[KD_NOP];

@@ -144,7 +144,10 @@ void kd_op_doc(KdBuf *out, KdTarget target)
 		kd_buf_printf(out, "### `%s(", d->name);
 		for (int j = 0; j < d->nparam; j++)
 			kd_buf_printf(out, "%s%s", j ? ", " : "", d->param[j].name);
-		kd_buf_printf(out, ")`\n\nSeed %s. %s\n\n", d->seed, d->doc);
+		kd_buf_printf(out, ")`\n\n");
+		if (d->syntax)
+			kd_buf_printf(out, "Written `%s`; not called by name.\n\n", d->syntax);
+		kd_buf_printf(out, "Seed %s. %s\n\n", d->seed, d->doc);
 		kd_buf_puts(out, "| parameter | kind | rule |\n| --- | --- | --- |\n");
 		for (int j = 0; j < d->nparam; j++) {
 			const KdOpParam *p = &d->param[j];

@@ -66,8 +66,12 @@ int kd_op_desc_check(KdDiag *d, const KdOpDesc *o)
 			n += bad(d, o, "a range is lo..hi on an integer");
 		writes += kd_mem_writes(p);
 	}
-	if ((o->kind == OK_EFFECT) != (writes > 0))
-		n += bad(d, o, "an effect op writes a tensor, a pure one none");
+	if ((o->kind == OK_EFFECT) != (writes > 0 || o->result_of))
+		n += bad(d, o, "an effect op writes a tensor or reads an element, a pure one neither");
+	if (o->result_of && (o->kind != OK_EFFECT || o->result_of > o->nparam ||
+	                     !is_tensor(&o->param[o->result_of - 1]) ||
+	                     o->param[o->result_of - 1].mem != KD_MEM_READ))
+		n += bad(d, o, "result_of names a tensor parameter the effect op reads");
 	if (o->rt_dtype_of && (o->rt_dtype_of > o->nparam || !is_tensor(&o->param[o->rt_dtype_of - 1])))
 		n += bad(d, o, "rt_dtype_of names a tensor parameter");
 	return n;

@@ -97,6 +97,8 @@ static void func(KdBuf *o, const KdModule *m, const KdFunc *f)
 		buffer(o, b);
 		if (b->addr >= 0)
 			kd_buf_printf(o, " at %lld", (long long)b->addr);
+		if (b->live_lo)   /* block-scoped: the scopes it lives over */
+			kd_buf_printf(o, " live=[%d, %d]", b->live_lo, b->live_hi);
 		if (tg->print_buffer_attrs)
 			tg->print_buffer_attrs(o, b);
 		kd_buf_puts(o, "\n");

@@ -64,8 +64,17 @@ void kd_check_dim_index(KdCheck *c, const KdIns *ins);
 /* ascend hooks (rules_ascend.c) */
 void kd_check_data_move(KdCheck *c, const KdIns *ins);
 void kd_check_vec(KdCheck *c, const KdIns *ins);
+/* Is op one of ascend's two-source vector ops (vec_add's shape)? */
+int kd_ascend_vec_binary(KdOp op);
+/* The position of repeat_times when op is one of ascend's TIK vector ops
+ * (mask first, repeats, rep strides: vec_dup, the two-source,
+ * tensor-scalar and unary ones), else -1. */
+int kd_ascend_vec_repeat(KdOp op);
+/* ascend's element read and write: the element inside its tensor. */
+void kd_check_elem(KdCheck *c, const KdIns *ins);
 int64_t kd_cost_data_move(const KdFunc *f, const KdIns *ins);
 int64_t kd_cost_vec(const KdFunc *f, const KdIns *ins);
+int64_t kd_cost_elem(const KdFunc *f, const KdIns *ins);
 /* Is src -> dst one of seed 001 Table 2's data_move scope pairs?  (The
  * passes ask before they create a move.) */
 int kd_ascend_move_pair_ok(KdSpace src, KdSpace dst);

@@ -41,5 +41,8 @@ void kd_verify_core(KdVerify *v, const KdIns *in);
  * value keeps wherever it is defined. */
 void kd_verify_aipu(KdVerify *v, const KdIns *in);
 void kd_verify_vec_value(KdVerify *v, const KdVal *x, KdSpan at);
+/* ascend's element read and write (ascend/verify_ascend.c): the element
+ * is a scalar of its tensor's dtype. */
+void kd_verify_elem(KdVerify *v, const KdIns *in);
 
 #endif

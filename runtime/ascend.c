@@ -5,6 +5,7 @@
  * later arithmetic inside 64 bits: ranges first (which bound the counts
  * and strides), then offsets against sizes using unsigned differences. */
 #include <inttypes.h>
+#include <math.h>
 #include <string.h>
 
 #include "rt_internal.h"
@@ -213,19 +214,22 @@ typedef union {
 	float f32[KDSL_ASCEND_REPEAT_BYTES / 4];
 } vreg;
 
-/* The element dtypes of each op's TIK page, on the seed's products
- * (vec_add: float16, float32, int32; vec_dup: the 16- and 32-bit ones). */
-static int vec_dtype_ok(kdsl_dtype dt, int dup)
-{
-	switch (dt) {
-	case KDSL_I32: case KDSL_F16: case KDSL_F32:
-		return 1;
-	case KDSL_I16: case KDSL_U16: case KDSL_U32:
-		return dup;
-	default:
-		return 0;
-	}
-}
+/* The element dtypes of each op's TIK page, on the seed's products: a
+ * bit per kdsl_dtype and the list as the error names it. */
+typedef struct {
+	unsigned bits;
+	const char *text;
+} vec_dtypes;
+
+#define VDT(d) (1u << (d))
+static const vec_dtypes DUP_DTYPES = {VDT(KDSL_I16) | VDT(KDSL_U16) | VDT(KDSL_I32) | VDT(KDSL_U32) |
+                                      VDT(KDSL_F16) | VDT(KDSL_F32), "i16, u16, i32, u32, f16, f32"};
+/* vec_add, vec_sub, vec_mul, vec_max, vec_min: float16, float32, int32 */
+static const vec_dtypes BINARY_DTYPES = {VDT(KDSL_I32) | VDT(KDSL_F16) | VDT(KDSL_F32), "i32, f16, f32"};
+/* vec_adds, vec_muls, vec_abs, vec_exp, vec_ln, vec_rec: float16, float32 */
+static const vec_dtypes FLOAT_DTYPES = {VDT(KDSL_F16) | VDT(KDSL_F32), "f16, f32"};
+/* vec_relu: float16 */
+static const vec_dtypes F16_DTYPES = {VDT(KDSL_F16), "f16"};
 
 /* The checks vec_dup and vec_add share for one operand: in ub, not NULL,
  * offset >= 0 and aligned.  Bounds follow once all ranges are known. */
@@ -241,14 +245,14 @@ static int check_vec_operand(kdsl_rt *rt, const kdsl_site *site, const char *wha
 /* The dtype, the mask (as the element bits of a repeat) and repeat_times.
  * Continuous: 1..256/size elements.  Bitwise: not [0, 0], and mask_h 0
  * where a repeat has 64 elements or fewer (4-byte dtypes). */
-static int check_vec_common(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt, int dup,
+static int check_vec_common(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt, const vec_dtypes *ok,
                             kdsl_ascend_mask mask, int64_t repeat_times, kdsl_ascend_bits *bits)
 {
 	int64_t size = (int64_t)kdsl_dtype_size(dt), max;
 
-	if (!vec_dtype_ok(dt, dup))
+	if ((unsigned)dt >= 32 || !(ok->bits & VDT(dt)))
 		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "dtype must be one of %s, got %s",
-		                    dup ? "i16, u16, i32, u32, f16, f32" : "i32, f16, f32", kdsl_dtype_name(dt));
+		                    ok->text, kdsl_dtype_name(dt));
 	max = KDSL_ASCEND_REPEAT_BYTES / size;
 	if (!mask.bits) {
 		if (mask.count < 1 || mask.count > max)
@@ -334,7 +338,7 @@ int kdsl_ascend_vec_dup(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
 
 	if (!rt)
 		return KDSL_ERR_ARG;
-	if ((rc = check_vec_common(rt, site, dt, 1, mask, repeat_times, &bits)) ||
+	if ((rc = check_vec_common(rt, site, dt, &DUP_DTYPES, mask, repeat_times, &bits)) ||
 	    (rc = check_range(rt, site, "dst_rep_stride", dst_rep_stride, 0, KDSL_ASCEND_REP_STRIDE_MAX)) ||
 	    (rc = check_vec_operand(rt, site, "dst", dst.base, dst.mem, dst_off)))
 		return rc;
@@ -378,27 +382,70 @@ int kdsl_ascend_vec_dup(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
 	return KDSL_OK;
 }
 
-/* One repeat of vec_add on copied-out operands; the dtype switch sits
+/* The two-source vector ops (vec_add's shape): what each computes. */
+typedef enum { VB_ADD, VB_SUB, VB_MUL, VB_MAX, VB_MIN } vec_binop;
+
+/* One element of a float binary op, in double: for f16 operands the sum,
+ * difference and product are exact in double (11-bit significands), so
+ * rounding the result once gives the correctly rounded half result
+ * (numpy's float16 arithmetic).  max/min pick an operand, a NaN winning
+ * (numpy's maximum/minimum). */
+static double fbin(vec_binop op, double a, double b)
+{
+	switch (op) {
+	case VB_ADD: return a + b;
+	case VB_SUB: return a - b;
+	case VB_MUL: return a * b;
+	case VB_MAX: return a != a ? a : b != b ? b : a > b ? a : b;
+	default: return a != a ? a : b != b ? b : a < b ? a : b;
+	}
+}
+
+/* The same in float for f32 (C's float arithmetic is IEEE binary32,
+ * correctly rounded: numpy's float32). */
+static float fbin32(vec_binop op, float a, float b)
+{
+	switch (op) {
+	case VB_ADD: return a + b;
+	case VB_SUB: return a - b;
+	case VB_MUL: return a * b;
+	case VB_MAX: return a != a ? a : b != b ? b : a > b ? a : b;
+	default: return a != a ? a : b != b ? b : a < b ? a : b;
+	}
+}
+
+/* i32: add, sub and mul wrap (the low 32 bits), max and min compare. */
+static uint32_t ibin(vec_binop op, uint32_t a, uint32_t b)
+{
+	int32_t x = (int32_t)a, y = (int32_t)b;
+	switch (op) {
+	case VB_ADD: return a + b;
+	case VB_SUB: return a - b;
+	case VB_MUL: return a * b;
+	case VB_MAX: return x > y ? a : b;
+	default: return x < y ? a : b;
+	}
+}
+
+/* One repeat of a binary op on copied-out operands; the dtype switch sits
  * outside the element loops so each loop is a plain, vectorisable one. */
-static void add_repeat(kdsl_dtype dt, int64_t n, vreg *out, const vreg *a, const vreg *b)
+static void binary_repeat(vec_binop op, kdsl_dtype dt, int64_t n, vreg *out, const vreg *a, const vreg *b)
 {
 	int64_t i;
 
 	switch (dt) {
 	case KDSL_I32:
 		for (i = 0; i < n; i++)
-			out->u32[i] = a->u32[i] + b->u32[i];
+			out->u32[i] = ibin(op, a->u32[i], b->u32[i]);
 		break;
 	case KDSL_F16:
-		/* The double sum of two halves is exact; rounding it once gives
-		 * the correctly rounded IEEE half sum. */
 		for (i = 0; i < n; i++)
-			out->u16[i] = kdsl_h_f64_to_f16(kdsl_h_f16_to_f64(a->u16[i]) +
-			                                kdsl_h_f16_to_f64(b->u16[i]));
+			out->u16[i] = kdsl_h_f64_to_f16(fbin(op, kdsl_h_f16_to_f64(a->u16[i]),
+			                                     kdsl_h_f16_to_f64(b->u16[i])));
 		break;
 	case KDSL_F32:
 		for (i = 0; i < n; i++)
-			out->f32[i] = a->f32[i] + b->f32[i];
+			out->f32[i] = fbin32(op, a->f32[i], b->f32[i]);
 		break;
 	default:
 		break;
@@ -427,12 +474,13 @@ static int check_overlap(kdsl_rt *rt, const kdsl_site *site, const char *what,
 	}
 }
 
-int kdsl_ascend_vec_add(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
-                        kdsl_ascend_mask mask, kdsl_ref dst, int64_t dst_off,
-                        kdsl_cref src0, int64_t src0_off,
-                        kdsl_cref src1, int64_t src1_off,
-                        int64_t repeat_times, int64_t dst_rep_stride,
-                        int64_t src0_rep_stride, int64_t src1_rep_stride)
+/* vec_add's shape: every rule of the op, then the repeats in order. */
+static int vec_binary(vec_binop op, kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
+                      kdsl_ascend_mask mask, kdsl_ref dst, int64_t dst_off,
+                      kdsl_cref src0, int64_t src0_off,
+                      kdsl_cref src1, int64_t src1_off,
+                      int64_t repeat_times, int64_t dst_rep_stride,
+                      int64_t src0_rep_stride, int64_t src1_rep_stride)
 {
 	vreg a, b, out;
 	kdsl_ascend_bits bits;
@@ -443,7 +491,7 @@ int kdsl_ascend_vec_add(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
 
 	if (!rt)
 		return KDSL_ERR_ARG;
-	if ((rc = check_vec_common(rt, site, dt, 0, mask, repeat_times, &bits)) ||
+	if ((rc = check_vec_common(rt, site, dt, &BINARY_DTYPES, mask, repeat_times, &bits)) ||
 	    (rc = check_range(rt, site, "dst_rep_stride", dst_rep_stride, 0, KDSL_ASCEND_REP_STRIDE_MAX)) ||
 	    (rc = check_range(rt, site, "src0_rep_stride", src0_rep_stride, 0, KDSL_ASCEND_REP_STRIDE_MAX)) ||
 	    (rc = check_range(rt, site, "src1_rep_stride", src1_rep_stride, 0, KDSL_ASCEND_REP_STRIDE_MAX)) ||
@@ -486,7 +534,7 @@ int kdsl_ascend_vec_add(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
 	for (r = 0; r < repeat_times; r++) {
 		memcpy(a.b, s0 + r * s0step, (size_t)len);
 		memcpy(b.b, s1 + r * s1step, (size_t)len);
-		add_repeat(dt, n, &out, &a, &b);
+		binary_repeat(op, dt, n, &out, &a, &b);
 		if (dense) {
 			memcpy(d + r * dstep, out.b, (size_t)len);
 			continue;
@@ -494,6 +542,232 @@ int kdsl_ascend_vec_add(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
 		for (i = 0; i < n; i++)
 			if (bit_set(bits, i))
 				memcpy(d + r * dstep + i * size, out.b + i * size, (size_t)size);
+	}
+	return KDSL_OK;
+}
+
+#define KDSL_VEC_BINARY(name, op)                                                                  \
+	int kdsl_ascend_##name(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,                  \
+	                       kdsl_ascend_mask mask, kdsl_ref dst, int64_t dst_off,             \
+	                       kdsl_cref src0, int64_t src0_off, kdsl_cref src1, int64_t src1_off, \
+	                       int64_t repeat_times, int64_t dst_rep_stride,                     \
+	                       int64_t src0_rep_stride, int64_t src1_rep_stride)                 \
+	{                                                                                          \
+		return vec_binary(op, rt, site, dt, mask, dst, dst_off, src0, src0_off, src1,      \
+		                  src1_off, repeat_times, dst_rep_stride, src0_rep_stride,         \
+		                  src1_rep_stride);                                                \
+	}
+KDSL_VEC_BINARY(vec_add, VB_ADD)
+KDSL_VEC_BINARY(vec_sub, VB_SUB)
+KDSL_VEC_BINARY(vec_mul, VB_MUL)
+KDSL_VEC_BINARY(vec_max, VB_MAX)
+KDSL_VEC_BINARY(vec_min, VB_MIN)
+
+/* ---- the one-source ops: vec_adds, vec_muls and the unary ones ---- */
+
+typedef enum { VU_ADDS, VU_MULS, VU_ABS, VU_EXP, VU_LN, VU_REC, VU_RELU } vec_unop;
+
+/* One element, in double: for an f16 or f32 element and a scalar already
+ * of its dtype the sum and product are exact in double, so rounding once
+ * gives the correctly rounded result; exp, ln and 1/x are the exact value
+ * rounded once (kdsl's reading, docs/language.md). */
+static double fun(vec_unop op, double x, double k)
+{
+	switch (op) {
+	case VU_ADDS: return x + k;
+	case VU_MULS: return x * k;
+	case VU_ABS: return fabs(x);
+	case VU_EXP: return exp(x);
+	case VU_LN: return log(x);
+	case VU_REC: return 1.0 / x;
+	default: return x != x ? x : x > 0 ? x : 0.0;
+	}
+}
+
+/* One repeat on a copied-out source. */
+static void unary_repeat(vec_unop op, kdsl_dtype dt, int64_t n, vreg *out, const vreg *a, double k)
+{
+	int64_t i;
+
+	if (dt == KDSL_F16)
+		for (i = 0; i < n; i++)
+			out->u16[i] = kdsl_h_f64_to_f16(fun(op, kdsl_h_f16_to_f64(a->u16[i]), k));
+	else
+		for (i = 0; i < n; i++)
+			out->f32[i] = (float)fun(op, (double)a->f32[i], k);
+}
+
+/* Every rule of the op (vec_add's, with one source), then the repeats. */
+static int vec_one(vec_unop op, const vec_dtypes *ok, kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
+                   kdsl_ascend_mask mask, kdsl_ref dst, int64_t dst_off, kdsl_cref src, int64_t src_off,
+                   double scalar, int64_t repeat_times, int64_t dst_rep_stride, int64_t src_rep_stride)
+{
+	vreg a, out;
+	kdsl_ascend_bits bits;
+	int64_t n, size, len, dstep, sstep, r, i;
+	unsigned char *d;
+	const unsigned char *s;
+	unsigned char one[4];
+	double k = 0;
+	int rc;
+
+	if (!rt)
+		return KDSL_ERR_ARG;
+	if ((rc = check_vec_common(rt, site, dt, ok, mask, repeat_times, &bits)) ||
+	    (rc = check_range(rt, site, "dst_rep_stride", dst_rep_stride, 0, KDSL_ASCEND_REP_STRIDE_MAX)) ||
+	    (rc = check_range(rt, site, "src_rep_stride", src_rep_stride, 0, KDSL_ASCEND_REP_STRIDE_MAX)) ||
+	    (rc = check_vec_operand(rt, site, "dst", dst.base, dst.mem, dst_off)) ||
+	    (rc = check_vec_operand(rt, site, "src", src.base, src.mem, src_off)))
+		return rc;
+	size = (int64_t)kdsl_dtype_size(dt);
+	n = kdsl_ascend_bits_span(bits);
+	len = n * size;
+	dstep = dst_rep_stride * BLOCK;
+	sstep = src_rep_stride * BLOCK;
+	if ((rc = check_bounds(rt, site, "dst", "repeat", "writes", dst.bytes, dst_off,
+	                       repeat_times, dstep, len)) ||
+	    (rc = check_bounds(rt, site, "src", "repeat", "reads", src.bytes, src_off,
+	                       repeat_times, sstep, len)))
+		return rc;
+	d = dst.base + dst_off;
+	s = src.base + src_off;
+	if ((rc = check_overlap(rt, site, "src", d, dstep, s, sstep, repeat_times, bits, size)))
+		return rc;
+	/* the scalar in the element's dtype first, as the scalar register holds it */
+	if (op == VU_ADDS || op == VU_MULS) {
+		kdsl_store_value(dt, one, scalar);
+		if (dt == KDSL_F16) {
+			kdsl_f16 h;
+			memcpy(&h, one, 2);
+			k = kdsl_h_f16_to_f64(h);
+		} else {
+			float f;
+			memcpy(&f, one, 4);
+			k = f;
+		}
+	}
+	for (r = 0; r < repeat_times; r++) {
+		memcpy(a.b, s + r * sstep, (size_t)len);
+		unary_repeat(op, dt, n, &out, &a, k);
+		for (i = 0; i < n; i++)
+			if (bit_set(bits, i))
+				memcpy(d + r * dstep + i * size, out.b + i * size, (size_t)size);
+	}
+	return KDSL_OK;
+}
+
+int kdsl_ascend_vec_adds(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt, kdsl_ascend_mask mask,
+                         kdsl_ref dst, int64_t dst_off, kdsl_cref src, int64_t src_off, double scalar,
+                         int64_t repeat_times, int64_t dst_rep_stride, int64_t src_rep_stride)
+{
+	return vec_one(VU_ADDS, &FLOAT_DTYPES, rt, site, dt, mask, dst, dst_off, src, src_off, scalar,
+	               repeat_times, dst_rep_stride, src_rep_stride);
+}
+
+int kdsl_ascend_vec_muls(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt, kdsl_ascend_mask mask,
+                         kdsl_ref dst, int64_t dst_off, kdsl_cref src, int64_t src_off, double scalar,
+                         int64_t repeat_times, int64_t dst_rep_stride, int64_t src_rep_stride)
+{
+	return vec_one(VU_MULS, &FLOAT_DTYPES, rt, site, dt, mask, dst, dst_off, src, src_off, scalar,
+	               repeat_times, dst_rep_stride, src_rep_stride);
+}
+
+#define KDSL_VEC_UNARY(name, op, dts)                                                              \
+	int kdsl_ascend_##name(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,                  \
+	                       kdsl_ascend_mask mask, kdsl_ref dst, int64_t dst_off,             \
+	                       kdsl_cref src, int64_t src_off, int64_t repeat_times,             \
+	                       int64_t dst_rep_stride, int64_t src_rep_stride)                   \
+	{                                                                                          \
+		return vec_one(op, dts, rt, site, dt, mask, dst, dst_off, src, src_off, 0,         \
+		               repeat_times, dst_rep_stride, src_rep_stride);                      \
+	}
+KDSL_VEC_UNARY(vec_abs, VU_ABS, &FLOAT_DTYPES)
+KDSL_VEC_UNARY(vec_exp, VU_EXP, &FLOAT_DTYPES)
+KDSL_VEC_UNARY(vec_ln, VU_LN, &FLOAT_DTYPES)
+KDSL_VEC_UNARY(vec_rec, VU_REC, &FLOAT_DTYPES)
+KDSL_VEC_UNARY(vec_relu, VU_RELU, &F16_DTYPES)
+
+/* ---- element access (u[i], u[i] = v) ---- */
+
+/* TIK Scalar's dtypes: the integers and f16/f32 (no bf16, no bool). */
+static int elem_dtype_ok(kdsl_dtype dt)
+{
+	return dt != KDSL_BF16 && dt != KDSL_BOOL && kdsl_dtype_size(dt) > 0;
+}
+
+/* The checks a read and a write share: ub, the dtype, the element inside
+ * the tensor (off a multiple of the size comes from the compiler's
+ * element index; checked anyway, as any argument may be anything). */
+static int check_elem(kdsl_rt *rt, const kdsl_site *site, const char *what, kdsl_dtype dt,
+                      const unsigned char *base, kdsl_mem mem, size_t bytes, int64_t off)
+{
+	int64_t size;
+
+	if (!rt)
+		return KDSL_ERR_ARG;
+	if (!elem_dtype_ok(dt))
+		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "an element of %s is not a scalar value",
+		                    kdsl_dtype_name(dt));
+	if (mem != KDSL_MEM_UB)
+		return kdsl_rt_fail(rt, site, KDSL_ERR_ARG, "%s must be in ub (only ub elements are values), got %s",
+		                    what, kdsl_mem_name(mem));
+	if (!base)
+		return kdsl_rt_fail(rt, site, KDSL_ERR_ARG, "%s tensor is NULL", what);
+	size = (int64_t)kdsl_dtype_size(dt);
+	if (off < 0 || off % size || (uint64_t)off >= bytes || bytes - (uint64_t)off < (uint64_t)size)
+		return kdsl_rt_fail(rt, site, KDSL_ERR_BOUNDS,
+		                    "the element must be inside its tensor: index %" PRId64
+		                    " of a tensor of %zu elements (0..%zu)",
+		                    off / size - (off < 0 && off % size), bytes / (size_t)size,
+		                    bytes / (size_t)size - 1);
+	return KDSL_OK;
+}
+
+int kdsl_ascend_elem_read(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
+                          kdsl_cref src, int64_t off, kdsl_scalar *out)
+{
+	const unsigned char *p;
+	int rc;
+
+	if ((rc = check_elem(rt, site, "src", dt, src.base, src.mem, src.bytes, off)))
+		return rc;
+	if (!out)
+		return kdsl_rt_fail(rt, site, KDSL_ERR_ARG, "no place for the element read");
+	p = src.base + off;
+	switch (dt) {
+	case KDSL_F16: { kdsl_f16 h; memcpy(&h, p, 2); out->f = kdsl_h_f16_to_f64(h); break; }
+	case KDSL_F32: { float f; memcpy(&f, p, 4); out->f = f; break; }
+	case KDSL_I8: { int8_t v; memcpy(&v, p, 1); out->i = v; break; }
+	case KDSL_U8: { uint8_t v; memcpy(&v, p, 1); out->i = v; break; }
+	case KDSL_I16: { int16_t v; memcpy(&v, p, 2); out->i = v; break; }
+	case KDSL_U16: { uint16_t v; memcpy(&v, p, 2); out->i = v; break; }
+	case KDSL_I32: { int32_t v; memcpy(&v, p, 4); out->i = v; break; }
+	case KDSL_U32: { uint32_t v; memcpy(&v, p, 4); out->i = v; break; }
+	default: { int64_t v; memcpy(&v, p, 8); out->i = v; break; }   /* i64, u64: the 64 bits */
+	}
+	return KDSL_OK;
+}
+
+int kdsl_ascend_elem_write(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
+                           kdsl_ref dst, int64_t off, kdsl_scalar v)
+{
+	int rc;
+	uint64_t u;
+
+	if ((rc = check_elem(rt, site, "dst", dt, dst.base, dst.mem, dst.bytes, off)))
+		return rc;
+	if (dt == KDSL_F16 || dt == KDSL_F32) {
+		kdsl_store_value(dt, dst.base + off, v.f);
+		return KDSL_OK;
+	}
+	/* the low bytes of the two's complement value: the compiler's cast
+	 * already wrapped it to the dtype */
+	u = (uint64_t)v.i;
+	switch (kdsl_dtype_size(dt)) {
+	case 1: { uint8_t b = (uint8_t)u; memcpy(dst.base + off, &b, 1); break; }
+	case 2: { uint16_t b = (uint16_t)u; memcpy(dst.base + off, &b, 2); break; }
+	case 4: { uint32_t b = (uint32_t)u; memcpy(dst.base + off, &b, 4); break; }
+	default: memcpy(dst.base + off, &u, 8); break;
 	}
 	return KDSL_OK;
 }

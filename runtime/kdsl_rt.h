@@ -361,6 +361,87 @@ KDSL_API int kdsl_ascend_vec_add(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype 
                                  kdsl_cref src1, int64_t src1_off,
                                  int64_t repeat_times, int64_t dst_rep_stride,
                                  int64_t src0_rep_stride, int64_t src1_rep_stride);
+/* vec_add's shape and rules, dst = src0 - src1, src0 * src1, max or min
+ * of the two (f16: the exact result rounded once to nearest even; f32:
+ * IEEE binary32; i32: sub and mul wrap; max/min: a NaN operand wins). */
+KDSL_API int kdsl_ascend_vec_sub(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
+                                 kdsl_ascend_mask mask, kdsl_ref dst, int64_t dst_off,
+                                 kdsl_cref src0, int64_t src0_off,
+                                 kdsl_cref src1, int64_t src1_off,
+                                 int64_t repeat_times, int64_t dst_rep_stride,
+                                 int64_t src0_rep_stride, int64_t src1_rep_stride);
+KDSL_API int kdsl_ascend_vec_mul(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
+                                 kdsl_ascend_mask mask, kdsl_ref dst, int64_t dst_off,
+                                 kdsl_cref src0, int64_t src0_off,
+                                 kdsl_cref src1, int64_t src1_off,
+                                 int64_t repeat_times, int64_t dst_rep_stride,
+                                 int64_t src0_rep_stride, int64_t src1_rep_stride);
+KDSL_API int kdsl_ascend_vec_max(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
+                                 kdsl_ascend_mask mask, kdsl_ref dst, int64_t dst_off,
+                                 kdsl_cref src0, int64_t src0_off,
+                                 kdsl_cref src1, int64_t src1_off,
+                                 int64_t repeat_times, int64_t dst_rep_stride,
+                                 int64_t src0_rep_stride, int64_t src1_rep_stride);
+KDSL_API int kdsl_ascend_vec_min(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
+                                 kdsl_ascend_mask mask, kdsl_ref dst, int64_t dst_off,
+                                 kdsl_cref src0, int64_t src0_off,
+                                 kdsl_cref src1, int64_t src1_off,
+                                 int64_t repeat_times, int64_t dst_rep_stride,
+                                 int64_t src0_rep_stride, int64_t src1_rep_stride);
+
+/* The one-source ops (vec_add's rules with one source): dst = src +
+ * scalar or src * scalar (the scalar first converted to dt), |src|, e^src,
+ * ln(src), 1/src (the exact value rounded once to dt), max(src, 0).
+ * f16 and f32 (vec_relu: f16). */
+KDSL_API int kdsl_ascend_vec_adds(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt, kdsl_ascend_mask mask,
+                                  kdsl_ref dst, int64_t dst_off, kdsl_cref src, int64_t src_off,
+                                  double scalar, int64_t repeat_times, int64_t dst_rep_stride,
+                                  int64_t src_rep_stride);
+KDSL_API int kdsl_ascend_vec_muls(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt, kdsl_ascend_mask mask,
+                                  kdsl_ref dst, int64_t dst_off, kdsl_cref src, int64_t src_off,
+                                  double scalar, int64_t repeat_times, int64_t dst_rep_stride,
+                                  int64_t src_rep_stride);
+#define KDSL_VEC_UNARY_DECL(name)                                                                  \
+	KDSL_API int kdsl_ascend_##name(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,         \
+	                                kdsl_ascend_mask mask, kdsl_ref dst, int64_t dst_off,    \
+	                                kdsl_cref src, int64_t src_off, int64_t repeat_times,    \
+	                                int64_t dst_rep_stride, int64_t src_rep_stride);
+KDSL_VEC_UNARY_DECL(vec_abs)
+KDSL_VEC_UNARY_DECL(vec_exp)
+KDSL_VEC_UNARY_DECL(vec_ln)
+KDSL_VEC_UNARY_DECL(vec_rec)
+KDSL_VEC_UNARY_DECL(vec_relu)
+
+/* A scalar of any dtype, as an element read gives it and an element
+ * write takes it: `f` for f16/f32 (the element's exact value), `i`
+ * otherwise (the element's bits, sign- or zero-extended by its dtype). */
+typedef union {
+	int64_t i;
+	double f;
+} kdsl_scalar;
+
+static inline kdsl_scalar kdsl_scalar_i(int64_t v)
+{
+	kdsl_scalar s;
+	s.i = v;
+	return s;
+}
+
+static inline kdsl_scalar kdsl_scalar_f(double v)
+{
+	kdsl_scalar s;
+	s.f = v;
+	return s;
+}
+
+/* Element access on ub (TIK's Scalar.set_as; LANGUAGE.md 7): the element
+ * of dtype dt at byte offset off of a ub tensor, read into *out or
+ * written from v (already of dt: the compiler casts).  Checked: ub, the
+ * dtype one TIK's Scalar has, the element inside the tensor. */
+KDSL_API int kdsl_ascend_elem_read(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
+                                   kdsl_cref src, int64_t off, kdsl_scalar *out);
+KDSL_API int kdsl_ascend_elem_write(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
+                                    kdsl_ref dst, int64_t off, kdsl_scalar v);
 
 /* ---- neuron (seeds 000, 002, 003) ----
  * A tile operand: the storage of one physical tile (partition 0, byte 0),

@@ -5,12 +5,19 @@
  * kdsl_ascend_mask. */
 #include "emit_target.h"
 
-/* A mask operand: an integer is the continuous form, a list [mask_h,
- * mask_l] the bitwise one (each half's 64 bits; the rule checker has
- * refused any other list length). */
+/* An element write's value: a kdsl_scalar.  A mask operand: an integer
+ * is the continuous form, a list [mask_h, mask_l] the bitwise one (each
+ * half's 64 bits; the rule checker has refused any other list length). */
 static int arg(KdEmitCtx *c, const KdOpParam *p, int v)
 {
 	const KdVal *x = &c->f->val[v];
+	if (p == &kd_ops[OP_ELEM_WRITE].param[ELEM_WRITE_VALUE]) {
+		/* the element's value as the kdsl_scalar member its dtype reads */
+		kd_buf_puts(c->o, x->type == VT_FLOAT ? "kdsl_scalar_f(" : "kdsl_scalar_i(");
+		c->val(c->ctx, v);
+		kd_buf_puts(c->o, ")");
+		return 1;
+	}
 	if (p->kind != PK_INT_OR_LIST)
 		return 0;
 	if (x->type != VT_LIST) {

@@ -57,4 +57,6 @@ static KdType *index_view(KdArena *a, KdDiag *d, KdNode *n, const KdType *base, 
 const KdFrontendTarget kd_frontend_target_ascend = {
 	.index = index_view,
 	.onchip = "ub or l1",
+	.elem_spaces = 1u << KD_SP_UB,
+	.scoped_buffers = 1,
 };

@@ -78,6 +78,54 @@ static const VecLayout add_layout = {3, VEC_ADD_REPEAT_TIMES, {VEC_ADD_DST, VEC_
                                   {VEC_ADD_DST_REP_STRIDE, VEC_ADD_SRC0_REP_STRIDE, VEC_ADD_SRC1_REP_STRIDE}};
 _Static_assert(KD_SAME_POS(VEC_DUP_MASK, VEC_ADD_MASK), "vec ops take mask first");
 enum { VEC_MASK = VEC_ADD_MASK };
+/* the two-source ops share vec_add's description (ops_ascend.def's
+ * VEC_BINARY), so their positions are vec_add's */
+#define SAME_AS_ADD(OPN) \
+	_Static_assert(KD_SAME_POS(OPN##_SRC1, VEC_ADD_SRC1) && \
+	               KD_SAME_POS(OPN##_SRC1_REP_STRIDE, VEC_ADD_SRC1_REP_STRIDE), #OPN " is vec_add's shape");
+SAME_AS_ADD(VEC_SUB)
+SAME_AS_ADD(VEC_MUL)
+SAME_AS_ADD(VEC_MAX)
+SAME_AS_ADD(VEC_MIN)
+
+/* the one-source ops: unary ones (VEC_UNARY) take vec_abs's positions,
+ * tensor-scalar ones (VEC_SCALAR) vec_adds' */
+static const VecLayout unary_layout = {2, VEC_ABS_REPEAT_TIMES, {VEC_ABS_DST, VEC_ABS_SRC},
+                                       {VEC_ABS_DST_REP_STRIDE, VEC_ABS_SRC_REP_STRIDE}};
+static const VecLayout scalar_layout = {2, VEC_ADDS_REPEAT_TIMES, {VEC_ADDS_DST, VEC_ADDS_SRC},
+                                        {VEC_ADDS_DST_REP_STRIDE, VEC_ADDS_SRC_REP_STRIDE}};
+#define SAME_AS(OPN, BASE) \
+	_Static_assert(KD_SAME_POS(OPN##_MASK, VEC_ADD_MASK) && KD_SAME_POS(OPN##_SRC, BASE##_SRC) && \
+	               KD_SAME_POS(OPN##_SRC_REP_STRIDE, BASE##_SRC_REP_STRIDE), #OPN " is " #BASE "'s shape");
+SAME_AS(VEC_MULS, VEC_ADDS)
+SAME_AS(VEC_EXP, VEC_ABS)
+SAME_AS(VEC_LN, VEC_ABS)
+SAME_AS(VEC_REC, VEC_ABS)
+SAME_AS(VEC_RELU, VEC_ABS)
+SAME_AS(VEC_ABS, VEC_ABS)
+
+int kd_ascend_vec_binary(KdOp op)
+{
+	return op == OP_VEC_ADD || op == OP_VEC_SUB || op == OP_VEC_MUL || op == OP_VEC_MAX || op == OP_VEC_MIN;
+}
+
+/* The operand layout of each vector op's shape. */
+static const VecLayout *layout_of(KdOp op)
+{
+	if (kd_ascend_vec_binary(op))
+		return &add_layout;
+	if (op == OP_VEC_ADDS || op == OP_VEC_MULS)
+		return &scalar_layout;
+	return op == OP_VEC_DUP ? &dup_layout : &unary_layout;
+}
+
+int kd_ascend_vec_repeat(KdOp op)
+{
+	int vec = op == OP_VEC_DUP || kd_ascend_vec_binary(op) || op == OP_VEC_ADDS || op == OP_VEC_MULS ||
+	          op == OP_VEC_ABS || op == OP_VEC_EXP || op == OP_VEC_LN || op == OP_VEC_REC ||
+	          op == OP_VEC_RELU;
+	return vec ? layout_of(op)->repeat : -1;
+}
 
 /* The mask as the element bits of a repeat, when its value is known: the
  * continuous n (table_rules has checked 1..128) against the dtype's
@@ -158,7 +206,7 @@ static void overlap(KdCheck *c, const KdIns *ins, const VecLayout *l, int t, con
 	    __builtin_mul_overflow(diff, sz, &diff))
 		return;
 	/* dst == src1 at rep stride 0: the pages' accumulation */
-	if (l->tensor[t] == VEC_ADD_SRC1 && !diff && !dstride && !sstride)
+	if (l == &add_layout && l->tensor[t] == VEC_ADD_SRC1 && !diff && !dstride && !sstride)
 		return;
 	const char *sn = kd_ops[ins->op].param[l->tensor[t]].name;
 	int64_t ds = dstride * KDSL_ASCEND_BLOCK, ss = sstride * KDSL_ASCEND_BLOCK;
@@ -182,7 +230,7 @@ static void overlap(KdCheck *c, const KdIns *ins, const VecLayout *l, int t, con
 void kd_check_vec(KdCheck *c, const KdIns *ins)
 {
 	const KdFunc *f = c->f;
-	const VecLayout *l = ins->op == OP_VEC_ADD ? &add_layout : &dup_layout;
+	const VecLayout *l = layout_of(ins->op);
 	KdRange off[3];
 	const KdBuffer *b[3];
 	for (int t = 0; t < l->ntensor; t++) {
@@ -214,6 +262,21 @@ void kd_check_vec(KdCheck *c, const KdIns *ins)
 			overlap(c, ins, l, t, b[0], repeat, bits);
 }
 
+/* Element access (u[i], u[i] = v): the element inside its tensor, for
+ * every value the index takes on the trips that run (guards narrow it). */
+void kd_check_elem(KdCheck *c, const KdIns *ins)
+{
+	_Static_assert(KD_SAME_POS(ELEM_READ_SRC, ELEM_WRITE_DST), "element ops take the tensor first");
+	KdRange off;
+	const KdBuffer *b = kd_check_ref(c, ins, ELEM_READ_SRC, &off);
+	int64_t n = b->bytes / (kd_dtypes[b->dt].size ? kd_dtypes[b->dt].size : 1);
+	if (!off.known || (off.lo >= 0 && off.hi < n))
+		return;
+	kd_check_error(c, ins, ELEM_READ_SRC, "the element must be inside its tensor: index %lld of '%s', "
+	               "which has %lld elements (0..%lld)", (long long)(off.lo < 0 ? off.lo : off.hi), b->name,
+	               (long long)n, (long long)(n - 1));
+}
+
 /* No cost table on the page: a documented model.  The MTE moves 32 bytes
  * a cycle after a fixed start of 100 cycles and 4 cycles per burst; a
  * vector repeat takes one cycle after a start of 20. */
@@ -228,6 +291,12 @@ int64_t kd_cost_data_move(const KdFunc *f, const KdIns *ins)
 int64_t kd_cost_vec(const KdFunc *f, const KdIns *ins)
 {
 	int64_t repeat = 1;
-	kd_arg_const(f, ins, (ins->op == OP_VEC_ADD ? &add_layout : &dup_layout)->repeat, &repeat);
+	kd_arg_const(f, ins, layout_of(ins->op)->repeat, &repeat);
 	return 20 + repeat;
+}
+
+int64_t kd_cost_elem(const KdFunc *f, const KdIns *ins)
+{
+	(void)f, (void)ins;
+	return 10;
 }

@@ -309,7 +309,7 @@ static int decode(KdIrRead *r, KdIrRawIns *ri, Decoded *dc)
 		         arity == 1 ? "" : "s", nval);
 		return -1;
 	}
-	if (d->target && d->kind == OK_EFFECT && ri->res) {
+	if (d->target && d->kind == OK_EFFECT && !d->result_of && ri->res) {
 		kd_error(r->d, ri->res->sp, "%s has no result", d->name);
 		return -1;
 	}
@@ -317,7 +317,7 @@ static int decode(KdIrRead *r, KdIrRawIns *ri, Decoded *dc)
 		kd_error(r->d, ri->res->sp, "%s has no result", d->name);
 		return -1;
 	}
-	if (((!d->target && wantres) || (d->target && d->kind == OK_PURE)) && !ri->res) {
+	if (((!d->target && wantres) || (d->target && (d->kind == OK_PURE || d->result_of))) && !ri->res) {
 		kd_error(r->d, ri->op.sp, "%s needs a result '%%N = %s ...'", d->name, d->name);
 		return -1;
 	}

@@ -61,6 +61,24 @@ void kd_irr_param_buffers(KdIrRead *r)
 	}
 }
 
+/* `live=[lo, hi]`: a block-scoped buffer's scopes, 1 <= lo <= hi (ir.h). */
+static void live(KdIrRead *r, KdBuffer *b, const KdIrNode *x)
+{
+	const KdIrNode *v = x->a;
+	if (!v || v->kind != IRN_LIST || v->l.n != 2) {
+		kd_error(r->d, x->sp, "'live' takes a list of two scopes, live=[lo, hi]");
+		return;
+	}
+	int64_t lo = kd_irn_item(v, 0)->ival, hi = kd_irn_item(v, 1)->ival;
+	if (lo < 1 || hi < lo || hi > INT32_MAX) {
+		kd_error(r->d, x->sp, "'live' scopes must satisfy 1 <= lo <= hi, got [%lld, %lld]", (long long)lo,
+		         (long long)hi);
+		return;
+	}
+	b->live_lo = (int)lo;
+	b->live_hi = (int)hi;
+}
+
 void kd_irr_buffer(KdIrRead *r, KdIrTok kw, KdIrTok name, KdIrNode *ty, KdIrNode *attrs)
 {
 	if (!r->f) {
@@ -79,6 +97,8 @@ void kd_irr_buffer(KdIrRead *r, KdIrTok kw, KdIrTok name, KdIrNode *ty, KdIrNode
 		KdIrNode *x = kd_irn_item(attrs, i);
 		if (!strcmp(x->str, "at") && x->a->kind == IR_INT)
 			b->addr = x->a->ival;   /* placement assigns it again */
+		else if (!strcmp(x->str, "live"))
+			live(r, b, x);
 		else if (!tg->read_buffer)   /* else the target reports what it does not know */
 			kd_error(r->d, x->sp, "unknown buffer attribute '%s'", x->str);
 	}

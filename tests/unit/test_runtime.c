@@ -890,6 +890,128 @@ START_TEST(vec_add_f16_rounding)
 }
 END_TEST
 
+/* vec_sub, vec_mul, vec_max, vec_min: vec_add's rules, their own values
+ * (f16 exact then rounded once, i32 wrapping, NaN winning max/min). */
+START_TEST(vec_binary_values)
+{
+	unsigned char *ub;
+	kdsl_rt *rt = ascend(&ub);
+	kdsl_ref d = kdsl_ref_of(ub + 256, 64, KDSL_MEM_UB);
+	kdsl_cref a = kdsl_cref_of(ub, 64, KDSL_MEM_UB), b = kdsl_cref_of(ub + 64, 64, KDSL_MEM_UB);
+	int32_t w[3] = {INT32_MIN, 65536, 3}, v[3] = {1, 65536, -4}, r[3];
+	float f[2] = {NAN, 1.0f}, g[2] = {2.0f, NAN}, fr[2];
+
+	/* f16: 1 - 2^-11 is exact; 1.5 * 1.5 = 2.25 */
+	put16(ub, 0, 0x3c00);
+	put16(ub + 64, 0, 0x1000);
+	put16(ub, 1, 0x3e00);
+	put16(ub + 64, 1, 0x3e00);
+	ck_assert_int_eq(kdsl_ascend_vec_sub(rt, &VSITE, KDSL_F16, MASK(1), d, 0, a, 0, b, 0, 1, 0, 0, 0), KDSL_OK);
+	ck_assert_uint_eq(get16(ub + 256, 0), 0x3bff);
+	ck_assert_int_eq(kdsl_ascend_vec_mul(rt, &VSITE, KDSL_F16, MASK(2), d, 0, a, 0, b, 0, 1, 0, 0, 0), KDSL_OK);
+	ck_assert_uint_eq(get16(ub + 256, 1), 0x4080);
+	/* i32: sub and mul wrap, max and min are signed */
+	memcpy(ub, w, 12);
+	memcpy(ub + 64, v, 12);
+	ck_assert_int_eq(kdsl_ascend_vec_sub(rt, &VSITE, KDSL_I32, MASK(3), d, 0, a, 0, b, 0, 1, 0, 0, 0), KDSL_OK);
+	memcpy(r, ub + 256, 12);
+	ck_assert_int_eq(r[0], INT32_MAX);
+	ck_assert_int_eq(kdsl_ascend_vec_mul(rt, &VSITE, KDSL_I32, MASK(3), d, 0, a, 0, b, 0, 1, 0, 0, 0), KDSL_OK);
+	memcpy(r, ub + 256, 12);
+	ck_assert_int_eq(r[1], 0);
+	ck_assert_int_eq(r[2], -12);
+	ck_assert_int_eq(kdsl_ascend_vec_max(rt, &VSITE, KDSL_I32, MASK(3), d, 0, a, 0, b, 0, 1, 0, 0, 0), KDSL_OK);
+	memcpy(r, ub + 256, 12);
+	ck_assert_int_eq(r[0], 1);
+	ck_assert_int_eq(r[2], 3);
+	ck_assert_int_eq(kdsl_ascend_vec_min(rt, &VSITE, KDSL_I32, MASK(3), d, 0, a, 0, b, 0, 1, 0, 0, 0), KDSL_OK);
+	memcpy(r, ub + 256, 12);
+	ck_assert_int_eq(r[0], INT32_MIN);
+	ck_assert_int_eq(r[2], -4);
+	/* f32: a NaN operand wins either way */
+	memcpy(ub, f, 8);
+	memcpy(ub + 64, g, 8);
+	ck_assert_int_eq(kdsl_ascend_vec_max(rt, &VSITE, KDSL_F32, MASK(2), d, 0, a, 0, b, 0, 1, 0, 0, 0), KDSL_OK);
+	memcpy(fr, ub + 256, 8);
+	ck_assert(fr[0] != fr[0] && fr[1] != fr[1]);
+	/* the rules are vec_add's: i16 is not listed */
+	ck_assert_int_eq(kdsl_ascend_vec_min(rt, &VSITE, KDSL_I16, MASK(2), d, 0, a, 0, b, 0, 1, 0, 0, 0),
+	                 KDSL_ERR_RANGE);
+	kdsl_rt_destroy(rt);
+}
+END_TEST
+
+/* The one-source ops: the scalar rounded to the dtype first, the exact
+ * value rounded once, vec_add's rules with one source. */
+START_TEST(vec_one_values)
+{
+	unsigned char *ub;
+	kdsl_rt *rt = ascend(&ub);
+	kdsl_ref d = kdsl_ref_of(ub + 256, 64, KDSL_MEM_UB);
+	kdsl_cref a = kdsl_cref_of(ub, 64, KDSL_MEM_UB);
+
+	put16(ub, 0, 0x3c00);   /* 1.0 */
+	put16(ub, 1, 0x8000);   /* -0.0 */
+	put16(ub, 2, 0xbc00);   /* -1.0 */
+	/* 1 + f16(0.1) = 1 + 0.0999755859375, rounded: 0x3c66 */
+	ck_assert_int_eq(kdsl_ascend_vec_adds(rt, &VSITE, KDSL_F16, MASK(1), d, 0, a, 0, 0.1, 1, 0, 0), KDSL_OK);
+	ck_assert_uint_eq(get16(ub + 256, 0), 0x3c66);
+	ck_assert_int_eq(kdsl_ascend_vec_relu(rt, &VSITE, KDSL_F16, MASK(3), d, 0, a, 0, 1, 0, 0), KDSL_OK);
+	ck_assert_uint_eq(get16(ub + 256, 0), 0x3c00);
+	ck_assert_uint_eq(get16(ub + 256, 1), 0x0000);
+	ck_assert_uint_eq(get16(ub + 256, 2), 0x0000);
+	ck_assert_int_eq(kdsl_ascend_vec_rec(rt, &VSITE, KDSL_F16, MASK(2), d, 0, a, 0, 1, 0, 0), KDSL_OK);
+	ck_assert_uint_eq(get16(ub + 256, 1), 0xfc00);   /* 1/-0 = -inf */
+	ck_assert_int_eq(kdsl_ascend_vec_exp(rt, &VSITE, KDSL_F16, MASK(1), d, 0, a, 0, 1, 0, 0), KDSL_OK);
+	ck_assert_uint_eq(get16(ub + 256, 0), 0x4170);   /* e = 2.71875 in f16 */
+	ck_assert_int_eq(kdsl_ascend_vec_ln(rt, &VSITE, KDSL_F16, MASK(1), d, 0, a, 0, 1, 0, 0), KDSL_OK);
+	ck_assert_uint_eq(get16(ub + 256, 0), 0x0000);
+	/* vec_relu is f16 only; src shifted by one block inside a repeat overlaps */
+	ck_assert_int_eq(kdsl_ascend_vec_relu(rt, &VSITE, KDSL_F32, MASK(3), d, 0, a, 0, 1, 0, 0), KDSL_ERR_RANGE);
+	ck_assert_int_eq(kdsl_ascend_vec_abs(rt, &VSITE, KDSL_F16, MASK(32), kdsl_ref_of(ub, 256, KDSL_MEM_UB), 0,
+	                                     kdsl_cref_of(ub, 256, KDSL_MEM_UB), 32, 1, 0, 0), KDSL_ERR_ARG);
+	kdsl_rt_destroy(rt);
+}
+END_TEST
+
+/* u[i] and u[i] = v: the dtype's value, every rule before any access. */
+START_TEST(elem_access)
+{
+	unsigned char *ub;
+	kdsl_rt *rt = ascend(&ub);
+	static const kdsl_site ES = {"t.k", 3, 9, "elem_read"};
+	kdsl_ref u = kdsl_ref_of(ub, 32, KDSL_MEM_UB);
+	kdsl_cref c = kdsl_cref_of(ub, 32, KDSL_MEM_UB);
+	kdsl_scalar x;
+	unsigned char gm[32];
+
+	ck_assert_int_eq(kdsl_ascend_elem_write(rt, &ES, KDSL_I8, u, 31, kdsl_scalar_i(-129)), KDSL_OK);
+	ck_assert_int_eq(kdsl_ascend_elem_read(rt, &ES, KDSL_I8, c, 31, &x), KDSL_OK);
+	ck_assert_int_eq(x.i, 127);
+	ck_assert_int_eq(kdsl_ascend_elem_read(rt, &ES, KDSL_U8, c, 31, &x), KDSL_OK);
+	ck_assert_int_eq(x.i, 127);
+	ck_assert_int_eq(kdsl_ascend_elem_write(rt, &ES, KDSL_U64, u, 8, kdsl_scalar_i(-1)), KDSL_OK);
+	ck_assert_int_eq(kdsl_ascend_elem_read(rt, &ES, KDSL_I64, c, 8, &x), KDSL_OK);
+	ck_assert_int_eq(x.i, -1);
+	ck_assert_int_eq(kdsl_ascend_elem_write(rt, &ES, KDSL_F16, u, 2, kdsl_scalar_f(1.0 + 1.0 / 2048)), KDSL_OK);
+	ck_assert_uint_eq(get16(ub, 1), 0x3c00);
+	ck_assert_int_eq(kdsl_ascend_elem_read(rt, &ES, KDSL_F16, c, 2, &x), KDSL_OK);
+	ck_assert(x.f == 1.0);
+	/* the last element, then one past it and a negative index */
+	ck_assert_int_eq(kdsl_ascend_elem_read(rt, &ES, KDSL_F32, c, 28, &x), KDSL_OK);
+	ck_assert_int_eq(kdsl_ascend_elem_read(rt, &ES, KDSL_F32, c, 32, &x), KDSL_ERR_BOUNDS);
+	ck_assert_str_eq(kdsl_rt_last_error(rt), "t.k:3:9: elem_read: the element must be inside its tensor: "
+	                 "index 8 of a tensor of 8 elements (0..7)");
+	ck_assert_int_eq(kdsl_ascend_elem_write(rt, &ES, KDSL_F32, u, -4, kdsl_scalar_f(0)), KDSL_ERR_BOUNDS);
+	/* gm, bf16 and bool are not element values */
+	ck_assert_int_eq(kdsl_ascend_elem_read(rt, &ES, KDSL_F32, kdsl_cref_of(gm, 32, KDSL_MEM_GM), 0, &x),
+	                 KDSL_ERR_ARG);
+	ck_assert_int_eq(kdsl_ascend_elem_read(rt, &ES, KDSL_BF16, c, 0, &x), KDSL_ERR_RANGE);
+	ck_assert_int_eq(kdsl_ascend_elem_write(rt, &ES, KDSL_BOOL, u, 0, kdsl_scalar_i(1)), KDSL_ERR_RANGE);
+	kdsl_rt_destroy(rt);
+}
+END_TEST
+
 START_TEST(vec_add_f32_and_ints)
 {
 	unsigned char *ub;
@@ -1363,6 +1485,9 @@ static Suite *runtime_suite(void)
 	tcase_add_test(vec, vec_dup_fast_agrees);
 	tcase_add_test(vec, vec_add_f16_rounding);
 	tcase_add_test(vec, vec_add_f32_and_ints);
+	tcase_add_test(vec, vec_binary_values);
+	tcase_add_test(vec, vec_one_values);
+	tcase_add_test(vec, elem_access);
 	tcase_add_test(vec, vec_add_in_place);
 	tcase_add_test(vec, vec_add_overlap_rules);
 	tcase_add_test(vec, vec_mask_bits);

@@ -35,11 +35,15 @@ tests/lit/ascend/guards.k
 tests/lit/ascend/multi_index.k
 tests/lit/ascend/dim_index.k
 tests/lit/ascend/dtypes.k
+tests/lit/ascend/elem.k
 tests/lit/ascend/ranges.k
+tests/lit/ascend/scoped_capacity.k
 tests/lit/ascend/scopes.k
+tests/lit/ascend/vec_binary_rules.k
 tests/lit/ascend/vec_mask.k
 tests/lit/ascend/vec_overlap.k
 tests/lit/ascend/vec_rules.k
+tests/lit/ascend/vec_unary_rules.k
 tests/lit/driver/diag_format.k
 tests/lit/frontend/ast-decls.k
 tests/lit/frontend/ast-exprs.k
@@ -71,6 +75,7 @@ tests/lit/neuron/transpose.k
 tests/lit/sema/all_errors_one_run_aipu.k
 tests/lit/sema/did_you_mean.k
 tests/lit/sema/all_errors_one_run_ascend.k
+tests/lit/sema/elem_other_targets.k
 tests/lit/sema/all_errors_one_run_neuron.k
 tests/lit/sema/file.k
 tests/lit/sema/names.k
