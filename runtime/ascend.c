@@ -633,6 +633,13 @@ static int vec_one(vec_unop op, const vec_dtypes *ok, kdsl_rt *rt, const kdsl_si
 	s = src.base + src_off;
 	if ((rc = check_overlap(rt, site, "src", d, dstep, s, sstep, repeat_times, bits, size)))
 		return rc;
+	if (rt->head.check) {
+		static const char *const names[1] = {"src"};
+		const int64_t offs[1] = {src_off}, steps[1] = {sstep};
+		if ((rc = uninit_vec(rt, site, bits, n, size, repeat_times, &dst, dst_off, dstep, 1, names, &src, offs,
+		                     steps)))
+			return rc;
+	}
 	/* the scalar in the element's dtype first, as the scalar register holds it */
 	if (op == VU_ADDS || op == VU_MULS) {
 		kdsl_store_value(dt, one, scalar);
@@ -733,6 +740,9 @@ int kdsl_ascend_elem_read(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
 		return rc;
 	if (!out)
 		return kdsl_rt_fail(rt, site, KDSL_ERR_ARG, "no place for the element read");
+	if (rt->head.check && (rc = kdsl_uninit_rows(rt, site, "src", src.base, src.mem, src.base + off, 0, 1,
+	                                             kdsl_dtype_size(dt))))
+		return rc;
 	p = src.base + off;
 	switch (dt) {
 	case KDSL_F16: { kdsl_f16 h; memcpy(&h, p, 2); out->f = kdsl_h_f16_to_f64(h); break; }
@@ -756,6 +766,8 @@ int kdsl_ascend_elem_write(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
 
 	if ((rc = check_elem(rt, site, "dst", dt, dst.base, dst.mem, dst.bytes, off)))
 		return rc;
+	if (rt->head.check)
+		kdsl_uninit_mark(rt, dst.mem, dst.base + off, kdsl_dtype_size(dt));
 	if (dt == KDSL_F16 || dt == KDSL_F32) {
 		kdsl_store_value(dt, dst.base + off, v.f);
 		return KDSL_OK;
