@@ -459,6 +459,143 @@ static void shuffle_call(KdVecOut *v, const KdVal *part, const char *dst, Part x
 	put(v, "\t\t}\n");
 }
 
+/* The lanes of mask m when it is a literal (bits[i] 0 or 1); 0 if not. */
+static int lit_bits(const KdFunc *f, int m, int *bits)
+{
+	const KdIns *mi = kd_defins(f, m);
+	if (!mi || mi->op != OP_VMASKLIT)
+		return 0;
+	for (int i = 0; i < mi->nargs; i++)
+		bits[i] = f->val[mi->args[i]].c != 0;
+	return 1;
+}
+
+/* vconcat / vzip: parts 0 all, 1 low, 2 high, 3 even, 4 odd. */
+_Static_assert(KD_SAME_POS(VCONCAT_X, VZIP_X) && KD_SAME_POS(VCONCAT_Y, VZIP_Y) &&
+               KD_SAME_POS(VCONCAT_PART, VZIP_PART), "vconcat and vzip share positions");
+_Static_assert(KD_SAME_POS(VCOMPT_X, VCOMPC_X), "vcompt and vcompc take x first");
+
+/* The lanes of vconcat (zip 0) or vzip (zip 1) of n-lane operands, part p. */
+static void concat_zip_lanes(int zip, int p, int n, int *idx)
+{
+	int h = n / 2, cnt = p == 0 ? n : h;
+	for (int i = 0; i < cnt; i++) {
+		int s = p <= 1 ? i : p == 2 ? h + i : p == 3 ? 2 * i : 2 * i + 1;
+		idx[zip ? 2 * i : i] = s;
+		idx[zip ? 2 * i + 1 : cnt + i] = n + s;
+	}
+}
+
+/* Whether instruction in is a constant permutation: lane i of its result is
+ * lane idx[i] of *a's lanes followed by *b's (*b < 0: a alone; *b == *a:
+ * a one-operand permutation), or zero where idx[i] < 0.  The operands and
+ * lanes shuffle_begin takes. */
+static int perm_of(const KdFunc *f, const KdIns *in, int *a, int *b, int *idx)
+{
+	int n = in->res >= 0 ? f->val[in->res].lanes : 0, bits[MAXLANES], k = 0;
+	const KdVal *arg1 = in->nargs > 1 ? &f->val[in->args[1]] : NULL;
+	*a = *b = in->nargs ? in->args[0] : -1;
+	switch (in->op) {
+	case OP_VCONCAT: case OP_VZIP:
+		*b = in->args[VCONCAT_Y];
+		concat_zip_lanes(in->op == OP_VZIP, (int)f->val[in->args[VCONCAT_PART]].c,
+		                 f->val[*a].lanes, idx);
+		return 1;
+	case OP_VSPLIT:
+		for (int i = 0; i < n; i++)
+			idx[i] = (int)f->val[in->args[VSPLIT_IR_PART]].c * n + i;
+		return 1;
+	case OP_VREVS:
+		for (int i = 0; i < n; i++)
+			idx[i] = n - 1 - i;
+		return 1;
+	case OP_VSHFL: case OP_VREPLIC:
+		if (arg1->kind != VK_CONST)
+			return 0;
+		for (int i = 0; i < n; i++)
+			idx[i] = in->op == OP_VREPLIC ? (int)arg1->c : (int)((i + (arg1->c % n + n) % n) % n);
+		return 1;
+	case OP_VSLDL:
+		*b = in->args[VSLDL_Y];
+		for (int i = 0; i < n; i++)
+			idx[i] = i + (int)f->val[in->args[VSLDL_SHIFT]].c;
+		return 1;
+	case OP_VSEL:
+		*b = in->args[VSEL_Y];
+		if (!lit_bits(f, in->args[VSEL_MASK], bits))
+			return 0;
+		for (int i = 0; i < n; i++)
+			idx[i] = bits[i] ? i : n + i;
+		return 1;
+	case OP_VCOMPT: case OP_VCOMPC:
+		*b = in->op == OP_VCOMPC ? in->args[VCOMPC_Y] : -1;
+		if (!lit_bits(f, in->args[in->op == OP_VCOMPC ? (int)VCOMPC_MASK : (int)VCOMPT_MASK], bits))
+			return 0;
+		/* the kept lanes, then zeros (vcompt) or y's first lanes (vcompc) */
+		for (int i = 0; i < n; i++)
+			if (bits[i])
+				idx[k++] = i;
+		for (int j = 0; k < n; k++, j++)
+			idx[k] = *b >= 0 ? n + j : -1;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* Whether values x and y have one vector or mask type. */
+static int same_vtype(const KdVal *x, const KdVal *y)
+{
+	return x->type == y->type && x->dt == y->dt && x->lanes == y->lanes;
+}
+
+/* Follows lane *lane of value *x back through the constant permutations
+ * that give it, while they permute values of x's type (at most 8 steps).
+ * 0: the lane is a zero (vcompt's fill). */
+static int trace_lane(const KdFunc *f, int *x, int *lane)
+{
+	for (int step = 0; step < 8; step++) {
+		int pa, pb, pidx[MAXLANES];
+		const KdIns *d = kd_defins(f, *x);
+		if (!d || !perm_of(f, d, &pa, &pb, pidx) || !same_vtype(&f->val[pa], &f->val[*x]) ||
+		    (pb >= 0 && !same_vtype(&f->val[pb], &f->val[*x])))
+			return 1;
+		if (pidx[*lane] < 0)
+			return 0;
+		int n = f->val[pa].lanes;
+		*x = pidx[*lane] >= n && pb >= 0 ? pb : pa;
+		*lane = pidx[*lane] % n;
+	}
+	return 1;
+}
+
+/* Folds the constant permutations that give a and b into idx when every
+ * lane then comes from at most two values of a's type: vsel(vzip(x, y),
+ * vrevs(vconcat(x, y))) becomes one permutation of x and y, which gcc
+ * makes into one or two shuffles per part where it kept a chain of one per
+ * op and part (the stream of docs/performance.md).  Exact: lanes are
+ * moved, never computed.  n: the result's lanes. */
+static void compose(const KdFunc *f, int *a, int *b, int *idx, int n)
+{
+	int na = f->val[*a].lanes, nidx[MAXLANES], srcs[2] = {-1, -1};
+	for (int i = 0; i < n; i++) {
+		int x = idx[i] >= na && *b >= 0 ? *b : *a, lane = idx[i] % na;
+		nidx[i] = -1;
+		if (idx[i] < 0 || !trace_lane(f, &x, &lane))
+			continue;
+		int k = srcs[0] < 0 || srcs[0] == x ? 0 : srcs[1] < 0 || srcs[1] == x ? 1 : 2;
+		if (k == 2)
+			return;   /* more than two values: the ops one by one */
+		srcs[k] = x;
+		nidx[i] = k * na + lane;
+	}
+	if (srcs[0] < 0)
+		return;   /* all zeros: left as it is */
+	*a = srcs[0];
+	*b = srcs[1] < 0 ? srcs[0] : srcs[1];
+	memcpy(idx, nidx, sizeof nidx[0] * (size_t)n);
+}
+
 /* Opens the vector-extension form of a constant permutation: result lane i
  * is lane idx[i] of a's lanes followed by b's (b < 0: a alone), or zero
  * where idx[i] < 0; mask >= 0: a literal mask the loops read and the
@@ -468,8 +605,11 @@ static void shuffle_call(KdVecOut *v, const KdVal *part, const char *dst, Part x
  * of them when its lanes come from more parts.  Returns 1 when it wrote
  * "#if kd_vshuf ... #else"; the caller then writes the loops and closes
  * with shuffle_end. */
-static int shuffle_begin(KdVecOut *v, int r, int a, int b, const int *idx, int mask)
+static int shuffle_begin(KdVecOut *v, int r, int a, int b, const int *given, int mask)
 {
+	int idx[MAXLANES], a0 = a, b0 = b;
+	memcpy(idx, given, sizeof idx[0] * (size_t)v->f->val[r].lanes);
+	compose(v->f, &a, &b, idx, v->f->val[r].lanes);
 	const KdVal *rv = &v->f->val[r], *av = &v->f->val[a];
 	int na = av->lanes, lin = part_lanes(av), lout = part_lanes(rv);
 	int nin = (b >= 0 && b != a ? 2 : 1) * na / lin;   /* operand parts, b's after a's */
@@ -586,6 +726,17 @@ static int shuffle_begin(KdVecOut *v, int r, int a, int b, const int *idx, int m
 	if (b >= 0 && b != a && !from_b) {
 		put(v, "\t\t(void)");
 		val(v, b);
+		put(v, ";\n");
+	}
+	/* the operands compose folded away: read by the #else loop only */
+	if (a0 != a && a0 != b) {
+		put(v, "\t\t(void)");
+		val(v, a0);
+		put(v, ";\n");
+	}
+	if (b0 >= 0 && b0 != a0 && b0 != a && b0 != b) {
+		put(v, "\t\t(void)");
+		val(v, b0);
 		put(v, ";\n");
 	}
 	put(v, "\t}\n#else\n");
@@ -751,10 +902,7 @@ static void mem(KdVecOut *v, const KdIns *in, int store)
 	put(v, ";\n\t}\n");
 }
 
-/* vconcat / vzip: parts 0 all, 1 low, 2 high, 3 even, 4 odd. */
-_Static_assert(KD_SAME_POS(VCONCAT_X, VZIP_X) && KD_SAME_POS(VCONCAT_Y, VZIP_Y) &&
-               KD_SAME_POS(VCONCAT_PART, VZIP_PART), "vconcat and vzip share positions");
-
+/* vconcat (zip 0) or vzip (zip 1): a constant permutation of x and y. */
 static void concat_zip(KdVecOut *v, const KdIns *in, int zip)
 {
 	int r = in->res, x = in->args[VCONCAT_X], y = in->args[VCONCAT_Y];
@@ -767,17 +915,8 @@ static void concat_zip(KdVecOut *v, const KdIns *in, int zip)
 	case 3: snprintf(src, sizeof src, "2 * kd_i"); break;
 	default: snprintf(src, sizeof src, "2 * kd_i + 1"); break;
 	}
-	int idx[MAXLANES] = {0};
-	for (int i = 0; i < cnt; i++) {
-		int s = p <= 1 ? i : p == 2 ? h + i : p == 3 ? 2 * i : 2 * i + 1;
-		if (zip) {
-			idx[2 * i] = s;
-			idx[2 * i + 1] = n + s;
-		} else {
-			idx[i] = s;
-			idx[cnt + i] = n + s;
-		}
-	}
+	int idx[MAXLANES];
+	concat_zip_lanes(zip, p, n, idx);
 	int opened = shuffle_begin(v, r, x, y, idx, -1);
 	if (zip) {
 		copy(v, r, "2 * kd_i", x, src, cnt);
@@ -791,43 +930,25 @@ static void concat_zip(KdVecOut *v, const KdIns *in, int zip)
 	shuffle_end(v, opened);
 }
 
-/* A one-operand constant permutation: lane i of r is lane idx[i] of x. */
-static void permute(KdVecOut *v, int r, int x, const int *idx, const char *src)
+/* A one-operand constant permutation (perm_of's lanes): lane kd_i of the
+ * result is lane `src` of x in the loop form. */
+static void permute(KdVecOut *v, const KdIns *in, const char *src)
 {
-	int opened = shuffle_begin(v, r, x, x, idx, -1);
-	copy(v, r, "kd_i", x, src, lanes(v, r));
+	int idx[MAXLANES], a, b;
+	perm_of(v->f, in, &a, &b, idx);
+	int opened = shuffle_begin(v, in->res, a, b, idx, -1);
+	copy(v, in->res, "kd_i", a, src, lanes(v, in->res));
 	shuffle_end(v, opened);
 }
-
-/* The lanes of mask m when it is a literal (bits[i] 0 or 1); 0 if not. */
-static int mask_bits(KdVecOut *v, int m, int *bits)
-{
-	const KdIns *mi = defins(v, m);
-	if (!mi || mi->op != OP_VMASKLIT)
-		return 0;
-	for (int i = 0; i < mi->nargs; i++)
-		bits[i] = cval(v, mi->args[i]) != 0;
-	return 1;
-}
-
-_Static_assert(KD_SAME_POS(VCOMPT_X, VCOMPC_X), "vcompt and vcompc take x first");
 
 static void compress(KdVecOut *v, const KdIns *in, int fill)
 {
 	int r = in->res, x = in->args[VCOMPT_X], n = lanes(v, x);
 	int m = in->args[fill ? (int)VCOMPC_MASK : (int)VCOMPT_MASK];
-	int bits[MAXLANES], idx[MAXLANES], opened = 0;
-	if (mask_bits(v, m, bits)) {
-		/* a literal mask: a constant permutation, zeros (vcompt) or y's
-		 * first lanes (vcompc) after the kept ones */
-		int k = 0;
-		for (int i = 0; i < n; i++)
-			if (bits[i])
-				idx[k++] = i;
-		for (int j = 0; k < n; k++, j++)
-			idx[k] = fill ? n + j : -1;
-		opened = shuffle_begin(v, r, x, fill ? in->args[VCOMPC_Y] : -1, idx, m);
-	}
+	int idx[MAXLANES], pa, pb, opened = 0;
+	/* a literal mask: a constant permutation */
+	if (perm_of(v->f, in, &pa, &pb, idx))
+		opened = shuffle_begin(v, r, pa, pb, idx, m);
 	kd_buf_printf(v->o, "\t{\n\t\tint kd_n = 0;\n\t\tfor (int kd_i = 0; kd_i < %d; kd_i++)\n\t\t\tif (", n);
 	lane(v, m, "kd_i");
 	put(v, ") {\n\t\t\t\t");
@@ -996,26 +1117,19 @@ int kd_emit_vec_ins(KdVecOut *v, const KdIns *in)
 	case OP_VZIP: concat_zip(v, in, 1); break;
 	case OP_VSPLIT:
 		snprintf(buf, sizeof buf, "%lld + kd_i", (long long)cval(v, in->args[VSPLIT_IR_PART]) * n);
-		for (int i = 0; i < n; i++)
-			idx[i] = (int)cval(v, in->args[VSPLIT_IR_PART]) * n + i;
-		permute(v, r, x, idx, buf);
+		permute(v, in, buf);
 		break;
 	case OP_VCOMPT: compress(v, in, 0); break;
 	case OP_VCOMPC: compress(v, in, 1); break;
 	case OP_VREVS:
 		snprintf(buf, sizeof buf, "%d - kd_i", n - 1);
-		for (int i = 0; i < n; i++)
-			idx[i] = n - 1 - i;
-		permute(v, r, x, idx, buf);
+		permute(v, in, buf);
 		break;
 	case OP_VSEL: {
 		/* a literal mask picks each lane from a known operand: a shuffle */
-		int bits[MAXLANES], opened = 0;
-		if (mask_bits(v, in->args[VSEL_MASK], bits)) {
-			for (int i = 0; i < n; i++)
-				idx[i] = bits[i] ? i : n + i;
-			opened = shuffle_begin(v, r, x, in->args[VSEL_Y], idx, in->args[VSEL_MASK]);
-		}
+		int pa, pb, opened = 0;
+		if (perm_of(v->f, in, &pa, &pb, idx))
+			opened = shuffle_begin(v, r, pa, pb, idx, in->args[VSEL_MASK]);
 		loop(v, lanes(v, r));
 		lane(v, r, "kd_i");
 		put(v, " = ");
@@ -1032,9 +1146,7 @@ int kd_emit_vec_ins(KdVecOut *v, const KdIns *in)
 		if (is_const(v, in->args[VSHFL_SHIFT])) {
 			int64_t s = ((cval(v, in->args[VSHFL_SHIFT]) % n) + n) % n;
 			snprintf(buf, sizeof buf, "(kd_i + %lld) %% %d", (long long)s, n);
-			for (int i = 0; i < n; i++)
-				idx[i] = (int)((i + s) % n);
-			permute(v, r, x, idx, buf);
+			permute(v, in, buf);
 			break;
 		}
 		put(v, "\t{\n\t\tint64_t kd_s = ");
@@ -1053,9 +1165,9 @@ int kd_emit_vec_ins(KdVecOut *v, const KdIns *in)
 	case OP_VSLDL: {
 		int s = (int)cval(v, in->args[VSLDL_SHIFT]);
 		char dst[32];
-		for (int i = 0; i < n; i++)
-			idx[i] = i + s;
-		int opened = shuffle_begin(v, r, x, in->args[VSLDL_Y], idx, -1);
+		int pa, pb;
+		perm_of(v->f, in, &pa, &pb, idx);
+		int opened = shuffle_begin(v, r, pa, pb, idx, -1);
 		snprintf(buf, sizeof buf, "kd_i + %d", s);
 		copy(v, r, "kd_i", x, buf, n - s);
 		snprintf(dst, sizeof dst, "%d + kd_i", n - s);
@@ -1067,9 +1179,7 @@ int kd_emit_vec_ins(KdVecOut *v, const KdIns *in)
 	case OP_VREPLIC: {
 		if (is_const(v, in->args[VREPLIC_INDEX])) {
 			snprintf(buf, sizeof buf, "%lld", (long long)cval(v, in->args[VREPLIC_INDEX]));
-			for (int i = 0; i < n; i++)
-				idx[i] = (int)cval(v, in->args[VREPLIC_INDEX]);
-			permute(v, r, x, idx, buf);
+			permute(v, in, buf);
 			break;
 		}
 		put(v, "\tif (");
