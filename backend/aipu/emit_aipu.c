@@ -486,6 +486,8 @@ static void concat_zip_lanes(int zip, int p, int n, int *idx)
 	}
 }
 
+_Static_assert(VSHFL_SHIFT == 1 && VREPLIC_INDEX == 1, "vshfl's shift and vreplic's index second");
+
 /* Whether instruction in is a constant permutation: lane i of its result is
  * lane idx[i] of *a's lanes followed by *b's (*b < 0: a alone; *b == *a:
  * a one-operand permutation), or zero where idx[i] < 0.  The operands and
