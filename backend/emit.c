@@ -639,7 +639,7 @@ static void func(Emit *e, const KdFunc *f)
 		 * lane set on every path; a vector an instruction gives is set in
 		 * full by that instruction, and zeroing it too would leave dead
 		 * stores (gcc keeps them when the value lives in memory). */
-		kd_buf_puts(o, (x->type == VT_VEC || x->type == VT_MASK) && x->kind == VK_BARG ? " = {{0}};\n" : ";\n");
+		kd_buf_puts(o, (x->type == VT_VEC || x->type == VT_MASK) && x->kind == VK_BARG ? " = {0};\n" : ";\n");
 	}
 	kd_buf_puts(o, "\n");
 	o = e->o = scratch;

@@ -4,9 +4,13 @@
  * Each call loads two i32x8 vectors, permutes and stores, so both sides do
  * the same memory traffic; times are ns per call.  The loop rows time the
  * op itself, ns per op: n dependent applications in one call (numpy: the
- * same n steps in a Python loop, bench/numpy_ops.py's perm_loops). */
+ * same n steps in a Python loop, bench/numpy_ops.py's perm_loops).  The
+ * stream rows run a kernel over 1M i32 (4 MiB, bench/perms.k's s_perm)
+ * against memcpy of the same bytes and the loop by hand three ways. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "bench.h"
 #include "perms.h"
@@ -306,6 +310,196 @@ static void bench_loops(kdsl_rt *rt)
 	}
 }
 
+/* ---- a streaming loop: 1M i32 through vzip, vconcat, vrevs and vsel ---- */
+
+#define STREAM_N (1 << 20)   /* elements: bench/perms.k's s_perm */
+
+/* The same loop by hand, three ways, each computing what s_perm does:
+ * 16 elements a step, two i32x8 vectors a and b,
+ *   r[0..8]  = vsel(vzip(a, b, "low"), vrevs(vconcat(a, b, "odd")), "TTFFTTTF")
+ *   r[8..16] = vsel(vrevs(a), vzip(a, b, "high"), "FTFTFTFT").
+ * 1. the ops on 32-byte GNU vectors, as the ops read (gcc without -march
+ *    lowers each 32-byte shuffle lane by lane through the stack); */
+NOINLINE static void hs_v8(const int32_t *x, int32_t *r)
+{
+	for (long i = 0; i < STREAM_N; i += 16) {
+		v8 a, b, z, e, re, o0, ra, zh, o1;
+		memcpy(&a, x + i, sizeof a);
+		memcpy(&b, x + i + 8, sizeof b);
+		z = SH(a, b, 0, 8, 1, 9, 2, 10, 3, 11);
+		e = SH(a, b, 1, 3, 5, 7, 9, 11, 13, 15);
+		re = SH(e, e, 7, 6, 5, 4, 3, 2, 1, 0);
+		o0 = SH(z, re, 0, 1, 10, 11, 4, 5, 6, 15);
+		ra = SH(a, a, 7, 6, 5, 4, 3, 2, 1, 0);
+		zh = SH(a, b, 4, 12, 5, 13, 6, 14, 7, 15);
+		o1 = SH(ra, zh, 8, 1, 10, 3, 12, 5, 14, 7);
+		memcpy(r + i, &o0, sizeof o0);
+		memcpy(r + i + 8, &o1, sizeof o1);
+	}
+}
+
+/* 2. the same ops on 16-byte halves, one shuffle per half and op (gcc
+ *    merges shuffles it then cannot do in one SSE2 instruction and moves
+ *    their lanes through the stack); */
+NOINLINE static void hs_v4(const int32_t *x, int32_t *r)
+{
+	for (long i = 0; i < STREAM_N; i += 16) {
+		v4 a0, a1, b0, b1;
+		memcpy(&a0, x + i, sizeof a0);
+		memcpy(&a1, x + i + 4, sizeof a1);
+		memcpy(&b0, x + i + 8, sizeof b0);
+		memcpy(&b1, x + i + 12, sizeof b1);
+		v4 z0 = SH(a0, b0, 0, 4, 1, 5), z1 = SH(a0, b0, 2, 6, 3, 7);
+		v4 e0 = SH(a0, a1, 1, 3, 5, 7), e1 = SH(b0, b1, 1, 3, 5, 7);
+		v4 re0 = SH(e1, e1, 3, 2, 1, 0), re1 = SH(e0, e0, 3, 2, 1, 0);
+		v4 o0 = SH(z0, re0, 0, 1, 6, 7), o1 = SH(z1, re1, 0, 1, 2, 7);
+		v4 ra0 = SH(a1, a1, 3, 2, 1, 0), ra1 = SH(a0, a0, 3, 2, 1, 0);
+		v4 zh0 = SH(a1, b1, 0, 4, 1, 5), zh1 = SH(a1, b1, 2, 6, 3, 7);
+		v4 o2 = SH(ra0, zh0, 4, 1, 6, 3), o3 = SH(ra1, zh1, 4, 1, 6, 3);
+		memcpy(r + i, &o0, sizeof o0);
+		memcpy(r + i + 4, &o1, sizeof o1);
+		memcpy(r + i + 8, &o2, sizeof o2);
+		memcpy(r + i + 12, &o3, sizeof o3);
+	}
+}
+
+/* 3. the best found: the ops composed by hand into the lanes each output
+ *    half takes from a and b, (a0 b0 b3 b1) (a2 b2 a3 a1) (a4 a6 a5 a4)
+ *    (a6 a2 a7 a0), each one or two SSE2 shuffles (shufps, pshufd), and b1,
+ *    which no output lane reads, not loaded. */
+NOINLINE static void hs_best(const int32_t *x, int32_t *r)
+{
+	for (long i = 0; i < STREAM_N; i += 16) {
+		v4 a0, a1, b0, t, o0, o1, o2, o3;
+		memcpy(&a0, x + i, sizeof a0);
+		memcpy(&a1, x + i + 4, sizeof a1);
+		memcpy(&b0, x + i + 8, sizeof b0);
+		t = SH(a0, b0, 0, 0, 4, 4);
+		o0 = SH(t, b0, 0, 2, 7, 5);
+		t = SH(a0, b0, 2, 2, 6, 6);
+		o1 = SH(t, a0, 0, 2, 7, 5);
+		o2 = SH(a1, a1, 0, 2, 1, 0);
+		t = SH(a1, a0, 2, 3, 6, 4);
+		o3 = SH(t, t, 0, 2, 1, 3);
+		memcpy(r + i, &o0, sizeof o0);
+		memcpy(r + i + 4, &o1, sizeof o1);
+		memcpy(r + i + 8, &o2, sizeof o2);
+		memcpy(r + i + 12, &o3, sizeof o3);
+	}
+}
+
+typedef struct {
+	kdsl_rt *rt;
+	int32_t *x, *r;
+} stream_ctx;
+
+static void stream_kernel(void *v)
+{
+	stream_ctx *c = v;
+	s_perm(c->rt, c->x, c->r);
+	bench_sink(c->r);
+}
+
+static void stream_memcpy(void *v)
+{
+	stream_ctx *c = v;
+	memcpy(c->r, c->x, (size_t)STREAM_N * 4);
+	bench_sink(c->r);
+}
+
+#define STREAM_HAND(NAME, FN)                 \
+	static void NAME(void *v)                 \
+	{                                         \
+		stream_ctx *c = v;                    \
+		FN(c->x, c->r);                       \
+		bench_sink(c->r);                     \
+	}
+STREAM_HAND(stream_v8, hs_v8)
+STREAM_HAND(stream_v4, hs_v4)
+STREAM_HAND(stream_best, hs_best)
+
+/* Times each of n routines STREAM_REPS times, one call at a time, the
+ * routines in turn: a call is ~0.2-1 ms, and on a shared machine the
+ * median single call is one that ran undisturbed, where bench_runs'
+ * 2 ms repetitions of a few calls each were mostly interrupted (spreads
+ * of 100%-1000% with load 12 on 2 cores). */
+#define STREAM_REPS 51
+static double stream_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static int stream_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static void stream_runs(const bench_fn *fns, int n, void *ctx, bench_time *out)
+{
+	static double t[5][STREAM_REPS];
+	int r, k;
+
+	for (k = 0; k < n; k++)
+		fns[k](ctx);   /* warm: pages and caches */
+	for (r = 0; r < STREAM_REPS; r++)
+		for (k = 0; k < n; k++) {
+			double t0 = stream_now();
+			fns[k](ctx);
+			t[k][r] = stream_now() - t0;
+		}
+	for (k = 0; k < n; k++) {
+		qsort(t[k], STREAM_REPS, sizeof t[k][0], stream_cmp);
+		out[k].med_ns = t[k][STREAM_REPS / 2];
+		out[k].spread = (t[k][STREAM_REPS * 3 / 4] - t[k][STREAM_REPS / 4]) / out[k].med_ns;
+	}
+}
+
+/* The streaming rows: kdsl, memcpy of the same 4 MiB and the three loops by
+ * hand, their calls interleaved; one row per hand-written loop.  (The
+ * spread column of these rows is the interquartile range.) */
+static void bench_stream(kdsl_rt *rt)
+{
+	static const bench_fn fns[] = {stream_kernel, stream_memcpy, stream_v8, stream_v4, stream_best};
+	static const char *const names[] = {"1M i32 stream, hand: 32-byte vectors",
+	                                    "1M i32 stream, hand: 16-byte halves op by op",
+	                                    "1M i32 stream, hand: composed 16-byte shuffles (best)"};
+	size_t bytes = (size_t)STREAM_N * 4;
+	stream_ctx c = {rt, bench_buf(bytes, 11), bench_buf(bytes, 12)};
+	int32_t *want = bench_buf(bytes, 13);
+	bench_time t[5];
+	int k;
+
+	stream_kernel(&c);
+	memcpy(want, c.r, bytes);
+	for (k = 2; k < 5; k++) {
+		memset(c.r, 0, bytes);
+		fns[k](&c);
+		if (memcmp(want, c.r, bytes)) {
+			fprintf(stderr, "kdsl-bench: the hand-written stream loop %d differs from the kernel\n", k - 1);
+			goto out;
+		}
+	}
+	stream_runs(fns, 5, &c, t);
+	for (k = 0; k < 3; k++) {
+		bench_row r;
+		memset(&r, 0, sizeof r);
+		r.op = "aipu permutation";
+		r.variant = names[k];
+		r.bytes = bytes;
+		r.kdsl = t[0];
+		r.memcpy_ = t[1];
+		r.hand = t[2 + k];
+		bench_print_row(&r);
+	}
+out:
+	free(c.x);
+	free(c.r);
+	free(want);
+}
+
 void bench_perms(int quick)
 {
 	kdsl_rt *rt = kdsl_rt_create(KDSL_TARGET_AIPU);
@@ -355,5 +549,6 @@ void bench_perms(int quick)
 		bench_print_row(&r);
 	}
 	bench_loops(rt);
+	bench_stream(rt);
 	kdsl_rt_destroy(rt);
 }

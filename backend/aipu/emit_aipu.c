@@ -1,16 +1,18 @@
-/* emit_aipu.c: aipu vectors as C.  A vector is a struct holding an array
- * of its lanes (a mask: one unsigned char per lane), so values copy by
- * assignment through block parameters, and every op is a few loops with
- * constant bounds and constant index arithmetic that the C compiler
- * unrolls or vectorises; there are no calls into the runtime per element.
- * Integer lanes compute in uint32_t, so wrapping is defined behaviour.
- *
- * The constant permutations (vconcat, vzip, vsplit, vrevs, vsldl, and
- * vshfl/vreplic by a constant) also get a GNU vector-extension form,
- * __builtin_shufflevector on vector_size types, chosen by the preprocessor
- * (kd_vshuf: clang, and gcc from 12, which has that builtin); other
- * compilers, builds defining KDSL_PORTABLE_VECTORS, and vectors whose size
- * is not a power of two (x24) take the portable loops. */
+/* emit_aipu.c: aipu vectors as C.  A vector whose size is a power of two
+ * is a struct of GNU vectors of at most 16 bytes (its parts, p[]) under
+ * clang and gcc 12 or later: gcc without -march keeps such a struct in SSE
+ * registers as long as its address is never taken, where it kept a struct
+ * of lanes on the stack.  Every other compiler, builds defining
+ * KDSL_PORTABLE_VECTORS, and the other sizes (x3, x24) get a struct of an
+ * array of lanes (v[]).  Values copy by assignment through block
+ * parameters in either form.  The constant permutations (vconcat, vzip,
+ * vsplit, vrevs, vsldl, vshfl/vreplic by a constant, vsel/vcompt/vcompc by
+ * a literal mask) are __builtin_shufflevector on whole parts in the GNU
+ * form and loops in the other (#if kd_vshuf); unmasked vload/vstore move
+ * whole parts; the other ops are loops with constant bounds over kd_at(x,
+ * n, i), lane i in either form, which the compiler unrolls.  There are no
+ * calls into the runtime per element.  Integer lanes compute in uint32_t,
+ * so wrapping is defined behaviour. */
 #include <string.h>
 
 #include "emit.h"
@@ -29,6 +31,19 @@ static const char *elem(KdDtype dt)
 	return kd_dtypes[dt].ctype;
 }
 
+/* The vector-extension form works in parts of 16 bytes: gcc without AVX (no
+ * -march) keeps a 32-byte GNU vector in memory and lowers a shuffle of it
+ * lane by lane through the stack, where reloading lanes just stored as a
+ * 16-byte vector stalls store forwarding.  Shuffles of 16-byte vectors are
+ * SSE2 instructions in registers, and a struct of such parts is split by
+ * gcc's scalar replacement into those same registers. */
+/* Lanes in one part of vector x: 16 bytes' worth, or all of a smaller x. */
+static int part_lanes(const KdVal *x)
+{
+	int size = x->type == VT_MASK ? 1 : kd_dtypes[x->dt].size;
+	return x->lanes * size < PART_BYTES ? x->lanes : PART_BYTES / size;
+}
+
 void kd_emit_vec_ctype(KdBuf *o, const KdVal *x)
 {
 	if (x->type == VT_MASK)
@@ -42,44 +57,60 @@ static int pow2(int bytes)
 	return bytes > 0 && !(bytes & (bytes - 1));
 }
 
-/* The GNU vector type of a value, if its size allows one. */
+/* Whether value x has the GNU vector form: its size a power of two. */
 static int gv_ok(const KdVal *x)
 {
 	return pow2(x->lanes * (x->type == VT_MASK ? 1 : kd_dtypes[x->dt].size));
 }
 
-void kd_emit_vec_types(KdBuf *o, const KdModule *m)
+/* The GNU vector type of one part of a value of dtype dt (a mask: dt < 0)
+ * and `lanes` lanes: at most 16 bytes (see part_lanes). */
+static void part_type_of(KdBuf *o, int dt, int lanes)
 {
-	static const int none = 0;
-	unsigned char vec[KD_NDTYPE][MAXLANES + 1] = {{none}}, mask[MAXLANES + 1] = {0};
-	int any = 0;
-	for (int i = 0; i < m->nfn; i++)
-		for (int v = 0; v < m->fn[i]->nval; v++) {
-			const KdVal *x = &m->fn[i]->val[v];
-			if (x->lanes < 1 || x->lanes > MAXLANES)
-				continue;
-			if (x->type == VT_VEC)
-				any = vec[x->dt][x->lanes] = 1;
-			else if (x->type == VT_MASK)
-				any = mask[x->lanes] = 1;
-		}
-	if (!any)
-		return;
-	kd_buf_puts(o, "\n/* aipu vectors: one array of lanes each (masks: 0 or 1 per lane). */\n");
+	int size = dt < 0 ? 1 : kd_dtypes[dt].size;
+	int p = lanes * size < PART_BYTES ? lanes : PART_BYTES / size;
+	if (dt < 0)
+		kd_buf_printf(o, "kd_gv_mask%d", p);
+	else
+		kd_buf_printf(o, "kd_gv_%sx%d", kd_dtypes[dt].name, p);
+}
+
+/* The typedef of vector (dt >= 0) or mask (dt < 0) type of `lanes` lanes:
+ * its GNU vector parts when gv, else its array of lanes. */
+static void struct_type(KdBuf *o, int dt, int lanes, int gv)
+{
+	int size = dt < 0 ? 1 : kd_dtypes[dt].size;
+	kd_buf_puts(o, "typedef struct { ");
+	if (gv) {
+		part_type_of(o, dt, lanes);
+		kd_buf_printf(o, " p[%d]; }", lanes * size < PART_BYTES ? 1 : lanes * size / PART_BYTES);
+	} else {
+		kd_buf_printf(o, "%s v[%d]; }", dt < 0 ? "unsigned char" : elem((KdDtype)dt), lanes);
+	}
+	if (dt < 0)
+		kd_buf_printf(o, " kd_mask%d;\n", lanes);
+	else
+		kd_buf_printf(o, " kd_%sx%d;\n", kd_dtypes[dt].name, lanes);
+}
+
+/* The structs of the used types (vec[dt][lanes], mask[lanes]) of one
+ * kind: which 1: the power-of-two sizes as GNU vector parts, 0: the same
+ * as arrays of lanes, -1: the other sizes (always arrays). */
+static void structs(KdBuf *o, unsigned char (*vec)[MAXLANES + 1], const unsigned char *mask, int which)
+{
 	for (int dt = 1; dt < KD_NDTYPE; dt++)
 		for (int l = 1; l <= MAXLANES; l++)
-			if (vec[dt][l])
-				kd_buf_printf(o, "typedef struct { %s v[%d]; } kd_%sx%d;\n", elem((KdDtype)dt), l,
-				              kd_dtypes[dt].name, l);
+			if (vec[dt][l] && pow2(l * kd_dtypes[dt].size) == (which >= 0))
+				struct_type(o, dt, l, which > 0);
 	for (int l = 1; l <= MAXLANES; l++)
-		if (mask[l])
-			kd_buf_printf(o, "typedef struct { unsigned char v[%d]; } kd_mask%d;\n", l, l);
-	kd_buf_puts(o, "#if !defined(KDSL_PORTABLE_VECTORS) && "
-	               "(defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 12))\n"
-	               "/* constant permutations as __builtin_shufflevector on GNU vectors of at\n"
-	               " * most 16 bytes, the parts of the vectors above */\n"
-	               "#define kd_vshuf 1\n");
-	/* the part types: one per dtype and lane count, at most 16 bytes */
+		if (mask[l] && pow2(l) == (which >= 0))
+			struct_type(o, -1, l, which > 0);
+}
+
+/* The GNU vector part types of the used power-of-two types: one per
+ * dtype and part lane count. */
+static void part_types(KdBuf *o, unsigned char (*vec)[MAXLANES + 1], const unsigned char *mask)
+{
 	for (int dt = 1; dt < KD_NDTYPE; dt++) {
 		int size = kd_dtypes[dt].size, done[PART_BYTES + 1] = {0};
 		for (int l = 1; l <= MAXLANES; l++) {
@@ -97,7 +128,49 @@ void kd_emit_vec_types(KdBuf *o, const KdModule *m)
 			kd_buf_printf(o, "typedef unsigned char kd_gv_mask%d __attribute__((vector_size(%d)));\n",
 			              l < PART_BYTES ? l : PART_BYTES, l < PART_BYTES ? l : PART_BYTES);
 		}
-	kd_buf_puts(o, "#else\n#define kd_vshuf 0\n#endif\n");
+}
+
+/* Writes the struct of every vector and mask type the module uses.  A
+ * type whose size is a power of two holds GNU vectors of at most 16 bytes
+ * (the parts, p[]) under clang and gcc 12 or later, so its values live in
+ * SSE registers and the constant permutations are shuffles of whole parts;
+ * elsewhere, and for the other sizes (x3, x24), an array of lanes (v[]).
+ * kd_at(x, n, i) is lane i of a power-of-two vector x of n lanes a part in
+ * either form, so the loops of the ops read the same in both. */
+void kd_emit_vec_types(KdBuf *o, const KdModule *m)
+{
+	static const int none = 0;
+	unsigned char vec[KD_NDTYPE][MAXLANES + 1] = {{none}}, mask[MAXLANES + 1] = {0};
+	int any = 0, anygv = 0;
+	for (int i = 0; i < m->nfn; i++)
+		for (int v = 0; v < m->fn[i]->nval; v++) {
+			const KdVal *x = &m->fn[i]->val[v];
+			if (x->lanes < 1 || x->lanes > MAXLANES)
+				continue;
+			if (x->type == VT_VEC)
+				any = vec[x->dt][x->lanes] = 1;
+			else if (x->type == VT_MASK)
+				any = mask[x->lanes] = 1;
+			if ((x->type == VT_VEC || x->type == VT_MASK) && gv_ok(x))
+				anygv = 1;
+		}
+	if (!any)
+		return;
+	kd_buf_puts(o, "\n/* aipu vectors (masks: 0 or 1 per lane) */\n");
+	if (anygv) {
+		kd_buf_puts(o, "#if !defined(KDSL_PORTABLE_VECTORS) && "
+		               "(defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 12))\n"
+		               "/* GNU vectors of at most 16 bytes, the parts of a vector (kept in\n"
+		               " * SSE registers); constant permutations as __builtin_shufflevector */\n"
+		               "#define kd_vshuf 1\n"
+		               "#define kd_at(x, n, i) ((x).p[(i) / (n)][(i) % (n)])\n");
+		part_types(o, vec, mask);
+		structs(o, vec, mask, 1);
+		kd_buf_puts(o, "#else\n#define kd_vshuf 0\n#define kd_at(x, n, i) ((x).v[i])\n");
+		structs(o, vec, mask, 0);
+		kd_buf_puts(o, "#endif\n");
+	}
+	structs(o, vec, mask, -1);
 }
 
 int kd_emit_vec_handles(const KdFunc *f, const KdIns *in)
@@ -178,16 +251,38 @@ static int64_t cval(KdVecOut *v, int x)
 	return v->f->val[x].c;
 }
 
-/* "\tfor (int kd_i = 0; kd_i < n; kd_i++)\n\t\tRES.v[" ... the caller writes the rest. */
+/* "\tfor (int kd_i = 0; kd_i < n; kd_i++)\n\t\t": the caller writes the body. */
 static void loop(KdVecOut *v, int n)
 {
 	kd_buf_printf(v->o, "\tfor (int kd_i = 0; kd_i < %d; kd_i++)\n\t\t", n);
 }
 
+/* Lane `index` of vector x is written between lane_open and lane_close:
+ * kd_at(x, n, index) when x's size allows GNU vector parts (n lanes a
+ * part; kd_at picks the form, see kd_emit_vec_types), else x.v[index].
+ * The index may be evaluated twice: no side effects in it. */
+static void lane_open(KdVecOut *v, int x)
+{
+	if (gv_ok(&v->f->val[x])) {
+		put(v, "kd_at(");
+		val(v, x);
+		kd_buf_printf(v->o, ", %d, ", part_lanes(&v->f->val[x]));
+	} else {
+		val(v, x);
+		put(v, ".v[");
+	}
+}
+
+static void lane_close(KdVecOut *v, int x)
+{
+	put(v, gv_ok(&v->f->val[x]) ? ")" : "]");
+}
+
 static void lane(KdVecOut *v, int x, const char *index)
 {
-	val(v, x);
-	kd_buf_printf(v->o, ".v[%s]", index);
+	lane_open(v, x);
+	put(v, index);
+	lane_close(v, x);
 }
 
 /* Scalar x converted to a lane of dtype dt (masks: KD_BOOL). */
@@ -238,7 +333,7 @@ static void splat(KdVecOut *v, int r, int x, int m)
 	}
 }
 
-/* r.v[dst] = x.v[src] over n lanes, with index expressions in kd_i. */
+/* Lane dst of r = lane src of x over n lanes, with index expressions in kd_i. */
 static void copy(KdVecOut *v, int r, const char *dst, int x, const char *src, int n)
 {
 	if (n <= 0)
@@ -250,26 +345,10 @@ static void copy(KdVecOut *v, int r, const char *dst, int x, const char *src, in
 	put(v, ";\n");
 }
 
-/* The vector-extension form works in parts of 16 bytes: gcc without AVX (no
- * -march) keeps a 32-byte GNU vector in memory and lowers a shuffle of it
- * lane by lane through the stack, where reloading lanes just stored as a
- * 16-byte vector stalls store forwarding.  Shuffles of 16-byte vectors are
- * SSE2 instructions in registers; the struct of lanes around them is
- * scalarised into those same registers, so nothing goes through memory. */
-/* Lanes in one part of vector x: 16 bytes' worth, or all of a smaller x. */
-static int part_lanes(const KdVal *x)
-{
-	int size = x->type == VT_MASK ? 1 : kd_dtypes[x->dt].size;
-	return x->lanes * size < PART_BYTES ? x->lanes : PART_BYTES / size;
-}
-
 /* The GNU vector type of one part of x (kd_emit_vec_types declares it). */
 static void part_type(KdBuf *o, const KdVal *x)
 {
-	if (x->type == VT_MASK)
-		kd_buf_printf(o, "kd_gv_mask%d", part_lanes(x));
-	else
-		kd_buf_printf(o, "kd_gv_%sx%d", kd_dtypes[x->dt].name, part_lanes(x));
+	part_type_of(o, x->type == VT_MASK ? -1 : (int)x->dt, x->lanes);
 }
 
 /* A source part of a shuffle: part k of operand 0 (a) or 1 (b); 2: zeros;
@@ -380,6 +459,145 @@ static void shuffle_call(KdVecOut *v, const KdVal *part, const char *dst, Part x
 	put(v, "\t\t}\n");
 }
 
+/* The lanes of mask m when it is a literal (bits[i] 0 or 1); 0 if not. */
+static int lit_bits(const KdFunc *f, int m, int *bits)
+{
+	const KdIns *mi = kd_defins(f, m);
+	if (!mi || mi->op != OP_VMASKLIT)
+		return 0;
+	for (int i = 0; i < mi->nargs; i++)
+		bits[i] = f->val[mi->args[i]].c != 0;
+	return 1;
+}
+
+/* vconcat / vzip: parts 0 all, 1 low, 2 high, 3 even, 4 odd. */
+_Static_assert(KD_SAME_POS(VCONCAT_X, VZIP_X) && KD_SAME_POS(VCONCAT_Y, VZIP_Y) &&
+               KD_SAME_POS(VCONCAT_PART, VZIP_PART), "vconcat and vzip share positions");
+_Static_assert(KD_SAME_POS(VCOMPT_X, VCOMPC_X), "vcompt and vcompc take x first");
+
+/* The lanes of vconcat (zip 0) or vzip (zip 1) of n-lane operands, part p. */
+static void concat_zip_lanes(int zip, int p, int n, int *idx)
+{
+	int h = n / 2, cnt = p == 0 ? n : h;
+	for (int i = 0; i < cnt; i++) {
+		int s = p <= 1 ? i : p == 2 ? h + i : p == 3 ? 2 * i : 2 * i + 1;
+		idx[zip ? 2 * i : i] = s;
+		idx[zip ? 2 * i + 1 : cnt + i] = n + s;
+	}
+}
+
+_Static_assert(VSHFL_SHIFT == 1 && VREPLIC_INDEX == 1, "vshfl's shift and vreplic's index second");
+
+/* Whether instruction in is a constant permutation: lane i of its result is
+ * lane idx[i] of *a's lanes followed by *b's (*b < 0: a alone; *b == *a:
+ * a one-operand permutation), or zero where idx[i] < 0.  The operands and
+ * lanes shuffle_begin takes. */
+static int perm_of(const KdFunc *f, const KdIns *in, int *a, int *b, int *idx)
+{
+	int n = in->res >= 0 ? f->val[in->res].lanes : 0, bits[MAXLANES], k = 0;
+	const KdVal *arg1 = in->nargs > 1 ? &f->val[in->args[1]] : NULL;
+	*a = *b = in->nargs ? in->args[0] : -1;
+	switch (in->op) {
+	case OP_VCONCAT: case OP_VZIP:
+		*b = in->args[VCONCAT_Y];
+		concat_zip_lanes(in->op == OP_VZIP, (int)f->val[in->args[VCONCAT_PART]].c,
+		                 f->val[*a].lanes, idx);
+		return 1;
+	case OP_VSPLIT:
+		for (int i = 0; i < n; i++)
+			idx[i] = (int)f->val[in->args[VSPLIT_IR_PART]].c * n + i;
+		return 1;
+	case OP_VREVS:
+		for (int i = 0; i < n; i++)
+			idx[i] = n - 1 - i;
+		return 1;
+	case OP_VSHFL: case OP_VREPLIC:
+		if (arg1->kind != VK_CONST)
+			return 0;
+		for (int i = 0; i < n; i++)
+			idx[i] = in->op == OP_VREPLIC ? (int)arg1->c : (int)((i + (arg1->c % n + n) % n) % n);
+		return 1;
+	case OP_VSLDL:
+		*b = in->args[VSLDL_Y];
+		for (int i = 0; i < n; i++)
+			idx[i] = i + (int)f->val[in->args[VSLDL_SHIFT]].c;
+		return 1;
+	case OP_VSEL:
+		*b = in->args[VSEL_Y];
+		if (!lit_bits(f, in->args[VSEL_MASK], bits))
+			return 0;
+		for (int i = 0; i < n; i++)
+			idx[i] = bits[i] ? i : n + i;
+		return 1;
+	case OP_VCOMPT: case OP_VCOMPC:
+		*b = in->op == OP_VCOMPC ? in->args[VCOMPC_Y] : -1;
+		if (!lit_bits(f, in->args[in->op == OP_VCOMPC ? (int)VCOMPC_MASK : (int)VCOMPT_MASK], bits))
+			return 0;
+		/* the kept lanes, then zeros (vcompt) or y's first lanes (vcompc) */
+		for (int i = 0; i < n; i++)
+			if (bits[i])
+				idx[k++] = i;
+		for (int j = 0; k < n; k++, j++)
+			idx[k] = *b >= 0 ? n + j : -1;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* Whether values x and y have one vector or mask type. */
+static int same_vtype(const KdVal *x, const KdVal *y)
+{
+	return x->type == y->type && x->dt == y->dt && x->lanes == y->lanes;
+}
+
+/* Follows lane *lane of value *x back through the constant permutations
+ * that give it, while they permute values of x's type (at most 8 steps).
+ * 0: the lane is a zero (vcompt's fill). */
+static int trace_lane(const KdFunc *f, int *x, int *lane)
+{
+	for (int step = 0; step < 8; step++) {
+		int pa, pb, pidx[MAXLANES];
+		const KdIns *d = kd_defins(f, *x);
+		if (!d || !perm_of(f, d, &pa, &pb, pidx) || !same_vtype(&f->val[pa], &f->val[*x]) ||
+		    (pb >= 0 && !same_vtype(&f->val[pb], &f->val[*x])))
+			return 1;
+		if (pidx[*lane] < 0)
+			return 0;
+		int n = f->val[pa].lanes;
+		*x = pidx[*lane] >= n && pb >= 0 ? pb : pa;
+		*lane = pidx[*lane] % n;
+	}
+	return 1;
+}
+
+/* Folds the constant permutations that give a and b into idx when every
+ * lane then comes from at most two values of a's type: vsel(vzip(x, y),
+ * vrevs(vconcat(x, y))) becomes one permutation of x and y, which gcc
+ * makes into one or two shuffles per part where it kept a chain of one per
+ * op and part (the stream of docs/performance.md).  Exact: lanes are
+ * moved, never computed.  n: the result's lanes. */
+static void compose(const KdFunc *f, int *a, int *b, int *idx, int n)
+{
+	int na = f->val[*a].lanes, nidx[MAXLANES], srcs[2] = {-1, -1};
+	for (int i = 0; i < n; i++) {
+		int x = idx[i] >= na && *b >= 0 ? *b : *a, lane = idx[i] % na;
+		nidx[i] = -1;
+		if (idx[i] < 0 || !trace_lane(f, &x, &lane))
+			continue;
+		int k = srcs[0] < 0 || srcs[0] == x ? 0 : srcs[1] < 0 || srcs[1] == x ? 1 : 2;
+		if (k == 2)
+			return;   /* more than two values: the ops one by one */
+		srcs[k] = x;
+		nidx[i] = k * na + lane;
+	}
+	if (srcs[0] < 0)
+		return;   /* all zeros: left as it is */
+	*a = srcs[0];
+	*b = srcs[1] < 0 ? srcs[0] : srcs[1];
+	memcpy(idx, nidx, sizeof nidx[0] * (size_t)n);
+}
+
 /* Opens the vector-extension form of a constant permutation: result lane i
  * is lane idx[i] of a's lanes followed by b's (b < 0: a alone), or zero
  * where idx[i] < 0; mask >= 0: a literal mask the loops read and the
@@ -389,8 +607,11 @@ static void shuffle_call(KdVecOut *v, const KdVal *part, const char *dst, Part x
  * of them when its lanes come from more parts.  Returns 1 when it wrote
  * "#if kd_vshuf ... #else"; the caller then writes the loops and closes
  * with shuffle_end. */
-static int shuffle_begin(KdVecOut *v, int r, int a, int b, const int *idx, int mask)
+static int shuffle_begin(KdVecOut *v, int r, int a, int b, const int *given, int mask)
 {
+	int idx[MAXLANES], a0 = a, b0 = b;
+	memcpy(idx, given, sizeof idx[0] * (size_t)v->f->val[r].lanes);
+	compose(v->f, &a, &b, idx, v->f->val[r].lanes);
 	const KdVal *rv = &v->f->val[r], *av = &v->f->val[a];
 	int na = av->lanes, lin = part_lanes(av), lout = part_lanes(rv);
 	int nin = (b >= 0 && b != a ? 2 : 1) * na / lin;   /* operand parts, b's after a's */
@@ -445,9 +666,9 @@ static int shuffle_begin(KdVecOut *v, int r, int a, int b, const int *idx, int m
 	for (int k = 0; k < nin; k++)
 		if (need[k]) {
 			char c = k >= na / lin ? 'b' : 'a';
-			kd_buf_printf(v->o, "\t\t__builtin_memcpy(&kd_%c%d, &", c, k % (na / lin));
+			kd_buf_printf(v->o, "\t\tkd_%c%d = ", c, k % (na / lin));
 			val(v, c == 'b' ? b : a);
-			kd_buf_printf(v->o, ".v[%d], sizeof kd_%c%d);\n", k % (na / lin) * lin, c, k % (na / lin));
+			kd_buf_printf(v->o, ".p[%d];\n", k % (na / lin));
 		}
 	for (int p = 0; p < rv->lanes / lout; p++) {
 		const Part *s = &src[p * lout];
@@ -484,9 +705,9 @@ static int shuffle_begin(KdVecOut *v, int r, int a, int b, const int *idx, int m
 				shuffle_call(v, rv, "kd_r", (Part){3, 0}, (Part){3, 0}, sel, lout);
 			}
 		}
-		put(v, "\t\t__builtin_memcpy(&");
+		put(v, "\t\t");
 		val(v, r);
-		kd_buf_printf(v->o, ".v[%d], &kd_r, sizeof kd_r);\n", p * lout);
+		kd_buf_printf(v->o, ".p[%d] = kd_r;\n", p);
 	}
 	if (mask >= 0) {
 		put(v, "\t\t(void)");
@@ -507,6 +728,17 @@ static int shuffle_begin(KdVecOut *v, int r, int a, int b, const int *idx, int m
 	if (b >= 0 && b != a && !from_b) {
 		put(v, "\t\t(void)");
 		val(v, b);
+		put(v, ";\n");
+	}
+	/* the operands compose folded away: read by the #else loop only */
+	if (a0 != a && a0 != b) {
+		put(v, "\t\t(void)");
+		val(v, a0);
+		put(v, ";\n");
+	}
+	if (b0 >= 0 && b0 != a0 && b0 != a && b0 != b) {
+		put(v, "\t\t(void)");
+		val(v, b0);
 		put(v, ";\n");
 	}
 	put(v, "\t}\n#else\n");
@@ -550,6 +782,72 @@ static void lane_move(KdVecOut *v, int store, const KdBuffer *b, int off, int ve
 	}
 }
 
+/* Value vec, or (k >= 0) the part local kd_v. */
+static void move_operand(KdVecOut *v, int vec, int k)
+{
+	if (k >= 0)
+		put(v, "kd_v");
+	else
+		val(v, vec);
+}
+
+/* A memcpy between value vec (k >= 0: its part k, through the local
+ * kd_v) and element off + at of tensor b. */
+static void move_line(KdVecOut *v, int store, const KdBuffer *b, int off, int at, int vec, int k)
+{
+	put(v, k >= 0 ? "\t\tmemcpy(" : "\tmemcpy(");
+	if (!store) {
+		put(v, "&");
+		move_operand(v, vec, k);
+		put(v, ", ");
+	}
+	kd_c_name(v->o, b->name, 'p');
+	put(v, " + ");
+	val(v, off);
+	if (at)
+		kd_buf_printf(v->o, " + %d", at);
+	if (store) {
+		put(v, ", &");
+		move_operand(v, vec, k);
+	}
+	put(v, ", sizeof ");
+	move_operand(v, vec, k);
+	put(v, ");\n");
+}
+
+/* An unmasked vload or vstore.  The portable form is one memcpy of the
+ * whole value, whose struct holds exactly its lanes in order.  The GNU
+ * form moves each part through a local part vector: a memcpy to or from
+ * the struct itself would take its address, and gcc then keeps the
+ * struct in memory (a dead store of every part on every iteration). */
+static void whole_move(KdVecOut *v, int store, const KdBuffer *b, int off, int vec)
+{
+	const KdVal *x = &v->f->val[vec];
+	if (gv_ok(x)) {
+		int n = part_lanes(x);
+		put(v, "#if kd_vshuf\n\t{\n\t\t");
+		part_type(v->o, x);
+		put(v, " kd_v;\n");
+		for (int k = 0; k < x->lanes / n; k++) {
+			if (store) {
+				put(v, "\t\tkd_v = ");
+				val(v, vec);
+				kd_buf_printf(v->o, ".p[%d];\n", k);
+			}
+			move_line(v, store, b, off, k * n, vec, k);
+			if (!store) {
+				put(v, "\t\t");
+				val(v, vec);
+				kd_buf_printf(v->o, ".p[%d] = kd_v;\n", k);
+			}
+		}
+		put(v, "\t}\n#else\n");
+	}
+	move_line(v, store, b, off, 0, vec, -1);
+	if (gv_ok(x))
+		put(v, "#endif\n");
+}
+
 /* vload / vstore: the tensor, the element offset and its run-time check. */
 static void mem(KdVecOut *v, const KdIns *in, int store)
 {
@@ -577,9 +875,7 @@ static void mem(KdVecOut *v, const KdIns *in, int store)
 			val(v, off);
 			put(v, ");\n");
 		}
-		loop(v, n);
-		lane_move(v, store, b, off, vec);
-		put(v, ";\n");
+		whole_move(v, store, b, off, vec);
 		return;
 	}
 	kd_buf_printf(v->o, "\tfor (int kd_i = 0; kd_i < %d; kd_i++) {\n\t\tif (!", n);
@@ -608,10 +904,7 @@ static void mem(KdVecOut *v, const KdIns *in, int store)
 	put(v, ";\n\t}\n");
 }
 
-/* vconcat / vzip: parts 0 all, 1 low, 2 high, 3 even, 4 odd. */
-_Static_assert(KD_SAME_POS(VCONCAT_X, VZIP_X) && KD_SAME_POS(VCONCAT_Y, VZIP_Y) &&
-               KD_SAME_POS(VCONCAT_PART, VZIP_PART), "vconcat and vzip share positions");
-
+/* vconcat (zip 0) or vzip (zip 1): a constant permutation of x and y. */
 static void concat_zip(KdVecOut *v, const KdIns *in, int zip)
 {
 	int r = in->res, x = in->args[VCONCAT_X], y = in->args[VCONCAT_Y];
@@ -624,17 +917,8 @@ static void concat_zip(KdVecOut *v, const KdIns *in, int zip)
 	case 3: snprintf(src, sizeof src, "2 * kd_i"); break;
 	default: snprintf(src, sizeof src, "2 * kd_i + 1"); break;
 	}
-	int idx[MAXLANES] = {0};
-	for (int i = 0; i < cnt; i++) {
-		int s = p <= 1 ? i : p == 2 ? h + i : p == 3 ? 2 * i : 2 * i + 1;
-		if (zip) {
-			idx[2 * i] = s;
-			idx[2 * i + 1] = n + s;
-		} else {
-			idx[i] = s;
-			idx[cnt + i] = n + s;
-		}
-	}
+	int idx[MAXLANES];
+	concat_zip_lanes(zip, p, n, idx);
 	int opened = shuffle_begin(v, r, x, y, idx, -1);
 	if (zip) {
 		copy(v, r, "2 * kd_i", x, src, cnt);
@@ -648,53 +932,36 @@ static void concat_zip(KdVecOut *v, const KdIns *in, int zip)
 	shuffle_end(v, opened);
 }
 
-/* A one-operand constant permutation: lane i of r is lane idx[i] of x. */
-static void permute(KdVecOut *v, int r, int x, const int *idx, const char *src)
+/* A one-operand constant permutation (perm_of's lanes): lane kd_i of the
+ * result is lane `src` of x in the loop form. */
+static void permute(KdVecOut *v, const KdIns *in, const char *src)
 {
-	int opened = shuffle_begin(v, r, x, x, idx, -1);
-	copy(v, r, "kd_i", x, src, lanes(v, r));
+	int idx[MAXLANES], a, b;
+	perm_of(v->f, in, &a, &b, idx);
+	int opened = shuffle_begin(v, in->res, a, b, idx, -1);
+	copy(v, in->res, "kd_i", a, src, lanes(v, in->res));
 	shuffle_end(v, opened);
 }
-
-/* The lanes of mask m when it is a literal (bits[i] 0 or 1); 0 if not. */
-static int mask_bits(KdVecOut *v, int m, int *bits)
-{
-	const KdIns *mi = defins(v, m);
-	if (!mi || mi->op != OP_VMASKLIT)
-		return 0;
-	for (int i = 0; i < mi->nargs; i++)
-		bits[i] = cval(v, mi->args[i]) != 0;
-	return 1;
-}
-
-_Static_assert(KD_SAME_POS(VCOMPT_X, VCOMPC_X), "vcompt and vcompc take x first");
 
 static void compress(KdVecOut *v, const KdIns *in, int fill)
 {
 	int r = in->res, x = in->args[VCOMPT_X], n = lanes(v, x);
 	int m = in->args[fill ? (int)VCOMPC_MASK : (int)VCOMPT_MASK];
-	int bits[MAXLANES], idx[MAXLANES], opened = 0;
-	if (mask_bits(v, m, bits)) {
-		/* a literal mask: a constant permutation, zeros (vcompt) or y's
-		 * first lanes (vcompc) after the kept ones */
-		int k = 0;
-		for (int i = 0; i < n; i++)
-			if (bits[i])
-				idx[k++] = i;
-		for (int j = 0; k < n; k++, j++)
-			idx[k] = fill ? n + j : -1;
-		opened = shuffle_begin(v, r, x, fill ? in->args[VCOMPC_Y] : -1, idx, m);
-	}
+	int idx[MAXLANES], pa, pb, opened = 0;
+	/* a literal mask: a constant permutation */
+	if (perm_of(v->f, in, &pa, &pb, idx))
+		opened = shuffle_begin(v, r, pa, pb, idx, m);
 	kd_buf_printf(v->o, "\t{\n\t\tint kd_n = 0;\n\t\tfor (int kd_i = 0; kd_i < %d; kd_i++)\n\t\t\tif (", n);
 	lane(v, m, "kd_i");
-	put(v, ")\n\t\t\t\t");
-	lane(v, r, "kd_n++");
+	put(v, ") {\n\t\t\t\t");
+	lane(v, r, "kd_n");
 	put(v, " = ");
 	lane(v, x, "kd_i");
+	put(v, ";\n\t\t\t\tkd_n++;\n\t\t\t}\n");
 	if (fill)
-		kd_buf_printf(v->o, ";\n\t\tfor (int kd_j = 0; kd_n < %d; kd_n++, kd_j++)\n\t\t\t", n);
+		kd_buf_printf(v->o, "\t\tfor (int kd_j = 0; kd_n < %d; kd_n++, kd_j++)\n\t\t\t", n);
 	else
-		kd_buf_printf(v->o, ";\n\t\tfor (; kd_n < %d; kd_n++)\n\t\t\t", n);
+		kd_buf_printf(v->o, "\t\tfor (; kd_n < %d; kd_n++)\n\t\t\t", n);
 	lane(v, r, "kd_n");
 	if (fill) {
 		put(v, " = ");
@@ -852,26 +1119,19 @@ int kd_emit_vec_ins(KdVecOut *v, const KdIns *in)
 	case OP_VZIP: concat_zip(v, in, 1); break;
 	case OP_VSPLIT:
 		snprintf(buf, sizeof buf, "%lld + kd_i", (long long)cval(v, in->args[VSPLIT_IR_PART]) * n);
-		for (int i = 0; i < n; i++)
-			idx[i] = (int)cval(v, in->args[VSPLIT_IR_PART]) * n + i;
-		permute(v, r, x, idx, buf);
+		permute(v, in, buf);
 		break;
 	case OP_VCOMPT: compress(v, in, 0); break;
 	case OP_VCOMPC: compress(v, in, 1); break;
 	case OP_VREVS:
 		snprintf(buf, sizeof buf, "%d - kd_i", n - 1);
-		for (int i = 0; i < n; i++)
-			idx[i] = n - 1 - i;
-		permute(v, r, x, idx, buf);
+		permute(v, in, buf);
 		break;
 	case OP_VSEL: {
 		/* a literal mask picks each lane from a known operand: a shuffle */
-		int bits[MAXLANES], opened = 0;
-		if (mask_bits(v, in->args[VSEL_MASK], bits)) {
-			for (int i = 0; i < n; i++)
-				idx[i] = bits[i] ? i : n + i;
-			opened = shuffle_begin(v, r, x, in->args[VSEL_Y], idx, in->args[VSEL_MASK]);
-		}
+		int pa, pb, opened = 0;
+		if (perm_of(v->f, in, &pa, &pb, idx))
+			opened = shuffle_begin(v, r, pa, pb, idx, in->args[VSEL_MASK]);
 		loop(v, lanes(v, r));
 		lane(v, r, "kd_i");
 		put(v, " = ");
@@ -888,9 +1148,7 @@ int kd_emit_vec_ins(KdVecOut *v, const KdIns *in)
 		if (is_const(v, in->args[VSHFL_SHIFT])) {
 			int64_t s = ((cval(v, in->args[VSHFL_SHIFT]) % n) + n) % n;
 			snprintf(buf, sizeof buf, "(kd_i + %lld) %% %d", (long long)s, n);
-			for (int i = 0; i < n; i++)
-				idx[i] = (int)((i + s) % n);
-			permute(v, r, x, idx, buf);
+			permute(v, in, buf);
 			break;
 		}
 		put(v, "\t{\n\t\tint64_t kd_s = ");
@@ -909,9 +1167,9 @@ int kd_emit_vec_ins(KdVecOut *v, const KdIns *in)
 	case OP_VSLDL: {
 		int s = (int)cval(v, in->args[VSLDL_SHIFT]);
 		char dst[32];
-		for (int i = 0; i < n; i++)
-			idx[i] = i + s;
-		int opened = shuffle_begin(v, r, x, in->args[VSLDL_Y], idx, -1);
+		int pa, pb;
+		perm_of(v->f, in, &pa, &pb, idx);
+		int opened = shuffle_begin(v, r, pa, pb, idx, -1);
 		snprintf(buf, sizeof buf, "kd_i + %d", s);
 		copy(v, r, "kd_i", x, buf, n - s);
 		snprintf(dst, sizeof dst, "%d + kd_i", n - s);
@@ -923,9 +1181,7 @@ int kd_emit_vec_ins(KdVecOut *v, const KdIns *in)
 	case OP_VREPLIC: {
 		if (is_const(v, in->args[VREPLIC_INDEX])) {
 			snprintf(buf, sizeof buf, "%lld", (long long)cval(v, in->args[VREPLIC_INDEX]));
-			for (int i = 0; i < n; i++)
-				idx[i] = (int)cval(v, in->args[VREPLIC_INDEX]);
-			permute(v, r, x, idx, buf);
+			permute(v, in, buf);
 			break;
 		}
 		put(v, "\tif (");
@@ -939,10 +1195,10 @@ int kd_emit_vec_ins(KdVecOut *v, const KdIns *in)
 		loop(v, n);
 		lane(v, r, "kd_i");
 		put(v, " = ");
-		val(v, x);
-		put(v, ".v[");
+		lane_open(v, x);
 		val(v, in->args[VREPLIC_INDEX]);
-		put(v, "];\n");
+		lane_close(v, x);
+		put(v, ";\n");
 		break;
 	}
 	case OP_TAIL_MASK:
