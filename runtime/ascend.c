@@ -64,7 +64,6 @@ static int check_operand(kdsl_rt *rt, const kdsl_site *site, const char *what,
                          const unsigned char *base, size_t bytes, kdsl_mem mem, int64_t off)
 {
 	uint64_t at;
-	uintptr_t b, m;
 
 	if (!base)
 		return kdsl_rt_fail(rt, site, KDSL_ERR_ARG, "%s tensor is NULL", what);
@@ -73,12 +72,10 @@ static int check_operand(kdsl_rt *rt, const kdsl_site *site, const char *what,
 		                    "%s offset must be >= 0, got byte offset %" PRId64, what, off);
 	if (mem != KDSL_MEM_UB && mem != KDSL_MEM_L1)
 		return KDSL_OK;
-	b = (uintptr_t)base;
-	m = (uintptr_t)rt->mem[mem];
-	if (!rt->mem[mem] || b < m || b - m > rt->mem_bytes[mem] || bytes > rt->mem_bytes[mem] - (b - m))
+	if (!kdsl_rt_holds_(rt, mem, base, bytes))
 		return kdsl_rt_fail(rt, site, KDSL_ERR_ARG, "%s tensor of %zu bytes is not in this runtime's %s",
 		                    what, bytes, kdsl_mem_name(mem));
-	at = (uint64_t)(b - m);
+	at = (uint64_t)((uintptr_t)base - (uintptr_t)rt->mem[mem]);
 	if ((at + (uint64_t)off) % KDSL_ASCEND_ALIGN == 0)
 		return KDSL_OK;
 	if (at % KDSL_ASCEND_ALIGN == 0)

@@ -555,6 +555,15 @@ START_TEST(onchip_operand_outside_memory)
 	                                       0, 0, 1, 1, 0, 0), KDSL_ERR_ARG);
 	ck_assert_int_eq(kdsl_ascend_vec_dup(rt, &SITE, KDSL_F32, kdsl_ascend_mask_count(8),
 	                                     kdsl_ref_of(host, sizeof host, KDSL_MEM_UB), 0, 1.0, 1, 1), KDSL_ERR_ARG);
+	/* the inline paths refuse them as the library does */
+	ck_assert_int_eq(kdsl_ascend_data_move_fast(rt, &SITE, kdsl_ref_of(host, sizeof host, KDSL_MEM_UB), 0, src,
+	                                            0, 0, 1, 1, 0, 0), KDSL_ERR_ARG);
+	ck_assert_int_eq(kdsl_ascend_vec_dup_fast(rt, &SITE, KDSL_F32, kdsl_ascend_mask_count(8),
+	                                          kdsl_ref_of(host, sizeof host, KDSL_MEM_UB), 0, 0.0, 1, 1),
+	                 KDSL_ERR_ARG);
+	ck_assert_int_eq(kdsl_ascend_vec_dup_fast(rt, &SITE, KDSL_F32, kdsl_ascend_mask_count(8),
+	                                          kdsl_ref_of(ub + ubn - 32, 64, KDSL_MEM_UB), 0, 0.0, 1, 1),
+	                 KDSL_ERR_ARG);
 	ck_assert_int_eq(kdsl_ascend_data_move(rt, &SITE, kdsl_ref_of(ub + ubn - 64, 64, KDSL_MEM_UB), 32, src, 0,
 	                                       0, 1, 1, 0, 0), KDSL_OK);
 	ck_assert_int_eq(memcmp(ub + ubn - 32, gm, 32), 0);
