@@ -17,7 +17,8 @@ if '--dict' in args:
 fuzzer, runs, work, corpora = args[0], args[1], args[2], args[3:]
 shutil.rmtree(work, ignore_errors=True)
 os.makedirs(os.path.join(work, 'new'))
-cmd = [fuzzer, '-runs=' + runs, '-seed=1', '-max_len=4096', '-timeout=10', '-rss_limit_mb=2048',
+# -entropic=0: docs/fuzzing.md, "A long run"
+cmd = [fuzzer, '-runs=' + runs, '-seed=1', '-entropic=0', '-max_len=4096', '-timeout=10', '-rss_limit_mb=2048',
        '-print_final_stats=1', '-artifact_prefix=' + work + '/'] + dict_args + \
       [os.path.join(work, 'new')] + [c for c in corpora if os.path.isdir(c)]
 print(' '.join(cmd), flush=True)
