@@ -6,8 +6,9 @@
 set -eu
 cd "$(dirname "$0")/.."
 
-# gdb: the debugging test (tests/lit/backend/gdb_lines.test)
-packages="gcc clang libc6-dev python3 re2c lemon meson ninja-build check pkg-config llvm-14-tools python3-numpy gdb"
+# gdb: the debugging test (tests/lit/backend/gdb_lines.test); libclang-rt-14-dev:
+# libFuzzer for a -Dfuzzing=true build (docs/fuzzing.md), only recommended by clang
+packages="gcc clang libclang-rt-14-dev libc6-dev python3 re2c lemon meson ninja-build check pkg-config llvm-14-tools python3-numpy gdb"
 
 install_missing() {
 	missing=""
