@@ -1,10 +1,13 @@
-/* driver.h: the kdslc command line.  main.c parses options and runs the
- * pipeline; options.c is the option parser both commands use; run.c builds and runs a kernel with the system C compiler. */
+/* driver.h: the kdslc command line.  main.c parses options; compile.c
+ * runs the pipeline (the kddriver library, which the fuzz targets link
+ * too); options.c is the option parser both commands use; run.c builds
+ * and runs a kernel with the system C compiler. */
 #ifndef KD_DRIVER_H
 #define KD_DRIVER_H
 
 #include <getopt.h>
 #include <stddef.h>   /* no_argument, required_argument, optional_argument */
+#include <stdio.h>
 
 #include "kd.h"
 
@@ -66,9 +69,17 @@ int kd_opt_level(const char *prog, const char *val, int *opt);
 /* Prints "kdslc: error: " fmt (with arg) and the --help hint; returns 2. */
 int kd_usage_error(const char *prog, const char *fmt, const char *arg);
 
-/* Compiles o->input; with harness set, appends `kdslc run`'s main() to the C
- * in *c_out instead of writing files.  Returns the exit status (0, 1, 2). */
+/* Compiles o->input.  With c_out, the C (the IR under --emit=ir) goes into
+ * *c_out instead of a file, and with harness set `kdslc run`'s main()
+ * follows the C.  Returns the exit status (0, 1, 2). */
 int kd_compile(const KdOptions *o, KdBuf *c_out, int harness);
+
+/* kd_compile on a source the caller loaded into arena a (which it frees
+ * afterwards); diagnostics go to diag_out.  o->input still names the
+ * input: a name ending in .kir means IR when o->lang is 0.  Everything it
+ * allocates outside a is freed before it returns. */
+int kd_compile_source(const KdOptions *o, KdArena *a, const KdSource *src, FILE *diag_out, KdBuf *c_out,
+                      int harness);
 
 /* `kdslc run FILE [options]`: argv starts after "run". */
 int kd_run(int argc, char **argv);

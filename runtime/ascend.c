@@ -57,14 +57,14 @@ static int check_range(kdsl_rt *rt, const kdsl_site *site, const char *what,
 	                    ", got %" PRId64, what, lo, hi, v);
 }
 
-/* A NULL base, a negative offset, and the 32-byte rule of ub and l1.  The
- * rule is about the address in the on-chip memory, so when the operand
- * lies in this runtime's memory its position there counts too. */
+/* A NULL base, a negative offset, an on-chip tensor that is not inside
+ * this runtime's memory (whose bytes the op could not trust), and the
+ * 32-byte rule of ub and l1: a rule about the address in the on-chip
+ * memory, so the operand's position there counts too. */
 static int check_operand(kdsl_rt *rt, const kdsl_site *site, const char *what,
-                         const unsigned char *base, kdsl_mem mem, int64_t off)
+                         const unsigned char *base, size_t bytes, kdsl_mem mem, int64_t off)
 {
-	uint64_t at = 0;
-	uintptr_t b, m;
+	uint64_t at;
 
 	if (!base)
 		return kdsl_rt_fail(rt, site, KDSL_ERR_ARG, "%s tensor is NULL", what);
@@ -73,10 +73,10 @@ static int check_operand(kdsl_rt *rt, const kdsl_site *site, const char *what,
 		                    "%s offset must be >= 0, got byte offset %" PRId64, what, off);
 	if (mem != KDSL_MEM_UB && mem != KDSL_MEM_L1)
 		return KDSL_OK;
-	b = (uintptr_t)base;
-	m = (uintptr_t)rt->mem[mem];
-	if (rt->mem[mem] && b >= m && b - m < rt->mem_bytes[mem])
-		at = (uint64_t)(b - m);
+	if (!kdsl_rt_holds_(rt, mem, base, bytes))
+		return kdsl_rt_fail(rt, site, KDSL_ERR_ARG, "%s tensor of %zu bytes is not in this runtime's %s",
+		                    what, bytes, kdsl_mem_name(mem));
+	at = (uint64_t)((uintptr_t)base - (uintptr_t)rt->mem[mem]);
 	if ((at + (uint64_t)off) % KDSL_ASCEND_ALIGN == 0)
 		return KDSL_OK;
 	if (at % KDSL_ASCEND_ALIGN == 0)
@@ -155,8 +155,8 @@ int kdsl_ascend_data_move(kdsl_rt *rt, const kdsl_site *site,
 		return kdsl_rt_fail(rt, site, KDSL_ERR_ARG,
 		                    "cannot move from %s to %s (allowed: " KDSL_ASCEND_MOVE_PAIRS_TEXT ")",
 		                    kdsl_mem_name(src.mem), kdsl_mem_name(dst.mem));
-	if ((rc = check_operand(rt, site, "dst", dst.base, dst.mem, dst_off)) ||
-	    (rc = check_operand(rt, site, "src", src.base, src.mem, src_off)))
+	if ((rc = check_operand(rt, site, "dst", dst.base, dst.bytes, dst.mem, dst_off)) ||
+	    (rc = check_operand(rt, site, "src", src.base, src.bytes, src.mem, src_off)))
 		return rc;
 	len = burst * BLOCK;
 	sstep = (burst + src_stride) * BLOCK;
@@ -234,12 +234,12 @@ static const vec_dtypes F16_DTYPES = {VDT(KDSL_F16), "f16"};
 /* The checks vec_dup and vec_add share for one operand: in ub, not NULL,
  * offset >= 0 and aligned.  Bounds follow once all ranges are known. */
 static int check_vec_operand(kdsl_rt *rt, const kdsl_site *site, const char *what,
-                             const unsigned char *base, kdsl_mem mem, int64_t off)
+                             const unsigned char *base, size_t bytes, kdsl_mem mem, int64_t off)
 {
 	if (mem != KDSL_MEM_UB)
 		return kdsl_rt_fail(rt, site, KDSL_ERR_ARG, "%s must be in ub, got %s",
 		                    what, kdsl_mem_name(mem));
-	return check_operand(rt, site, what, base, mem, off);
+	return check_operand(rt, site, what, base, bytes, mem, off);
 }
 
 /* The dtype, the mask (as the element bits of a repeat) and repeat_times.
@@ -340,7 +340,7 @@ int kdsl_ascend_vec_dup(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
 		return KDSL_ERR_ARG;
 	if ((rc = check_vec_common(rt, site, dt, &DUP_DTYPES, mask, repeat_times, &bits)) ||
 	    (rc = check_range(rt, site, "dst_rep_stride", dst_rep_stride, 0, KDSL_ASCEND_REP_STRIDE_MAX)) ||
-	    (rc = check_vec_operand(rt, site, "dst", dst.base, dst.mem, dst_off)))
+	    (rc = check_vec_operand(rt, site, "dst", dst.base, dst.bytes, dst.mem, dst_off)))
 		return rc;
 	size = kdsl_dtype_size(dt);
 	n = kdsl_ascend_bits_span(bits);
@@ -495,9 +495,9 @@ static int vec_binary(vec_binop op, kdsl_rt *rt, const kdsl_site *site, kdsl_dty
 	    (rc = check_range(rt, site, "dst_rep_stride", dst_rep_stride, 0, KDSL_ASCEND_REP_STRIDE_MAX)) ||
 	    (rc = check_range(rt, site, "src0_rep_stride", src0_rep_stride, 0, KDSL_ASCEND_REP_STRIDE_MAX)) ||
 	    (rc = check_range(rt, site, "src1_rep_stride", src1_rep_stride, 0, KDSL_ASCEND_REP_STRIDE_MAX)) ||
-	    (rc = check_vec_operand(rt, site, "dst", dst.base, dst.mem, dst_off)) ||
-	    (rc = check_vec_operand(rt, site, "src0", src0.base, src0.mem, src0_off)) ||
-	    (rc = check_vec_operand(rt, site, "src1", src1.base, src1.mem, src1_off)))
+	    (rc = check_vec_operand(rt, site, "dst", dst.base, dst.bytes, dst.mem, dst_off)) ||
+	    (rc = check_vec_operand(rt, site, "src0", src0.base, src0.bytes, src0.mem, src0_off)) ||
+	    (rc = check_vec_operand(rt, site, "src1", src1.base, src1.bytes, src1.mem, src1_off)))
 		return rc;
 	size = (int64_t)kdsl_dtype_size(dt);
 	n = kdsl_ascend_bits_span(bits);

@@ -155,7 +155,21 @@ typedef struct {
 	kdsl_target target;
 	int has_error;      /* 0: the last error is "" whatever err holds */
 	unsigned check;     /* KDSL_CHECK_* on: the inline ops then defer to the library */
+	/* Each on-chip memory's first byte and one past its last, by kdsl_mem
+	 * (0 for the others): the inline paths check that an on-chip operand
+	 * lies inside, as the library does, since its size cannot be trusted. */
+	uintptr_t mem_lo[KDSL_NMEM], mem_hi[KDSL_NMEM];
 } kdsl_rt_head;
+
+/* 1 when bytes at base lie inside the runtime's memory mem (never for a
+ * memory the runtime lacks); rt non-NULL. */
+static inline int kdsl_rt_holds_(const kdsl_rt *rt, kdsl_mem mem, const void *base, size_t bytes)
+{
+	const kdsl_rt_head *h = (const kdsl_rt_head *)(const void *)rt;
+	uintptr_t b = (uintptr_t)base;
+	return (unsigned)mem < KDSL_NMEM && h->mem_hi[mem] && b >= h->mem_lo[mem] && b <= h->mem_hi[mem] &&
+	       bytes <= h->mem_hi[mem] - b;
+}
 
 /* Whether any checking mode is on: the inline fast paths below take the
  * library's path then, which does the checks, and generated kernels pass
@@ -219,6 +233,13 @@ static inline int kdsl_ascend_aligned_(const void *base, kdsl_mem mem, int64_t o
 	       ((uintptr_t)base % KDSL_ASCEND_ALIGN == 0 && off % KDSL_ASCEND_ALIGN == 0);
 }
 
+/* 1 when an operand of memory mem may be used as it is: a host (gm)
+ * operand always, a ub or l1 one when it lies inside rt's memory. */
+static inline int kdsl_ascend_inside_(const kdsl_rt *rt, kdsl_mem mem, const void *base, size_t bytes)
+{
+	return (mem != KDSL_MEM_UB && mem != KDSL_MEM_L1) || kdsl_rt_holds_(rt, mem, base, bytes);
+}
+
 /* With constant offsets gcc can warn (-Wrestrict) about a memcpy below
  * on the path that the overlap test closes. */
 #if defined(__GNUC__) && !defined(__clang__)
@@ -267,7 +288,8 @@ kdsl_ascend_data_move_fast(kdsl_rt *rt, const kdsl_site *site, kdsl_ref dst, int
 	    dst.base && src.base && dst_off >= 0 && src_off >= 0 &&
 	    (uint64_t)dst_off <= dst.bytes && dst.bytes - (uint64_t)dst_off >= dspan &&
 	    (uint64_t)src_off <= src.bytes && src.bytes - (uint64_t)src_off >= sspan &&
-	    kdsl_ascend_aligned_(dst.base, dst.mem, dst_off) && kdsl_ascend_aligned_(src.base, src.mem, src_off)) {
+	    kdsl_ascend_aligned_(dst.base, dst.mem, dst_off) && kdsl_ascend_aligned_(src.base, src.mem, src_off) &&
+	    kdsl_ascend_inside_(rt, dst.mem, dst.base, dst.bytes) && kdsl_ascend_inside_(rt, src.mem, src.base, src.bytes)) {
 		d = dst.base + dst_off;
 		s = src.base + src_off;
 		if ((uintptr_t)d + dspan <= (uintptr_t)s || (uintptr_t)s + sspan <= (uintptr_t)d) {
@@ -341,7 +363,7 @@ kdsl_ascend_vec_dup_fast(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt, kdsl
 	    mask <= KDSL_ASCEND_REPEAT_BYTES / size &&
 	    repeat_times >= 1 && repeat_times <= KDSL_ASCEND_REPEAT_MAX && dst_rep_stride >= 0 &&
 	    dst_rep_stride <= KDSL_ASCEND_REP_STRIDE_MAX && dst_rep_stride * KDSL_ASCEND_BLOCK == mask * size &&
-	    dst.mem == KDSL_MEM_UB && dst.base &&
+	    dst.mem == KDSL_MEM_UB && dst.base && kdsl_rt_holds_(rt, KDSL_MEM_UB, dst.base, dst.bytes) &&
 	    dst_off >= 0 && kdsl_ascend_aligned_(dst.base, dst.mem, dst_off) &&
 	    (uint64_t)dst_off <= dst.bytes && dst.bytes - (uint64_t)dst_off >= len) {
 		memset(dst.base + dst_off, 0, (size_t)len);

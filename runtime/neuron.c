@@ -28,6 +28,15 @@ static int dtype_ok(kdsl_dtype dt)
 	return (int)dt > 0 && (int)dt < KDSL_NDTYPE;
 }
 
+/* The last of n indexes from a, a + n - 1, for an error message: clamped
+ * to int64's range, since the arguments it reports may be anything. */
+static int64_t last_index(int64_t a, int64_t n)
+{
+	if (n >= 1)
+		return a > INT64_MAX - (n - 1) ? INT64_MAX : a + (n - 1);
+	return a < INT64_MIN - n + 1 ? INT64_MIN : a + n - 1;
+}
+
 /* The tile's fields against each other and, on chip, against the memory. */
 static int check_view(kdsl_rt *rt, const kdsl_site *site, const char *what, const unsigned char *base,
                       size_t pstride, size_t pbytes, int64_t nparts, int64_t p0, int64_t np, int64_t off,
@@ -47,11 +56,20 @@ static int check_view(kdsl_rt *rt, const kdsl_site *site, const char *what, cons
 	if (np < 1 || p0 < 0 || p0 > nparts - np)
 		return kdsl_rt_fail(rt, site, KDSL_ERR_BOUNDS,
 		                    "%s: partitions %" PRId64 "..%" PRId64 " are outside its %" PRId64 " partitions",
-		                    what, p0, p0 + np - 1, nparts);
+		                    what, p0, last_index(p0, np), nparts);
 	if (n < 1 || off < 0 || (uint64_t)n > elems || (uint64_t)off > elems - (uint64_t)n)
 		return kdsl_rt_fail(rt, site, KDSL_ERR_BOUNDS,
 		                    "%s: elements %" PRId64 "..%" PRId64 " of each partition are outside its %zu",
-		                    what, off, off + n - 1, elems);
+		                    what, off, last_index(off, n), elems);
+	/* The rows must not wrap the address space, or the pointers below
+	 * would (n >= 1 here, so pbytes >= 1 and, with rows, pstride >= 1).
+	 * Products below 2^62 need no divide. */
+	uint64_t room = UINTPTR_MAX - (uintptr_t)base, rows = (uint64_t)nparts - 1;
+	if (pbytes > room || (rows && ((rows | pstride) >> 31 ? rows > (room - pbytes) / pstride
+	                                                      : rows * pstride > room - pbytes)))
+		return kdsl_rt_fail(rt, site, KDSL_ERR_ARG,
+		                    "%s is not a valid tile: %" PRId64 " partitions of %zu bytes overflow the address space",
+		                    what, nparts, pstride);
 	if (mem == KDSL_MEM_SBUF || mem == KDSL_MEM_PSUM) {
 		/* addresses as integers: base may point into another object */
 		uintptr_t m = (uintptr_t)rt->mem[mem], b = (uintptr_t)base;

@@ -134,6 +134,11 @@ kdsl_rt *kdsl_rt_create(kdsl_target target)
 		kdsl_rt_destroy(rt);
 		return NULL;
 	}
+	for (m = 1; m < KDSL_NMEM; m++)
+		if (rt->mem[m]) {
+			rt->head.mem_lo[m] = (uintptr_t)rt->mem[m];
+			rt->head.mem_hi[m] = (uintptr_t)rt->mem[m] + rt->mem_bytes[m];
+		}
 	kdsl_check_from_env(rt);
 	return rt;
 }

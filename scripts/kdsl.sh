@@ -8,8 +8,9 @@ cd "$(dirname "$0")/.."
 
 # gdb: the debugging test (tests/lit/backend/gdb_lines.test); scdoc: the
 # kdslc(1) man page (the build skips it without); cmake: the CMake
-# consumer test (tests/lit/driver/consumer_cmake.test)
-packages="gcc clang libc6-dev python3 re2c lemon meson ninja-build check pkg-config llvm-14-tools python3-numpy gdb scdoc cmake"
+# consumer test (tests/lit/driver/consumer_cmake.test); libclang-rt-14-dev:
+# libFuzzer for a -Dfuzzing=true build (docs/fuzzing.md), only recommended by clang
+packages="gcc clang libclang-rt-14-dev libc6-dev python3 re2c lemon meson ninja-build check pkg-config llvm-14-tools python3-numpy gdb scdoc cmake"
 
 install_missing() {
 	missing=""

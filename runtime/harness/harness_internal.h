@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "kdsl_harness.h"
 
@@ -27,6 +28,11 @@ int kdsl_dragon4(uint64_t m, int e, int unequal,
                  int frac_cutoff, int total_cutoff,
                  int frac_min, int total_min,
                  char *buf, int bufsize, int *exp10);
+
+/* kdsl_npy_read on an open stream (the .npy fuzz target reads memory
+ * through fmemopen); path only names it in the messages. */
+int kdsl_npy_read_stream(FILE *f, const char *path, kdsl_dtype dt, int rank, const int64_t *dims, void *data,
+                         char *err, size_t errlen);
 
 /* ---- parameter fills (fill.c) ---- */
 

@@ -362,19 +362,26 @@ static void from_fortran(unsigned char *dst, const unsigned char *src, int rank,
 int kdsl_npy_read(const char *path, kdsl_dtype dt, int rank, const int64_t *dims, void *data,
                   char *err, size_t errlen)
 {
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return fail(err, errlen, "%s: %s", path, strerror(errno));
+	int rc = kdsl_npy_read_stream(f, path, dt, rank, dims, data, err, errlen);
+	fclose(f);
+	return rc;
+}
+
+int kdsl_npy_read_stream(FILE *f, const char *path, kdsl_dtype dt, int rank, const int64_t *dims, void *data,
+                         char *err, size_t errlen)
+{
 	unsigned char pre[12], *col = NULL;
 	size_t hlen, count, got, size = kdsl_dtype_size(dt);
 	char *h = NULL, descr[64], want[256], have[256];
 	int64_t fdims[64];
 	int frank, fortran, swap, i, nonunit = 0, rc = -1;
-	FILE *f;
 
 	if (!descr_of(dt) || rank < 0 || rank > 64 || (rank && !dims) ||
 	    elem_count(rank, dims, size, &count))
 		return fail(err, errlen, "%s: bad dtype or shape requested", path);
-	f = fopen(path, "rb");
-	if (!f)
-		return fail(err, errlen, "%s: %s", path, strerror(errno));
 	if (fread(pre, 1, 10, f) != 10 || memcmp(pre, "\x93NUMPY", 6) != 0) {
 		fail(err, errlen, "%s: not a .npy file (bad magic)", path);
 		goto out;
@@ -439,6 +446,5 @@ int kdsl_npy_read(const char *path, kdsl_dtype dt, int rank, const int64_t *dims
 out:
 	free(col);
 	free(h);
-	fclose(f);
 	return rc;
 }

@@ -534,6 +534,48 @@ START_TEST(move_more_errors)
 }
 END_TEST
 
+/* An on-chip operand must lie inside the runtime's memory: its size
+ * cannot be trusted otherwise (fuzz/regress/rt).  The boundary: a ub
+ * tensor that ends at the last byte of ub is accepted. */
+START_TEST(onchip_operand_outside_memory)
+{
+	unsigned char *ub;
+	kdsl_rt *rt = ascend(&ub);
+	size_t ubn;
+	static unsigned char host[4096], gm[64];
+	kdsl_rt_mem(rt, KDSL_MEM_UB, &ubn);
+	kdsl_cref src = kdsl_cref_of(gm, sizeof gm, KDSL_MEM_GM);
+	ck_assert_int_eq(kdsl_ascend_data_move(rt, &SITE, kdsl_ref_of(host, sizeof host, KDSL_MEM_UB), 0, src, 0,
+	                                       0, 1, 1, 0, 0), KDSL_ERR_ARG);
+	ck_assert_str_eq(kdsl_rt_last_error(rt),
+	                 "t.k:7:35: data_move: dst tensor of 4096 bytes is not in this runtime's ub");
+	ck_assert_int_eq(kdsl_ascend_data_move(rt, &SITE, kdsl_ref_of(ub + ubn - 64, 96, KDSL_MEM_UB), 0, src, 0,
+	                                       0, 1, 1, 0, 0), KDSL_ERR_ARG);
+	ck_assert_int_eq(kdsl_ascend_data_move(rt, &SITE, kdsl_ref_of(ub + ubn - 64, SIZE_MAX, KDSL_MEM_UB), 0, src,
+	                                       0, 0, 1, 1, 0, 0), KDSL_ERR_ARG);
+	ck_assert_int_eq(kdsl_ascend_vec_dup(rt, &SITE, KDSL_F32, kdsl_ascend_mask_count(8),
+	                                     kdsl_ref_of(host, sizeof host, KDSL_MEM_UB), 0, 1.0, 1, 1), KDSL_ERR_ARG);
+	/* the inline paths refuse them as the library does */
+	ck_assert_int_eq(kdsl_ascend_data_move_fast(rt, &SITE, kdsl_ref_of(host, sizeof host, KDSL_MEM_UB), 0, src,
+	                                            0, 0, 1, 1, 0, 0), KDSL_ERR_ARG);
+	ck_assert_int_eq(kdsl_ascend_vec_dup_fast(rt, &SITE, KDSL_F32, kdsl_ascend_mask_count(8),
+	                                          kdsl_ref_of(host, sizeof host, KDSL_MEM_UB), 0, 0.0, 1, 1),
+	                 KDSL_ERR_ARG);
+	ck_assert_int_eq(kdsl_ascend_vec_dup_fast(rt, &SITE, KDSL_F32, kdsl_ascend_mask_count(8),
+	                                          kdsl_ref_of(ub + ubn - 32, 64, KDSL_MEM_UB), 0, 0.0, 1, 1),
+	                 KDSL_ERR_ARG);
+	ck_assert_int_eq(kdsl_ascend_data_move(rt, &SITE, kdsl_ref_of(ub + ubn - 64, 64, KDSL_MEM_UB), 32, src, 0,
+	                                       0, 1, 1, 0, 0), KDSL_OK);
+	ck_assert_int_eq(memcmp(ub + ubn - 32, gm, 32), 0);
+	/* a neuron runtime has no ub at all */
+	kdsl_rt *nrt = kdsl_rt_create(KDSL_TARGET_NEURON);
+	ck_assert_int_eq(kdsl_ascend_data_move(nrt, &SITE, kdsl_ref_of(ub, 64, KDSL_MEM_UB), 0, src, 0,
+	                                       0, 1, 1, 0, 0), KDSL_ERR_ARG);
+	kdsl_rt_destroy(nrt);
+	kdsl_rt_destroy(rt);
+}
+END_TEST
+
 /* A strided move whose last burst is out of bounds writes nothing, not
  * even its first bursts. */
 START_TEST(move_all_or_nothing)
@@ -1473,6 +1515,7 @@ static Suite *runtime_suite(void)
 	tcase_add_test(move, move_range_errors);
 	tcase_add_test(move, move_align_and_bounds_errors);
 	tcase_add_test(move, move_more_errors);
+	tcase_add_test(move, onchip_operand_outside_memory);
 	tcase_add_test(move, move_all_or_nothing);
 	tcase_add_test(move, move_overlap);
 	tcase_add_test(move, move_fast_agrees);

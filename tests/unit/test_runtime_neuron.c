@@ -264,6 +264,34 @@ START_TEST(tile_checks)
 }
 END_TEST
 
+/* Hostile tile geometry (fuzz/regress/rt): a view whose last index
+ * passes INT64_MAX is reported without overflowing, and rows that would
+ * wrap the address space are refused before any pointer is formed; both
+ * at their boundary too. */
+START_TEST(tile_hostile_geometry)
+{
+	float host[4 * 8] = {0};
+	kdsl_tile sb = tile(KDSL_MEM_SBUF, 0, 4, 8, KDSL_F32);
+	kdsl_tile t = kdsl_tile_of(host, 32, 32, 4, 0, 4, 0, 8, KDSL_MEM_HBM, KDSL_F32);
+	ck_assert_int_eq(kdsl_neuron_load(rt, &site, sb, ct(sub(t, 0, 4, 512, INT64_MAX))), KDSL_ERR_BOUNDS);
+	ck_assert_str_eq(kdsl_rt_last_error(rt),
+	                 "t.k:1:1: op: src: elements 512..9223372036854775807 of each partition are outside its 8");
+	ck_assert_int_eq(kdsl_neuron_load(rt, &site, sb, ct(sub(t, INT64_MAX, INT64_MAX, 0, 8))), KDSL_ERR_BOUNDS);
+	ck_assert_int_eq(kdsl_neuron_load(rt, &site, sb, ct(sub(t, INT64_MIN, INT64_MIN, 0, 8))), KDSL_ERR_BOUNDS);
+	/* rows that wrap: 2^62 partitions 2^62 bytes apart, and a row past the top */
+	kdsl_tile wrap = kdsl_tile_of(host, (size_t)1 << 62, 32, (int64_t)1 << 62, 3, 1, 0, 8, KDSL_MEM_HBM, KDSL_F32);
+	ck_assert_int_eq(kdsl_neuron_load(rt, &site, sub(sb, 0, 1, 0, 8), ct(wrap)), KDSL_ERR_ARG);
+	ck_assert_ptr_nonnull(strstr(kdsl_rt_last_error(rt), "overflow the address space"));
+	kdsl_tile top = kdsl_tile_of((void *)(UINTPTR_MAX - 16), 32, 32, 1, 0, 1, 0, 8, KDSL_MEM_HBM, KDSL_F32);
+	ck_assert_int_eq(kdsl_neuron_load(rt, &site, sub(sb, 0, 1, 0, 8), ct(top)), KDSL_ERR_ARG);
+	/* the boundary: the same geometry that fits is accepted */
+	kdsl_tile fits = kdsl_tile_of(host, 32, 32, 4, 3, 1, 0, 8, KDSL_MEM_HBM, KDSL_F32);
+	ck_assert_int_eq(kdsl_neuron_load(rt, &site, sub(sb, 0, 1, 0, 8), ct(fits)), KDSL_OK);
+	/* a NULL runtime is an error, not a crash */
+	ck_assert_int_eq(kdsl_neuron_load(NULL, &site, sb, ct(t)), KDSL_ERR_ARG);
+}
+END_TEST
+
 /* tensor_copy's dtype conversions (plain loops for f32 <-> f16/bf16 and
  * small integers) give what converting each element through a double
  * does: every f16, random f32 bit patterns, integers that wrap. */
@@ -772,6 +800,7 @@ int main(void)
 	tcase_add_test(tc, transpose_bits_and_rules);
 	tcase_add_test(tc, elementwise_overlap);
 	tcase_add_test(tc, convert_rows);
+	tcase_add_test(tc, tile_hostile_geometry);
 	tcase_add_test(tc, engines_compute_in_f32);
 	tcase_add_test(tc, engine_rules_at_run_time);
 	suite_add_tcase(s, tc);

@@ -1,0 +1,370 @@
+/* fuzz_rt.c: the runtime's public op entry points (kdsl_rt.h) as an
+ * embedder calls them, with hostile arguments.  The input bytes decode
+ * into a sequence of calls: an op code, then the runtime (its target's,
+ * the other target's, or NULL), the site (or NULL) and each argument.
+ * Operands point into two host buffers sized by the input, into the
+ * runtime's on-chip memories at any offset, at NULL, or at the previous
+ * operand (aliasing); tile geometry, offsets, strides and counts come from
+ * a table of edge values (0, -1, extremes, powers of two) or raw bytes.
+ *
+ * The contract the runtime cannot check is kept honest: an operand that
+ * claims host memory (gm, hbm) or a memory its runtime lacks describes
+ * bytes the fuzzer owns, since the runtime has to trust a host tensor's
+ * size.  Everything about on-chip memory, views, ranges and pointers
+ * is fair game: a crash or sanitizer report there is a runtime bug. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kdsl_rt.h"
+#include "fuzz.h"
+
+typedef struct {
+	const uint8_t *p;
+	size_t n;
+} Input;
+
+/* The next k bytes (k <= 8) little-endian; zeros past the end. */
+static uint64_t take(Input *in, int k)
+{
+	uint64_t v = 0;
+	for (int i = 0; i < k && in->n; i++, in->p++, in->n--)
+		v |= (uint64_t)*in->p << (8 * i);
+	return v;
+}
+
+static uint8_t byte(Input *in)
+{
+	return (uint8_t)take(in, 1);
+}
+
+/* An integer argument: mostly small, often an edge of some range. */
+static int64_t num(Input *in)
+{
+	static const int64_t edge[] = {
+		0, 1, -1, 2, 7, 8, 15, 16, 31, 32, 63, 64, 127, 128, 255, 256, 4095, 4096, 65535, 65536,
+		INT32_MAX, (int64_t)INT32_MAX + 1, INT32_MIN, INT64_MAX, INT64_MIN, INT64_MAX / 32 + 1,
+		(int64_t)1 << 40, -32, 196608, 16384, 2048, 512,
+	};
+	uint8_t k = byte(in);
+	if (k < 0x80)
+		return (int64_t)k - 16;
+	if (k < 0xf0)
+		return edge[k % (sizeof edge / sizeof edge[0])];
+	return (int64_t)take(in, 8);
+}
+
+static double real(Input *in)
+{
+	static const double edge[] = {0.0, -0.0, 1.0, -1.5, 65504.0, 65520.0, 1e300, -1e-310, 3.4e38, 16777217.0};
+	uint8_t k = byte(in);
+	if (k < 0xe0)
+		return edge[k % (sizeof edge / sizeof edge[0])];
+	uint64_t bits = take(in, 8);
+	double d;
+	memcpy(&d, &bits, sizeof d);
+	return d;   /* NaNs and infinities included */
+}
+
+typedef struct {
+	kdsl_rt *rt[3];               /* [0] NULL, neuron, ascend */
+	unsigned char *host[2];
+	size_t host_bytes[2];
+	const unsigned char *last;    /* the previous operand's base: aliasing */
+	size_t last_bytes;
+} World;
+
+/* Where an operand's bytes are: base and, for honesty, how many bytes
+ * from base the object really has (0 for NULL or outside every object). */
+static const unsigned char *place(Input *in, World *w, kdsl_rt *rt, size_t *room)
+{
+	uint8_t k = byte(in) % 6;
+	*room = 0;
+	if (k == 0)
+		return NULL;
+	if (k == 5 && w->last) {
+		*room = w->last_bytes;
+		return w->last;
+	}
+	if (k <= 2) {
+		int h = k - 1;
+		size_t off = w->host_bytes[h] ? (size_t)take(in, 2) % (w->host_bytes[h] + 1) : 0;
+		*room = w->host_bytes[h] - off;
+		return w->host[h] + off;
+	}
+	/* on chip: one of the runtime's memories at any offset, even past its end */
+	static const kdsl_mem chip[] = {KDSL_MEM_UB, KDSL_MEM_L1, KDSL_MEM_SBUF, KDSL_MEM_PSUM};
+	size_t bytes = 0;
+	unsigned char *m = rt ? kdsl_rt_mem(rt, chip[byte(in) % 4], &bytes) : NULL;
+	if (!m)
+		return w->host[0];
+	uint64_t off = take(in, 4);
+	if (off <= bytes)
+		*room = bytes - off;
+	return (const unsigned char *)((uintptr_t)m + (uintptr_t)off);
+}
+
+static kdsl_mem mem_of(Input *in)
+{
+	return (kdsl_mem)(byte(in) % (KDSL_NMEM + 1));
+}
+
+/* A claimed memory the runtime checks against its own: the on-chip ones
+ * of the op's target (ascend: ub, l1; neuron: sbuf, psum). */
+static int checked_mem(kdsl_rt *rt, kdsl_mem mem, int neuron)
+{
+	int chip = neuron ? mem == KDSL_MEM_SBUF || mem == KDSL_MEM_PSUM : mem == KDSL_MEM_UB || mem == KDSL_MEM_L1;
+	return rt && chip && kdsl_rt_mem(rt, mem, NULL);
+}
+
+static void remember(World *w, const unsigned char *base, size_t room)
+{
+	w->last = base;
+	w->last_bytes = room;
+}
+
+/* KDSL_FUZZ_TRACE set: each operand printed, to read a finding. */
+static int tracing(void)
+{
+	static int on = -1;
+	if (on < 0)
+		on = getenv("KDSL_FUZZ_TRACE") != NULL;
+	return on;
+}
+
+static void trace_tile(const kdsl_ctile *t, int honest)
+{
+	if (tracing())
+		fprintf(stderr, "tile base=%p pstride=%zu pbytes=%zu nparts=%" PRId64 " p0=%" PRId64 " np=%" PRId64
+		        " off=%" PRId64 " n=%" PRId64 " mem=%d dt=%d%s\n", (const void *)t->base, t->pstride, t->pbytes,
+		        t->nparts, t->p0, t->np, t->off, t->n, (int)t->mem, (int)t->dt, honest ? "" : " (skipped)");
+}
+
+static void trace_ref(const kdsl_cref *r, int honest)
+{
+	if (tracing())
+		fprintf(stderr, "ref base=%p bytes=%zu mem=%d%s\n", (const void *)r->base, r->bytes, (int)r->mem,
+		        honest ? "" : " (skipped)");
+}
+
+/* An ascend operand; 0 when it would lie about host memory. */
+static int ref(Input *in, World *w, kdsl_rt *rt, kdsl_cref *r)
+{
+	size_t room;
+	r->base = place(in, w, rt, &room);
+	r->mem = mem_of(in);
+	r->bytes = (size_t)num(in);
+	remember(w, r->base, room);
+	int honest = checked_mem(rt, r->mem, 0) || r->bytes <= room;
+	trace_ref(r, honest);
+	return honest;
+}
+
+/* A neuron tile; 0 when it would lie about host memory.  Its rows must
+ * then lie in the object: (nparts-1)*pstride + pbytes <= room. */
+static int tile(Input *in, World *w, kdsl_rt *rt, kdsl_ctile *t)
+{
+	size_t room;
+	t->base = place(in, w, rt, &room);
+	t->pstride = (size_t)num(in);
+	t->pbytes = (size_t)num(in);
+	t->nparts = num(in);
+	t->p0 = num(in);
+	t->np = num(in);
+	t->off = num(in);
+	t->n = num(in);
+	t->mem = mem_of(in);
+	t->dt = (kdsl_dtype)(byte(in) % (KDSL_NDTYPE + 1));
+	remember(w, t->base, room);
+	int honest;
+	if (checked_mem(rt, t->mem, 1))
+		honest = 1;
+	else if (t->nparts < 1 || t->pbytes > room)
+		honest = t->nparts < 1 || !t->base;   /* the runtime must refuse it unread */
+	else
+		honest = t->pstride == 0 || (uint64_t)t->nparts - 1 <= (room - t->pbytes) / t->pstride;
+	trace_tile(t, honest);
+	return honest;
+}
+
+static kdsl_tile wtile(kdsl_ctile c)
+{
+	return kdsl_tile_of((void *)(uintptr_t)c.base, c.pstride, c.pbytes, c.nparts, c.p0, c.np, c.off, c.n,
+	                    c.mem, c.dt);
+}
+
+static kdsl_ref wref(kdsl_cref c)
+{
+	return kdsl_ref_of((void *)(uintptr_t)c.base, c.bytes, c.mem);
+}
+
+static kdsl_ascend_mask mask_of(Input *in)
+{
+	if (byte(in) & 1)
+		return kdsl_ascend_mask_bits(take(in, 8), take(in, 8));
+	return kdsl_ascend_mask_count(num(in));
+}
+
+/* One ascend call; op picks which. */
+static void ascend_call(Input *in, World *w, kdsl_rt *rt, const kdsl_site *site, int op)
+{
+	kdsl_cref d, s, s1;
+	kdsl_dtype dt = (kdsl_dtype)(byte(in) % (KDSL_NDTYPE + 1));
+	kdsl_ascend_mask m = mask_of(in);
+	int ok = ref(in, w, rt, &d) & ref(in, w, rt, &s) & ref(in, w, rt, &s1);
+	int64_t a[7];
+	for (int i = 0; i < 7; i++)
+		a[i] = num(in);
+	double x = real(in);
+	if (!ok)
+		return;
+	switch (op) {
+	case 0:
+		kdsl_ascend_data_move(rt, site, wref(d), a[0], s, a[1], a[2], a[3], a[4], a[5], a[6]);
+		break;
+	case 1:
+		kdsl_ascend_data_move_fast(rt, site, wref(d), a[0], s, a[1], a[2], a[3], a[4], a[5], a[6]);
+		break;
+	case 2:
+		kdsl_ascend_vec_dup(rt, site, dt, m, wref(d), a[0], x, a[1], a[2]);
+		break;
+	case 3:
+		kdsl_ascend_vec_dup_fast(rt, site, dt, m, wref(d), a[0], x, a[1], a[2]);
+		break;
+	default:
+		kdsl_ascend_vec_add(rt, site, dt, m, wref(d), a[0], s, a[1], s1, a[2], a[3], a[4], a[5], a[6]);
+		break;
+	}
+}
+
+/* One neuron call; op picks which. */
+static void neuron_call(Input *in, World *w, kdsl_rt *rt, const kdsl_site *site, int op)
+{
+	kdsl_ctile d, a, b;
+	int ok = tile(in, w, rt, &d) & tile(in, w, rt, &a) & tile(in, w, rt, &b);
+	int64_t i0 = num(in), i1 = num(in), i2 = num(in);
+	double x = real(in), y = real(in);
+	int64_t mask[KDSL_NEURON_QUADRANT + 2];
+	int64_t nmask = byte(in) % (KDSL_NEURON_QUADRANT + 3);
+	for (int64_t i = 0; i < nmask; i++)
+		mask[i] = num(in);
+	if (!ok)
+		return;
+	switch (op) {
+	case 0: kdsl_neuron_load(rt, site, wtile(d), a); break;
+	case 1: kdsl_neuron_store(rt, site, wtile(d), a); break;
+	case 2: kdsl_neuron_tensor_copy(rt, site, wtile(d), a); break;
+	case 3: kdsl_neuron_memset(rt, site, wtile(d), x); break;
+	case 4: kdsl_neuron_iota(rt, site, wtile(d), x, y); break;
+	case 5: kdsl_neuron_tensor_tensor(rt, site, wtile(d), a, b, i0); break;
+	case 6: kdsl_neuron_tensor_scalar(rt, site, wtile(d), a, i0, x); break;
+	case 7: kdsl_neuron_activation(rt, site, wtile(d), a, i0); break;
+	case 8: kdsl_neuron_nc_matmul(rt, site, wtile(d), a, b, i0); break;
+	case 9: kdsl_neuron_nc_transpose(rt, site, wtile(d), a); break;
+	case 10:
+		kdsl_neuron_nc_stream_shuffle(rt, site, wtile(d), a, i1 & 1 ? NULL : mask, i1 & 2 ? i2 : nmask);
+		break;
+	default:
+		kdsl_neuron_tensor_copy_predicated(rt, site, a, x, wtile(d), b, i0, i1, i2);
+		break;
+	}
+}
+
+/* The runtime's other entry points: queries, errors, conversions. */
+static void misc_call(Input *in, kdsl_rt *rt, const kdsl_site *site, int op)
+{
+	kdsl_mem mem = mem_of(in);
+	kdsl_dtype dt = (kdsl_dtype)(byte(in) % (KDSL_NDTYPE + 2));
+	kdsl_target t = (kdsl_target)(byte(in) % (KDSL_NTARGET + 1));
+	double x = real(in);
+	unsigned char el[8];
+	size_t bytes;
+	switch (op) {
+	case 0:
+		kdsl_rt_mem(rt, mem, byte(in) & 1 ? &bytes : NULL);
+		kdsl_rt_partition_bytes(rt, mem);
+		kdsl_rt_partition_stride(rt, mem);
+		break;
+	case 1:
+		kdsl_rt_last_error(rt);
+		kdsl_rt_last_error_locus(rt);
+		kdsl_rt_clear_error(rt);
+		kdsl_rt_target(rt);
+		break;
+	case 2:
+		kdsl_rt_enter(rt, t, byte(in) & 1 ? NULL : "k");
+		kdsl_rt_try_enter(rt, t);
+		kdsl_rt_null_param(rt, byte(in) & 1 ? NULL : "k", byte(in) & 1 ? NULL : "p");
+		break;
+	case 3:
+		kdsl_rt_fail(rt, site, (int)num(in), "%s %g", "fuzz", x);
+		break;
+	case 4:
+		kdsl_target_name(t);
+		kdsl_dtype_name(dt);
+		if (kdsl_dtype_size(dt) <= sizeof el) {
+			kdsl_dtype_store(dt, el, x);
+			kdsl_dtype_store_bits(dt, el, (uint64_t)num(in));
+		}
+		break;
+	case 5:
+		kdsl_f16_to_f32((kdsl_f16)num(in));
+		kdsl_f16_to_f64((kdsl_f16)num(in));
+		kdsl_bf16_to_f32((kdsl_bf16)num(in));
+		kdsl_f32_to_f16((float)x);
+		kdsl_f64_to_f16(x);
+		kdsl_f32_to_bf16((float)x);
+		kdsl_f64_to_bf16(x);
+		break;
+	default:
+		/* a runtime of any target value but the costly ones already made */
+		if (t != KDSL_TARGET_NEURON && t != KDSL_TARGET_ASCEND)
+			kdsl_rt_destroy(kdsl_rt_create(t));
+		kdsl_rt_destroy(NULL);
+		break;
+	}
+}
+
+/* The on-chip runtimes are made once: neuron's memories are 24 MiB, and
+ * filling them per input would be the whole cost of a run. */
+static kdsl_rt **runtimes(void)
+{
+	static kdsl_rt *rt[3];
+	if (!rt[1] && !(rt[1] = kdsl_rt_create(KDSL_TARGET_NEURON)))
+		abort();
+	if (!rt[2] && !(rt[2] = kdsl_rt_create(KDSL_TARGET_ASCEND)))
+		abort();
+	return rt;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	Input in = {data, size};
+	World w = {{NULL}, {NULL}, {0}, NULL, 0};
+	kdsl_rt **rts = runtimes();
+	static const kdsl_site sites[2] = {{"fuzz.k", 1, 1, "op"}, {"a:b*/?\?=.k", 0, -1, NULL}};
+	for (int h = 0; h < 2; h++) {
+		w.host_bytes[h] = (size_t)take(&in, 2) % 8193;
+		if (!(w.host[h] = malloc(w.host_bytes[h] ? w.host_bytes[h] : 1)))
+			abort();
+		memset(w.host[h], 0x5a, w.host_bytes[h]);
+	}
+	for (int calls = 0; in.n > 0 && calls < 64; calls++) {
+		uint8_t op = byte(&in), who = byte(&in);
+		kdsl_rt *rt = rts[who % 3];
+		const kdsl_site *site = who & 4 ? NULL : &sites[(who >> 3) & 1];
+		if (tracing())
+			fprintf(stderr, "call %d: op %d on runtime %d, site %s\n", calls, op, who % 3, site ? "set" : "NULL");
+		if (op % 3 == 0)
+			ascend_call(&in, &w, rt, site, op / 3 % 5);
+		else if (op % 3 == 1)
+			neuron_call(&in, &w, rt, site, op / 3 % 12);
+		else
+			misc_call(&in, rt, site, op / 3 % 7);
+		kdsl_fuzz_accepted++;
+	}
+	free(w.host[0]);
+	free(w.host[1]);
+	return 0;
+}
