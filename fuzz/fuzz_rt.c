@@ -232,8 +232,39 @@ static void ascend_call(Input *in, World *w, kdsl_rt *rt, const kdsl_site *site,
 	case 3:
 		kdsl_ascend_vec_dup_fast(rt, site, dt, m, wref(d), a[0], x, a[1], a[2]);
 		break;
-	default:
+	case 4:
 		kdsl_ascend_vec_add(rt, site, dt, m, wref(d), a[0], s, a[1], s1, a[2], a[3], a[4], a[5], a[6]);
+		break;
+	case 5:
+		kdsl_ascend_vec_sub(rt, site, dt, m, wref(d), a[0], s, a[1], s1, a[2], a[3], a[4], a[5], a[6]);
+		break;
+	case 6:
+		kdsl_ascend_vec_mul(rt, site, dt, m, wref(d), a[0], s, a[1], s1, a[2], a[3], a[4], a[5], a[6]);
+		break;
+	case 7:
+		kdsl_ascend_vec_max(rt, site, dt, m, wref(d), a[0], s, a[1], s1, a[2], a[3], a[4], a[5], a[6]);
+		break;
+	case 8:
+		kdsl_ascend_vec_min(rt, site, dt, m, wref(d), a[0], s, a[1], s1, a[2], a[3], a[4], a[5], a[6]);
+		break;
+	case 9:
+		kdsl_ascend_vec_adds(rt, site, dt, m, wref(d), a[0], s, a[1], x, a[2], a[3], a[4]);
+		break;
+	case 10:
+		kdsl_ascend_vec_muls(rt, site, dt, m, wref(d), a[0], s, a[1], x, a[2], a[3], a[4]);
+		break;
+	case 11: kdsl_ascend_vec_abs(rt, site, dt, m, wref(d), a[0], s, a[1], a[2], a[3], a[4]); break;
+	case 12: kdsl_ascend_vec_exp(rt, site, dt, m, wref(d), a[0], s, a[1], a[2], a[3], a[4]); break;
+	case 13: kdsl_ascend_vec_ln(rt, site, dt, m, wref(d), a[0], s, a[1], a[2], a[3], a[4]); break;
+	case 14: kdsl_ascend_vec_rec(rt, site, dt, m, wref(d), a[0], s, a[1], a[2], a[3], a[4]); break;
+	case 15: kdsl_ascend_vec_relu(rt, site, dt, m, wref(d), a[0], s, a[1], a[2], a[3], a[4]); break;
+	case 16: {
+		kdsl_scalar v;
+		kdsl_ascend_elem_read(rt, site, dt, s, a[0], (a[1] & 1) ? NULL : &v);
+		break;
+	}
+	default:
+		kdsl_ascend_elem_write(rt, site, dt, wref(d), a[0], (a[1] & 1) ? kdsl_scalar_f(x) : kdsl_scalar_i(a[2]));
 		break;
 	}
 }
@@ -357,7 +388,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (tracing())
 			fprintf(stderr, "call %d: op %d on runtime %d, site %s\n", calls, op, who % 3, site ? "set" : "NULL");
 		if (op % 3 == 0)
-			ascend_call(&in, &w, rt, site, op / 3 % 5);
+			ascend_call(&in, &w, rt, site, op / 3 % 18);
 		else if (op % 3 == 1)
 			neuron_call(&in, &w, rt, site, op / 3 % 12);
 		else

@@ -616,8 +616,8 @@ static int vec_one(vec_unop op, const vec_dtypes *ok, kdsl_rt *rt, const kdsl_si
 	if ((rc = check_vec_common(rt, site, dt, ok, mask, repeat_times, &bits)) ||
 	    (rc = check_range(rt, site, "dst_rep_stride", dst_rep_stride, 0, KDSL_ASCEND_REP_STRIDE_MAX)) ||
 	    (rc = check_range(rt, site, "src_rep_stride", src_rep_stride, 0, KDSL_ASCEND_REP_STRIDE_MAX)) ||
-	    (rc = check_vec_operand(rt, site, "dst", dst.base, dst.mem, dst_off)) ||
-	    (rc = check_vec_operand(rt, site, "src", src.base, src.mem, src_off)))
+	    (rc = check_vec_operand(rt, site, "dst", dst.base, dst.bytes, dst.mem, dst_off)) ||
+	    (rc = check_vec_operand(rt, site, "src", src.base, src.bytes, src.mem, src_off)))
 		return rc;
 	size = (int64_t)kdsl_dtype_size(dt);
 	n = kdsl_ascend_bits_span(bits);
@@ -720,6 +720,9 @@ static int check_elem(kdsl_rt *rt, const kdsl_site *site, const char *what, kdsl
 		                    what, kdsl_mem_name(mem));
 	if (!base)
 		return kdsl_rt_fail(rt, site, KDSL_ERR_ARG, "%s tensor is NULL", what);
+	if (!kdsl_rt_holds_(rt, mem, base, bytes))
+		return kdsl_rt_fail(rt, site, KDSL_ERR_ARG, "%s tensor of %zu bytes is not in this runtime's %s",
+		                    what, bytes, kdsl_mem_name(mem));
 	size = (int64_t)kdsl_dtype_size(dt);
 	if (off < 0 || off % size || (uint64_t)off >= bytes || bytes - (uint64_t)off < (uint64_t)size)
 		return kdsl_rt_fail(rt, site, KDSL_ERR_BOUNDS,
