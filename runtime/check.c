@@ -18,10 +18,10 @@ static unsigned char *shadow_of(const kdsl_rt *rt, kdsl_mem mem, const unsigned 
 	return rt->shadow[mem] + ((uintptr_t)p - (uintptr_t)rt->mem[mem]);
 }
 
-/* Whether p..p+len-1 lies in memory mem's shadowed bytes.  Not always:
- * an embedder may give an operand the memory's name without its address
- * (ascend checks a ub operand's bounds against its own size only), and
- * such bytes are not tracked (addresses as integers: p may point into
+/* Whether p..p+len-1 lies in memory mem's shadowed bytes.  The ops
+ * refuse an on-chip operand outside the runtime's memory before they get
+ * here; this stays a guard, so that a missed case is untracked rather
+ * than a wild shadow write (addresses as integers: p may point into
  * another object). */
 static int tracked(const kdsl_rt *rt, kdsl_mem mem, const unsigned char *p, size_t len)
 {

@@ -66,7 +66,7 @@ typedef struct {
 #pragma GCC pop_options
 
 #pragma GCC push_options
-#pragma GCC target("avx512f,avx512bw")
+#pragma GCC target("avx512f,avx512bw,avx512vl")   /* as kdsl_isa_detect requires */
 #define KPFX avx512
 #include "neuron_engine_kern.h"
 #undef KPFX

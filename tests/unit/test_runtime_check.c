@@ -122,13 +122,16 @@ START_TEST(ascend_read_write)
 	ck_assert_int_eq(kdsl_rt_check_mark(rt, KDSL_MEM_UB, KDSL_ASCEND_UB_BYTES, 1), KDSL_ERR_ARG);
 	ck_assert_int_eq(kdsl_rt_check_mark(rt, KDSL_MEM_UB, 1, (size_t)-1), KDSL_ERR_ARG);
 	ck_assert_int_eq(kdsl_rt_check_mark(rt, KDSL_MEM_SBUF, 0, 1), KDSL_ERR_ARG);
-	/* an operand named ub that is not in the runtime's ub is not tracked */
+	/* an operand named ub that is not in the runtime's ub is refused
+	 * before the check looks at it (the runtime's operand rule) */
 	{
 		static unsigned char host[256];
 		ck_assert_int_eq(kdsl_ascend_data_move(rt, &site, kdsl_ref_of(out, 1024, KDSL_MEM_GM), 0,
-		                                       kdsl_cref_of(host, 256, KDSL_MEM_UB), 0, 0, 1, 8, 0, 0), KDSL_OK);
+		                                       kdsl_cref_of(host, 256, KDSL_MEM_UB), 0, 0, 1, 8, 0, 0),
+		                 KDSL_ERR_ARG);
 		ck_assert_int_eq(kdsl_ascend_data_move(rt, &site, kdsl_ref_of(host, 256, KDSL_MEM_UB), 0,
-		                                       kdsl_cref_of(g, 1024, KDSL_MEM_GM), 0, 0, 1, 8, 0, 0), KDSL_OK);
+		                                       kdsl_cref_of(g, 1024, KDSL_MEM_GM), 0, 0, 1, 8, 0, 0),
+		                 KDSL_ERR_ARG);
 	}
 	/* off: the garbage is read */
 	ck_assert_int_eq(kdsl_rt_set_check(rt, 0), KDSL_OK);
