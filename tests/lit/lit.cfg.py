@@ -56,3 +56,8 @@ if shutil.which('gdb'):
 for tool in ('cmake', 'scdoc'):
     if shutil.which(tool):
         config.available_features.add(tool)
+# ThreadSanitizer cannot share a program with ASan: the TSan tests
+# (driver/tsan_*.test) build their own copy of the runtime, in the
+# unsanitized build only.
+if not config.sanitize:
+    config.available_features.add('tsan')
