@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 # gdb: the debugging test (tests/lit/backend/gdb_lines.test); scdoc: the
 # kdslc(1) man page (the build skips it without); cmake: the CMake
 # consumer test (tests/lit/driver/consumer_cmake.test)
-packages="gcc clang libc6-dev python3 re2c lemon meson ninja-build check pkg-config llvm-14-tools python3-numpy gdb scdoc cmake"
+packages="gcc clang libc6-dev python3 re2c lemon meson ninja-build check pkg-config llvm-14-tools python3-numpy python3-pytest python3-mesonpy python3-venv gdb scdoc cmake"
 
 install_missing() {
 	missing=""

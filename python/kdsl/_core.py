@@ -390,7 +390,8 @@ def run_file(path, kernel=None, opt=1, check_uninit=False, **args):
     """`kdslc run PATH` with each keyword as an --arg: a numpy array (passed
     as a .npy file), an int, or one of kdslc run's fillers ('iota',
     'zeros', 'ones', 'random', 'random:SEED').  Returns every tensor after
-    the run, name -> numpy array, as `--out DIR` writes them.  A kernel
+    the run, name -> numpy array, as `--out DIR` writes them (a file of
+    several kernels run whole gives "kernel.param" names).  A kernel
     that fails raises KernelError, a file that does not compile CompileError."""
     tc = toolchain()
     with tempfile.TemporaryDirectory(prefix='kdsl-run-') as tmp:
@@ -413,8 +414,16 @@ def run_file(path, kernel=None, opt=1, check_uninit=False, **args):
         if r.returncode:
             raise _run_error(tc, os.fspath(path), r.stderr.decode('utf-8', 'replace'))
         out = os.path.join(tmp, 'out')
-        return {f[:-4]: np.load(os.path.join(out, f)) for f in sorted(os.listdir(out))
-                if f.endswith('.npy')}
+        # A file of several kernels gives KERNEL.NAME.npy; with kernel=
+        # given, the names are the parameters' alone.
+        res = {}
+        for f in sorted(os.listdir(out)):
+            if f.endswith('.npy'):
+                key = f[:-4]
+                if kernel and key.startswith(kernel + '.'):
+                    key = key[len(kernel) + 1:]
+                res[key] = np.load(os.path.join(out, f))
+        return res
 
 
 def _run_error(tc, path, err):
