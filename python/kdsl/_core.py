@@ -392,7 +392,8 @@ def run_file(path, kernel=None, opt=1, check_uninit=False, **args):
     'zeros', 'ones', 'random', 'random:SEED').  Returns every tensor after
     the run, name -> numpy array, as `--out DIR` writes them (a file of
     several kernels run whole gives "kernel.param" names).  A kernel
-    that fails raises KernelError, a file that does not compile CompileError."""
+    that fails raises KernelError; a file that does not compile, or a
+    run whose build fails, CompileError."""
     tc = toolchain()
     with tempfile.TemporaryDirectory(prefix='kdsl-run-') as tmp:
         cmd = [tc.kdslc, 'run', os.fspath(path), '--quiet', '--out', os.path.join(tmp, 'out'),
@@ -433,6 +434,8 @@ def _run_error(tc, path, err):
     r = _kdslc(tc, path, None, ['-fdiagnostics-format=json', '-o', os.devnull])
     if r.returncode:
         return CompileError(err, parse_json_diagnostics(r.stderr.decode('utf-8', 'replace')))
+    if 'kdslc: error: ' in err:   # the run's own build failed (the C compiler, I/O)
+        return CompileError(err)
     for line in err.splitlines():
         m = re.match(r'^(.*:[0-9]+:[0-9]+): error: (.*)$', line)
         if m:

@@ -1,7 +1,8 @@
 """meson test's entry to the Python package's tests (suite python):
 run_pytest.py SRC_ROOT BUILD_ROOT.  Exits 77 (meson's skip) when this
 python lacks pytest or numpy; otherwise runs pytest on this folder with
-the package from the source tree, the build tree's kdslc and runtime
+the package from the source tree (and examples/python/test_nki_style.py),
+the build tree's kdslc and runtime
 (KDSL_BUILD_DIR) and a compile cache in the build tree."""
 import os
 import sys
@@ -20,5 +21,7 @@ os.environ['PYTHONDONTWRITEBYTECODE'] = '1'
 os.environ['KDSL_BUILD_DIR'] = build
 os.environ['KDSL_CACHE_DIR'] = os.path.join(build, 'tests', 'python-cache')
 os.environ['KDSL_SRC_ROOT'] = src
-sys.exit(pytest.main([os.path.dirname(os.path.abspath(__file__)), '-q', '-p', 'no:cacheprovider',
-                      '-rs'] + sys.argv[3:]))
+# examples/python's NKI-style test runs as it is, in the same session.
+sys.exit(pytest.main([os.path.dirname(os.path.abspath(__file__)),
+                      os.path.join(src, 'examples', 'python', 'test_nki_style.py'),
+                      '-q', '-p', 'no:cacheprovider', '-rs'] + sys.argv[3:]))

@@ -86,3 +86,13 @@ def test_transpose_bit_exact():
     a = np.random.default_rng(5).integers(0, 2**32, (128, 256), dtype=np.uint64) \
         .astype(np.uint32).view(np.float32)
     assert mod.transpose(a).view(np.uint32).tobytes() == a.T.copy().view(np.uint32).tobytes()
+
+
+def test_examples_python_seed_script():
+    """examples/python/seed_examples.py runs as the README says."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(
+        'seed_examples', os.path.join(EXAMPLES, 'python', 'seed_examples.py'))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    mod.main()
