@@ -30,5 +30,7 @@ void kd_c_string(KdBuf *o, const char *s);
 void kd_c_comment(KdBuf *o, const char *s);
 
 void kd_emit_harness(KdBuf *out, const KdModule *m);
+/* The kernels' signatures as JSON (--emit=signature-json; signature.c). */
+void kd_emit_signature(KdBuf *out, const KdModule *m);
 
 #endif

@@ -131,6 +131,12 @@ checked:
 		rc = 0;   /* stands unless there were errors; without c_out, done: writes out */
 		goto done;
 	}
+	/* The interface as the C has it: after the passes, like the C. */
+	if (o->emit == EMIT_SIGNATURE) {
+		kd_emit_signature(c_out ? c_out : &out, m);
+		rc = 0;
+		goto done;
+	}
 	/* IR text may hold dead code the source path's dce would have removed
 	 * before the rules; the C must not declare locals nothing uses. */
 	if (ir)

@@ -11,7 +11,7 @@
 
 #include "kd.h"
 
-typedef enum { EMIT_C, EMIT_TOKENS, EMIT_AST, EMIT_IR } KdEmitKind;
+typedef enum { EMIT_C, EMIT_TOKENS, EMIT_AST, EMIT_IR, EMIT_SIGNATURE } KdEmitKind;
 
 typedef struct {
 	const char *input;

@@ -9,7 +9,7 @@
 #include "pass.h"
 
 static const char usage[] =
-	"usage: kdslc FILE.k [-o OUT.c] [--header OUT.h] [--emit tokens|ast|ir|c]\n"
+	"usage: kdslc FILE.k [-o OUT.c] [--header OUT.h] [--emit tokens|ast|ir|c|signature-json]\n"
 	"                    [-O0|-O1] [-Werror] [-Werror=GROUP] [-Wno-GROUP] [--stats]\n"
 	"                    [-x k|ir]   FILE is source (k) or textual IR (ir, as --emit=ir\n"
 	"                                writes it); default: IR if FILE ends in .kir\n"
@@ -44,13 +44,13 @@ static int opt_version(void *ctx, const char *val)
 
 static int opt_emit(void *ctx, const char *val)
 {
-	static const char *const kinds[] = {"c", "tokens", "ast", "ir"};
-	for (int j = 0; j < 4; j++)
+	static const char *const kinds[] = {"c", "tokens", "ast", "ir", "signature-json"};
+	for (int j = 0; j < 5; j++)
 		if (!strcmp(val, kinds[j])) {
 			((KdOptions *)ctx)->emit = (KdEmitKind)j;
 			return 0;
 		}
-	return kd_usage_error("kdslc", "unknown --emit kind '%s' (expected tokens, ast, ir or c)", val);
+	return kd_usage_error("kdslc", "unknown --emit kind '%s' (expected tokens, ast, ir, c or signature-json)", val);
 }
 
 /* -O and -O1 optimise, -O0 does not. */

@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 # kdslc(1) man page (the build skips it without); cmake: the CMake
 # consumer test (tests/lit/driver/consumer_cmake.test); libclang-rt-14-dev:
 # libFuzzer for a -Dfuzzing=true build (docs/fuzzing.md), only recommended by clang
-packages="gcc clang libclang-rt-14-dev libc6-dev python3 re2c lemon meson ninja-build check pkg-config llvm-14-tools python3-numpy gdb scdoc cmake"
+packages="gcc clang libclang-rt-14-dev libc6-dev python3 re2c lemon meson ninja-build check pkg-config llvm-14-tools python3-numpy python3-pytest python3-mesonpy python3-venv gdb scdoc cmake"
 
 install_missing() {
 	missing=""

@@ -342,7 +342,7 @@ void kd_diag_set_format(KdDiag *d, int format, int color)
 
 /* A JSON string: quotes, backslashes and control bytes escaped; bytes
  * past ASCII become '?' (the source need not be UTF-8; JSON must be). */
-static void json_str(KdBuf *o, const char *s)
+void kd_json_str(KdBuf *o, const char *s)
 {
 	kd_buf_puts(o, "\"");
 	for (; *s; s++) {
@@ -361,7 +361,7 @@ static void json_str(KdBuf *o, const char *s)
 static void json_pos(KdBuf *o, const char *file, int line, int col)
 {
 	kd_buf_puts(o, "{\"file\": ");
-	json_str(o, file);
+	kd_json_str(o, file);
 	kd_buf_printf(o, ", \"line\": %d, \"column\": %d, \"display-column\": %d, \"byte-column\": %d}",
 	              line, col, col, col);
 }
@@ -383,7 +383,7 @@ static void json_list(KdBuf *o, const KdDiag *d, const KdDiagRec *first,
 static void json_rec(KdBuf *o, const KdDiag *d, const KdDiagRec *r)
 {
 	kd_buf_printf(o, "{\"kind\": \"%s\", \"message\": ", sevname[r->sev]);
-	json_str(o, r->msg);
+	kd_json_str(o, r->msg);
 	kd_buf_puts(o, ", \"locations\": [");
 	if (r->line) {
 		kd_buf_puts(o, "{\"caret\": ");
@@ -430,7 +430,7 @@ static void sarif_loc(KdBuf *o, const KdDiag *d, const KdDiagRec *r, int with_ms
 	kd_buf_puts(o, "}}");
 	if (with_msg) {
 		kd_buf_puts(o, ", \"message\": {\"text\": ");
-		json_str(o, r->msg);
+		kd_json_str(o, r->msg);
 		kd_buf_puts(o, "}");
 	}
 	kd_buf_puts(o, "}");
@@ -450,7 +450,7 @@ static void sarif_result(KdBuf *o, const KdDiag *d, const KdDiagRec *r)
 	int k = rule_index(r);
 	kd_buf_printf(o, "{\"ruleId\": \"%s\", \"ruleIndex\": %d, \"level\": \"%s\", \"message\": {\"text\": ",
 	              k ? wgroup_names[k] : "error", k, sevname[r->sev]);
-	json_str(o, r->msg);
+	kd_json_str(o, r->msg);
 	kd_buf_puts(o, "}, \"locations\": [");
 	if (r->line)
 		sarif_loc(o, d, r, 0);

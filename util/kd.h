@@ -136,6 +136,10 @@ void kd_diag_set_format(KdDiag *d, int format, int color);
 /* Writes the JSON array or SARIF log of everything reported (text: nothing)
  * and frees the records.  Call once, after the last kd_diag_flush. */
 void kd_diag_end(KdDiag *d);
+/* s as a JSON string literal: quotes, backslashes and control bytes
+ * escaped, bytes past ASCII as '?' (a path need not be UTF-8; JSON must
+ * be).  The diagnostics' json format and --emit=signature-json use it. */
+void kd_json_str(KdBuf *o, const char *s);
 /* Damerau-Levenshtein (optimal string alignment) distance, capped: returns
  * max + 1 when the distance is larger than max. */
 int kd_edit_distance(const char *a, size_t na, const char *b, size_t nb, int max);
