@@ -14,9 +14,10 @@ usage: whole_kernels.py args DIR         writes each kernel's inputs to
        whole_kernels.py check DIR        compares numpy's outputs with
            kdsl's DIR/NAME/out/*.npy (exit 1 on a difference)
        whole_kernels.py time [--quick]   one round: "NAME median_ns
-           min_ns memcpy_ns stored_bytes" per kernel (memcpy: libc memcpy
-           of the bytes the kernel stores, for kernels that store 256 KiB
-           or more, else "-")
+           min_ns memcpy_ns moved_bytes" per kernel (moved: the bytes of
+           its tensors, inputs read and outputs written; memcpy: one libc
+           memcpy of that many bytes, for kernels that move 256 KiB or
+           more, else "-")
        whole_kernels.py table FILE       the markdown tables of bench/run.sh
            from FILE's "ROUND NAME WHAT MEDIAN_NS ..." lines (WHAT: O0, O1,
            numpy or same)
@@ -527,11 +528,11 @@ def cmd_time(quick):
     reps = 3 if quick else 7
     for name in KERNELS:
         path, kern, a, scalars, fn, exact = setup(name)
-        _, _, _, outs, _, _, _ = KERNELS[name]()
         med, lo = timeit(lambda: call(fn, a, scalars), reps)
-        stored = sum(int(np.prod(s)) * np.dtype(dt).itemsize for s, dt in outs.values())
-        mc = f"{memcpy_ns(stored, reps):.0f}" if stored >= 256 << 10 else "-"
-        print(f"{name} {med:.0f} {lo:.0f} {mc} {stored}", flush=True)
+        # the bytes it moves: every tensor read in once and written out once
+        moved = sum(v.nbytes for v in a.values())
+        mc = f"{memcpy_ns(moved, reps):.0f}" if moved >= 256 << 10 else "-"
+        print(f"{name} {med:.0f} {lo:.0f} {mc} {moved}", flush=True)
 
 
 def cmd_blas():
@@ -555,7 +556,7 @@ def cmd_table(path):
     so the figure shown is the median of the rounds and the range says
     how far the rounds moved on the shared machine."""
     t = {}
-    flags, stored, mc, csame = {}, {}, {}, {}
+    flags, moved, mc, csame = {}, {}, {}, {}
     for ln in open(path):
         f = ln.split()
         if len(f) < 4:
@@ -569,7 +570,7 @@ def cmd_table(path):
             continue
         t.setdefault((name, what), []).append(float(f[3]))
         if what == "numpy" and len(f) >= 7:
-            stored[name] = int(f[6])
+            moved[name] = int(f[6])
             if f[5] != "-":
                 mc.setdefault(name, []).append(float(f[5]))
     names = [n for n in KERNELS if (n, "O1") in t]
@@ -586,15 +587,16 @@ def cmd_table(path):
         print(f"| {n} ({os.path.basename(path)}) | {k:.0f} | {kr} | {p:.0f} | {pr} | {ratio} | {met} | "
               f"{flags.get(n, '-')} |")
     print()
-    print("Kernels that store 256 KiB or more, against libc memcpy of the bytes they store")
-    print("(memcpy time / kdsl time: 1.0 is memcpy's speed):")
+    print("Kernels that move 256 KiB or more (the bytes of their tensors: inputs read, outputs")
+    print("written), against one libc memcpy of as many bytes (memcpy time / kdsl time: 1.0 is")
+    print("memcpy's speed; the medians of the same rounds):")
     print()
-    print("| kernel | bytes stored | kdsl -O1 ns | memcpy ns | memcpy / kdsl |")
+    print("| kernel | bytes moved | kdsl -O1 ns | memcpy ns | memcpy / kdsl |")
     print("|---|---:|---:|---:|---:|")
     for n in names:
         if n in mc:
             k, m = statistics.median(t[(n, "O1")]), statistics.median(mc[n])
-            print(f"| {n} | {stored[n]} | {k:.0f} | {m:.0f} | {m / k:.3f} |")
+            print(f"| {n} | {moved[n]} | {k:.0f} | {m:.0f} | {m / k:.3f} |")
     print()
     print("-O0 against -O1 (the same rounds). \"C\" says whether kdslc wrote the same C at both")
     print("levels (then any difference is the machine's: the processes' medians move with where")
