@@ -633,6 +633,13 @@ static int vec_one(vec_unop op, const vec_dtypes *ok, kdsl_rt *rt, const kdsl_si
 	s = src.base + src_off;
 	if ((rc = check_overlap(rt, site, "src", d, dstep, s, sstep, repeat_times, bits, size)))
 		return rc;
+	/* the uninit check, as vec_binary's with one source */
+	if (rt->head.check) {
+		static const char *const names[1] = {"src"};
+		if ((rc = uninit_vec(rt, site, bits, n, size, repeat_times, &dst, dst_off, dstep, 1, names, &src,
+		                     &src_off, &sstep)))
+			return rc;
+	}
 	/* the scalar in the element's dtype first, as the scalar register holds it */
 	if (op == VU_ADDS || op == VU_MULS) {
 		kdsl_store_value(dt, one, scalar);
@@ -756,6 +763,10 @@ int kdsl_ascend_elem_write(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
 
 	if ((rc = check_elem(rt, site, "dst", dt, dst.base, dst.mem, dst.bytes, off)))
 		return rc;
+	/* the uninit check: an element written is a written byte like any
+	 * op's (else a later data_move of it reads "unwritten" ub) */
+	if (rt->head.check)
+		kdsl_uninit_mark(rt, dst.mem, dst.base + off, kdsl_dtype_size(dt));
 	if (dt == KDSL_F16 || dt == KDSL_F32) {
 		kdsl_store_value(dt, dst.base + off, v.f);
 		return KDSL_OK;
