@@ -22,7 +22,7 @@
 # --quick: smaller sizes, for a check that everything runs.
 set -eu
 cd "$(dirname "$0")/.."
-quick= compile=1 ccmax=100000000 repeat=300 procs=5 pats= docs= fwd=
+quick='' compile=1 ccmax=100000000 repeat=300 procs=5 pats='' docs='' fwd=''
 usage="usage: sh bench/run.sh [--quick] [--no-compile] [--cc-max LINES] [--repeat N] [--rounds N] [--write-docs] [PATTERN...]"
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -84,7 +84,8 @@ echo "<!-- bench:machine -->"
 echo "Machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores;" \
 	"L1d $(lscpu | sed -n 's/^L1d cache: *//p'), L2 $(lscpu | sed -n 's/^L2 cache: *//p')," \
 	"L3 $(lscpu | sed -n 's/^L3 cache: *//p'); $(cc --version | head -1)."
-echo "Vector extensions the CPU has: $(grep -o -w 'sse2\|avx2\|avx512f\|avx512bw' /proc/cpuinfo | sort -u | tr '\n' ' ')"
+echo "Vector extensions the CPU has: $(grep -o -w 'sse2\|avx2\|fma\|avx512f\|avx512bw' /proc/cpuinfo | sort -u | tr '\n' ' ')"
+# shellcheck disable=SC1091
 echo "$(. /etc/os-release 2>/dev/null && echo "$PRETTY_NAME"); $("$py" bench/whole_kernels.py blas 2>/dev/null || echo "no numpy");" \
 	"load average at the start: $(cut -d' ' -f1-3 /proc/loadavg); run of $(date -u '+%Y-%m-%d %H:%M UTC')."
 echo "<!-- /bench:machine -->"

@@ -602,6 +602,13 @@ def cmd_table(path):
     print("levels (then any difference is the machine's: the processes' medians move with where")
     print("their memory lands); \"min\" compares the fastest round of each level.")
     print()
+    # The noise floor of this run: how far the fastest rounds of the two
+    # levels moved apart on the kernels whose C is the same at both.
+    noise = max([max(min(t[(n, "O0")]) / min(t[(n, "O1")]), min(t[(n, "O1")]) / min(t[(n, "O0")]))
+                 for n in names if (n, "O0") in t and csame.get(n) == "same"] or [1.0])
+    print("On the kernels with the same C at both levels the fastest rounds differ by up to")
+    print(f"{100 * (noise - 1):.1f}% in this run: the noise a difference must exceed to count.")
+    print()
     print("| kernel | C | -O0 ns | rounds | -O1 ns | rounds | -O0 / -O1 | min -O0 / min -O1 | -O1 not slower |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---|")
     for n in names:
@@ -615,6 +622,8 @@ def cmd_table(path):
             ok = "yes"
         elif same_c == "same":
             ok = "yes (same C)"
+        elif min(v1) <= min(v0) * noise:
+            ok = "within the noise"
         else:
             ok = "**no**"
         print(f"| {n} | {same_c} | {a:.0f} | {ar} | {b:.0f} | {br} | {a / b:.2f}x | "
