@@ -1,35 +1,52 @@
 #!/bin/sh
-# bench/run.sh: builds kdsl in build-bench/ and runs the whole benchmark of
-# issue 6 in one go, printing markdown (docs/performance.md holds a run).
-#   sh bench/run.sh [--quick] [--no-compile] [--cc-max LINES] [--repeat N] [KERNEL.k...]
+# bench/run.sh: builds kdsl in build-bench/ and runs the whole benchmark in
+# one go, printing markdown; --write-docs also puts the machine line and
+# every table into docs/performance.md (between its <!-- bench:KEY -->
+# markers, bench/write_docs.py), the text around them staying as written.
+#   sh bench/run.sh [--quick] [--no-compile] [--cc-max LINES] [--repeat N]
+#                   [--rounds N] [--write-docs] [PATTERN...]
 # 1. the runtime's hot ops and the aipu permutations (bench/kdsl-bench)
 #    against memcpy, scalar C, the op written by hand and numpy
 #    (bench/numpy_ops.py, Debian's python3-numpy, installed when missing);
 # 2. compile speed on generated kernels (bench/compile_speed.py);
-# 3. whole kernels at -O0 and -O1 with `kdslc run --repeat` (5 processes
-#    each, the median of their medians), outputs compared
-#    byte for byte (default: examples/ascend_row_gather.k when present, and
-#    the move-heavy examples).
+# 3. whole kernels: every examples/*.k kernel and bench/matmul_act.k (or
+#    those whose file or name holds a PATTERN), built once at -O0 and at
+#    -O1 by `kdslc run --keep`, against numpy doing the same ops
+#    (bench/whole_kernels.py) with OpenBLAS (libopenblas0, installed when
+#    missing; the BLAS numpy loaded is printed) and libc memcpy. Each
+#    round runs every kernel in one process per level (--repeat calls,
+#    their median) and numpy in one process, interleaved; the tables show
+#    the median of the rounds and their range. Outputs are compared: -O0
+#    with -O1 and numpy with kdsl, byte for byte (matmul: within 1e-4,
+#    numpy's BLAS sums in its own order).
 # --quick: smaller sizes, for a check that everything runs.
 set -eu
 cd "$(dirname "$0")/.."
-quick= compile=1 ccmax=100000000 repeat=300 procs=5 kernels=
+quick='' compile=1 ccmax=100000000 repeat=300 procs=5 pats='' docs='' fwd=''
+usage="usage: sh bench/run.sh [--quick] [--no-compile] [--cc-max LINES] [--repeat N] [--rounds N] [--write-docs] [PATTERN...]"
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--quick) quick=--quick; repeat=30; procs=2 ;;
 	--no-compile) compile= ;;
-	--cc-max) ccmax=$2; shift ;;
-	--repeat) repeat=$2; shift ;;
-	-*) echo "usage: sh bench/run.sh [--quick] [--no-compile] [--cc-max LINES] [--repeat N] [KERNEL.k...]" >&2; exit 2 ;;
-	*) kernels="$kernels $1" ;;
+	--cc-max) ccmax=$2; fwd="$fwd $1"; shift ;;
+	--repeat) repeat=$2; fwd="$fwd $1"; shift ;;
+	--rounds) procs=$2; fwd="$fwd $1"; shift ;;
+	--write-docs) docs=1 ;;
+	-*) echo "$usage" >&2; exit 2 ;;
+	*) pats="$pats $1" ;;
 	esac
+	case "$1" in --write-docs) ;; *) fwd="$fwd $1" ;; esac
 	shift
 done
-if [ -z "$kernels" ]; then
-	for k in examples/ascend_row_gather.k examples/ascend_block_stage.k examples/ascend_data_move_large.k \
-	         examples/ascend_data_move_contiguous.k examples/neuron_stream_shuffle.k; do
-		[ -f "$k" ] && kernels="$kernels $k"
-	done
+# --write-docs: one run, its output kept, then its blocks into the doc.
+if [ -n "$docs" ]; then
+	log=$(mktemp)
+	# shellcheck disable=SC2086
+	sh "$0" $fwd | tee "$log"
+	python3 "$(dirname "$0")/write_docs.py" "$(dirname "$0")/../docs/performance.md" "$log"
+	rc=$?
+	rm -f "$log"
+	exit $rc
 fi
 
 # numpy as a NumPy-based simulator has it: Debian's package, system python.
@@ -39,6 +56,17 @@ if ! "$py" -c 'import numpy' 2>/dev/null; then
 		apt-get install -y python3-numpy >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y python3-numpy >/dev/null; }
 	else
 		echo "bench: python3-numpy is missing (apt-get install python3-numpy); numpy columns stay empty" >&2
+	fi
+fi
+
+# numpy with OpenBLAS, what a pip-installed numpy uses: Debian's numpy
+# takes libblas.so.3 from the alternatives system, which libopenblas0
+# points at OpenBLAS once installed (bench only; not a project dependency).
+if [ ! -e /usr/lib/x86_64-linux-gnu/openblas-pthread/libblas.so.3 ] && ! ls /usr/lib/*/openblas*/libblas.so.3 >/dev/null 2>&1; then
+	if [ "$(id -u)" = 0 ]; then
+		apt-get install -y libopenblas0 >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y libopenblas0 >/dev/null; }
+	else
+		echo "bench: libopenblas0 is missing (apt-get install libopenblas0); numpy uses the reference BLAS" >&2
 	fi
 fi
 
@@ -52,10 +80,15 @@ trap 'rm -rf "$out"' EXIT
 
 echo "# kdsl benchmark"
 echo
+echo "<!-- bench:machine -->"
 echo "Machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores;" \
 	"L1d $(lscpu | sed -n 's/^L1d cache: *//p'), L2 $(lscpu | sed -n 's/^L2 cache: *//p')," \
 	"L3 $(lscpu | sed -n 's/^L3 cache: *//p'); $(cc --version | head -1)."
-echo "Vector extensions the CPU has: $(grep -o -w 'sse2\|avx2\|avx512f\|avx512bw' /proc/cpuinfo | sort -u | tr '\n' ' ')"
+echo "Vector extensions the CPU has: $(grep -o -w 'sse2\|avx2\|fma\|avx512f\|avx512bw' /proc/cpuinfo | sort -u | tr '\n' ' ')"
+# shellcheck disable=SC1091
+echo "$(. /etc/os-release 2>/dev/null && echo "$PRETTY_NAME"); $("$py" bench/whole_kernels.py blas 2>/dev/null || echo "no numpy");" \
+	"load average at the start: $(cut -d' ' -f1-3 /proc/loadavg); run of $(date -u '+%Y-%m-%d %H:%M UTC')."
+echo "<!-- /bench:machine -->"
 echo
 echo "## Hot ops"
 echo
@@ -65,48 +98,81 @@ if "$py" -c 'import numpy' 2>/dev/null; then
 	cat "$out/numpy.err"
 	echo
 fi
+echo "<!-- bench:hot-ops -->"
 build-bench/bench/kdsl-bench --numpy "$out/numpy.txt" $quick
+echo "<!-- /bench:hot-ops -->"
 
 if [ -n "$compile" ]; then
 	echo
 	echo "## Compile speed"
 	echo
 	if [ -n "$quick" ]; then sizes=10000,100000; else sizes=10000,100000,1000000; fi
+	echo "<!-- bench:compile -->"
 	python3 bench/compile_speed.py build-bench/driver/kdslc runtime --sizes "$sizes" --cc-max "$ccmax"
+	echo "<!-- /bench:compile -->"
 fi
 
 echo
-echo "## Whole kernels, -O0 against -O1 (kdslc run --repeat $repeat, $procs processes each)"
+echo "## Whole kernels"
 echo
-echo "| kernel | -O0 median ns | -O0 range | -O1 median ns | -O1 range | -O0 time / -O1 time | outputs |"
-echo "|---|---:|---:|---:|---:|---:|---|"
-# One process's median (the largest, if the file has several kernels).
-kernel_ns() {
-	build-bench/driver/kdslc run "$1" "$2" --quiet --repeat "$repeat" --out "$3" |
-		sed -n 's/.*median \([0-9]*\) ns.*/\1/p' | sort -n | tail -1
-}
-# The median of a list of numbers, and "min-max".
-median() { tr ' ' '\n' | grep . | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-range() { tr ' ' '\n' | grep . | sort -n | awk 'NR == 1 { lo = $1 } { hi = $1 } END { print lo "-" hi }'; }
-for k in $kernels; do
-	mkdir -p "$out/o0" "$out/o1"
-	rm -f "$out"/o0/* "$out"/o1/*
-	# A process's median moves with where its memory lands (up to ~1.8x for
-	# the row gather's -O1 on this VM), so each level runs in several
-	# processes, alternating, and the median of their medians is shown.
-	l0= l1=
-	i=0
-	while [ $i -lt "$procs" ]; do
-		l0="$l0 $(kernel_ns "$k" -O0 "$out/o0")"
-		l1="$l1 $(kernel_ns "$k" -O1 "$out/o1")"
-		i=$((i + 1))
+echo "<!-- bench:whole -->"
+wk="$out/wk"
+mkdir -p "$wk"
+"$py" bench/whole_kernels.py args "$wk" > "$wk/all"
+if [ -n "$pats" ]; then
+	for p in $pats; do grep -F -- "$p" "$wk/all" || true; done | sort -u > "$wk/list"
+else
+	cp "$wk/all" "$wk/list"
+fi
+# Build each kernel once per level (the kept program is what `kdslc run`
+# runs), compare the outputs of the first run: -O0 with -O1 byte for byte,
+# then numpy's with kdsl's.
+while read -r name path kern args; do
+	for lvl in O0 O1; do
+		# shellcheck disable=SC2086
+		build-bench/driver/kdslc run "$path" "-$lvl" --kernel "$kern" $args --quiet \
+			--keep "$wk/$name/$lvl" --out "$wk/$name/out$lvl" < /dev/null > /dev/null
 	done
-	t0=$(echo "$l0" | median)
-	t1=$(echo "$l1" | median)
 	same=identical
-	for f in "$out"/o0/*.npy; do
-		cmp -s "$f" "$out/o1/$(basename "$f")" || same=DIFFERENT
+	for f in "$wk/$name/outO0"/*.npy; do
+		cmp -s "$f" "$wk/$name/outO1/$(basename "$f")" || same=DIFFERENT
 	done
-	ratio=$(awk -v a="$t0" -v b="$t1" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "-" }')
-	echo "| $k | $t0 | $(echo "$l0" | range) | $t1 | $(echo "$l1" | range) | $ratio | $same |"
+	# the same C at both levels: any difference in time is the machine's
+	csame=differs
+	cmp -s "$wk/$name/O0/kernel.c" "$wk/$name/O1/kernel.c" && csame=same
+	rm -rf "$wk/$name/out"
+	cp -r "$wk/$name/outO1" "$wk/$name/out"
+	echo "0 $name same O0=O1:$same" >> "$wk/times"
+	echo "0 $name csame $csame" >> "$wk/times"
+done < "$wk/list"
+"$py" bench/whole_kernels.py check "$wk" > "$wk/check" || true
+while read -r name flag; do
+	if grep -q "^$name " "$wk/list"; then
+		sed -i "s/^0 $name same \(.*\)/0 $name same \1,numpy:$flag/" "$wk/times"
+	fi
+done < "$wk/check"
+# One kernel process's median (the harness's --repeat line).
+kernel_ns() {
+	"$@" --quiet --repeat "$repeat" < /dev/null | sed -n 's/.*median \([0-9]*\) ns.*/\1/p' | tail -1
+}
+r=1
+while [ $r -le "$procs" ]; do
+	while read -r name path kern args; do
+		for lvl in O0 O1; do
+			# shellcheck disable=SC2086
+			echo "$r $name $lvl $(kernel_ns "$wk/$name/$lvl/kernel" --kernel "$kern" $args)" >> "$wk/times"
+		done
+	done < "$wk/list"
+	env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE "$py" bench/whole_kernels.py time $quick |
+		while read -r name rest; do
+			grep -q "^$name " "$wk/list" && echo "$r $name numpy $rest"
+		done >> "$wk/times" || true
+	r=$((r + 1))
 done
+echo "Rounds: $procs, each running every kernel in one process per level (its median of $repeat"
+echo "calls after one untimed; the harness resets the tensors between calls, untimed) and numpy"
+echo "in one process (its median of batches of about 1 ms); the figures are the median of the"
+echo "rounds, \"rounds\" the range of the rounds' figures. Ratios are time / time."
+echo
+"$py" bench/whole_kernels.py table "$wk/times"
+echo "<!-- /bench:whole -->"
