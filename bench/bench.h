@@ -60,4 +60,8 @@ void bench_rt_shuffles(kdsl_rt *neuron, int quick);
 void bench_engine(kdsl_rt *neuron, int quick);
 void bench_perms(int quick);
 
+/* CLOCK_MONOTONIC in ns, and qsort's comparison of doubles (bench_util.c). */
+double bench_now_ns(void);
+int bench_cmp_double(const void *a, const void *b);
+
 #endif

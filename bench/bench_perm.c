@@ -424,19 +424,6 @@ STREAM_HAND(stream_best, hs_best)
  * 2 ms repetitions of a few calls each were mostly interrupted (spreads
  * of 100%-1000% with load 12 on 2 cores). */
 #define STREAM_REPS 51
-static double stream_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int stream_cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 static void stream_runs(const bench_fn *fns, int n, void *ctx, bench_time *out)
 {
 	static double t[5][STREAM_REPS];
@@ -446,12 +433,12 @@ static void stream_runs(const bench_fn *fns, int n, void *ctx, bench_time *out)
 		fns[k](ctx);   /* warm: pages and caches */
 	for (r = 0; r < STREAM_REPS; r++)
 		for (k = 0; k < n; k++) {
-			double t0 = stream_now();
+			double t0 = bench_now_ns();
 			fns[k](ctx);
-			t[k][r] = stream_now() - t0;
+			t[k][r] = bench_now_ns() - t0;
 		}
 	for (k = 0; k < n; k++) {
-		qsort(t[k], STREAM_REPS, sizeof t[k][0], stream_cmp);
+		qsort(t[k], STREAM_REPS, sizeof t[k][0], bench_cmp_double);
 		out[k].med_ns = t[k][STREAM_REPS / 2];
 		out[k].spread = (t[k][STREAM_REPS * 3 / 4] - t[k][STREAM_REPS / 4]) / out[k].med_ns;
 	}

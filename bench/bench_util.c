@@ -6,14 +6,14 @@
 
 #include "bench.h"
 
-static double now_ns(void)
+double bench_now_ns(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
-static int cmp_double(const void *a, const void *b)
+int bench_cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 	return (x > y) - (x < y);
@@ -26,10 +26,10 @@ static long calibrate(bench_fn fn, void *ctx)
 	double t0, el;
 
 	for (;;) {
-		t0 = now_ns();
+		t0 = bench_now_ns();
 		for (i = 0; i < iters; i++)
 			fn(ctx);
-		el = now_ns() - t0;
+		el = bench_now_ns() - t0;
 		if (el >= 2e6 || iters >= (1L << 26))
 			return iters;
 		iters = el < 1e4 ? iters * 16 : (long)((double)iters * 2.2e6 / el) + 1;
@@ -49,13 +49,13 @@ void bench_runs(const bench_fn *fns, int n, void *ctx, bench_time *out)
 	for (r = 0; r < BENCH_REPS; r++)
 		for (k = 0; k < n; k++) {
 			fns[k](ctx);   /* back in cache after the other routines */
-			t0 = now_ns();
+			t0 = bench_now_ns();
 			for (i = 0; i < iters[k]; i++)
 				fns[k](ctx);
-			t[k][r] = (now_ns() - t0) / (double)iters[k];
+			t[k][r] = (bench_now_ns() - t0) / (double)iters[k];
 		}
 	for (k = 0; k < n; k++) {
-		qsort(t[k], BENCH_REPS, sizeof t[k][0], cmp_double);
+		qsort(t[k], BENCH_REPS, sizeof t[k][0], bench_cmp_double);
 		out[k].med_ns = t[k][BENCH_REPS / 2];
 		out[k].spread = out[k].med_ns > 0 ? (t[k][BENCH_REPS - 1] - t[k][0]) / out[k].med_ns : 0;
 	}
