@@ -64,4 +64,11 @@ void bench_perms(int quick);
 double bench_now_ns(void);
 int bench_cmp_double(const void *a, const void *b);
 
+/* 1 where the by-hand baselines may use x86 vector intrinsics' targets. */
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#define HAND_X86 1
+#else
+#define HAND_X86 0
+#endif
+
 #endif

@@ -23,11 +23,6 @@
 #define SCALAR __attribute__((noinline))
 #define HAND __attribute__((noinline))
 #endif
-#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
-#define HAND_X86 1
-#else
-#define HAND_X86 0
-#endif
 
 static const kdsl_site site = {"bench", 0, 0, "bench"};
 

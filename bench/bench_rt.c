@@ -515,11 +515,6 @@ static void pred_scalar(void *p)
 #else
 #define HAND __attribute__((noinline))
 #endif
-#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
-#define HAND_X86 1
-#else
-#define HAND_X86 0
-#endif
 #define PRED_HAND1(NAME, ATTR, D, P)                                              \
 	HAND ATTR static void NAME(void *dv, const void *sv, const void *qv, size_t n) \
 	{                                                                             \

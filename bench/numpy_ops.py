@@ -18,24 +18,30 @@ SIZES = [16 << 10, 256 << 10, 1 << 20, 8 << 20]
 PSIZES = [16 << 10, 256 << 10, 1 << 20, 4 << 20]
 
 
-def timeit(fn):
-    """Median ns per call over REPS repetitions of ~2 ms each."""
+def batches(fn, reps, batch_ns):
+    """ns per call of reps batches of about batch_ns each (the batch size
+    found first, so a fast fn is timed over many calls)."""
     n = 1
     while True:
         t0 = time.perf_counter_ns()
         for _ in range(n):
             fn()
         el = time.perf_counter_ns() - t0
-        if el >= 2e6 or n >= 1 << 20:
+        if el >= batch_ns or n >= 1 << 20:
             break
-        n = n * 16 if el < 1e4 else int(n * 2.2e6 / el) + 1
+        n = n * 16 if el < 1e4 else int(n * 1.1 * batch_ns / el) + 1
     ts = []
-    for _ in range(REPS):
+    for _ in range(reps):
         t0 = time.perf_counter_ns()
         for _ in range(n):
             fn()
         ts.append((time.perf_counter_ns() - t0) / n)
-    return statistics.median(ts)
+    return ts
+
+
+def timeit(fn):
+    """Median ns per call over REPS repetitions of ~2 ms each."""
+    return statistics.median(batches(fn, REPS, 2e6))
 
 
 def out(key, ns):

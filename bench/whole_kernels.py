@@ -32,6 +32,9 @@ import time
 
 import numpy as np
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import numpy_ops  # noqa: E402  (bench/'s shared timing loop)
+
 F32, F16, I32, I16, U8, U32 = np.float32, np.float16, np.int32, np.int16, np.uint8, np.uint32
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 
@@ -491,22 +494,9 @@ def cmd_check(d):
 
 
 def timeit(fn, reps):
-    """Median and min ns per call over reps batches of ~1 ms."""
-    n = 1
-    while True:
-        t0 = time.perf_counter_ns()
-        for _ in range(n):
-            fn()
-        el = time.perf_counter_ns() - t0
-        if el >= 1e6 or n >= 1 << 16:
-            break
-        n = n * 16 if el < 1e4 else int(n * 1.1e6 / el) + 1
-    ts = []
-    for _ in range(reps):
-        t0 = time.perf_counter_ns()
-        for _ in range(n):
-            fn()
-        ts.append((time.perf_counter_ns() - t0) / n)
+    """Median and min ns per call over reps batches of ~1 ms (numpy_ops's
+    batches, the one timing loop of the numpy side)."""
+    ts = numpy_ops.batches(fn, reps, 1e6)
     return statistics.median(ts), min(ts)
 
 
