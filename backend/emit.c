@@ -248,9 +248,12 @@ static void effect(Emit *e, const KdIns *in)
 	if (e->tg->checks)
 		e->tg->checks(&hc, in);
 	kd_buf_printf(e->o, "\tif ((kd_err = %s(kd_rt, &kd_site[%d]", d->rt, e->site[in - f->ins]);
-	/* Typed ops (TIK's vector ops) take their element dtype first. */
+	/* Typed ops (TIK's vector ops) take their element dtype first
+	 * (vec_conv: dst's, then src's). */
 	if (d->rt_dtype_of)
 		kd_buf_printf(e->o, ", %s", rt_dtype(f->buf[f->val[in->args[d->rt_dtype_of - 1]].buf].dt));
+	if (d->rt_dtype2_of)
+		kd_buf_printf(e->o, ", %s", rt_dtype(f->buf[f->val[in->args[d->rt_dtype2_of - 1]].buf].dt));
 	for (int i = 0; i < in->nargs; i++) {
 		const KdOpParam *p = &d->param[i];
 		kd_buf_puts(e->o, ", ");

@@ -258,6 +258,11 @@ static void ascend_call(Input *in, World *w, kdsl_rt *rt, const kdsl_site *site,
 	case 13: kdsl_ascend_vec_ln(rt, site, dt, m, wref(d), a[0], s, a[1], a[2], a[3], a[4]); break;
 	case 14: kdsl_ascend_vec_rec(rt, site, dt, m, wref(d), a[0], s, a[1], a[2], a[3], a[4]); break;
 	case 15: kdsl_ascend_vec_relu(rt, site, dt, m, wref(d), a[0], s, a[1], a[2], a[3], a[4]); break;
+	case 17:
+		/* vec_conv: src's dtype from the third number, round_mode the fourth's code */
+		kdsl_ascend_vec_conv(rt, site, dt, (kdsl_dtype)((uint64_t)a[5] % (KDSL_NDTYPE + 1)), m, a[6] % 12,
+		                     wref(d), a[0], s, a[1], a[2], a[3], a[4]);
+		break;
 	case 16: {
 		kdsl_scalar v;
 		kdsl_ascend_elem_read(rt, site, dt, s, a[0], (a[1] & 1) ? NULL : &v);
@@ -388,7 +393,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (tracing())
 			fprintf(stderr, "call %d: op %d on runtime %d, site %s\n", calls, op, who % 3, site ? "set" : "NULL");
 		if (op % 3 == 0)
-			ascend_call(&in, &w, rt, site, op / 3 % 18);
+			ascend_call(&in, &w, rt, site, op / 3 % 19);
 		else if (op % 3 == 1)
 			neuron_call(&in, &w, rt, site, op / 3 % 12);
 		else

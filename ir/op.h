@@ -152,7 +152,8 @@ typedef struct {
 	const char *const *enums;  /* PK_STR: the accepted strings, NULL-terminated */
 } KdOpParam;
 
-/* A parameter named in a field where 0 means none (rmw_if, rt_dtype_of). */
+/* A parameter named in a field where 0 means none (rmw_if, rt_dtype_of,
+ * rt_dtype2_of). */
 #define KD_PARAM_REF(param) ((param) + 1)
 
 typedef struct {
@@ -181,6 +182,9 @@ typedef struct {
 	/* The runtime entry takes the element dtype of parameter N-1 before the
 	 * operands (typed vector ops; KD_PARAM_REF); 0: it does not. */
 	int rt_dtype_of;
+	/* And then that of parameter N-1 (an op whose operands differ in
+	 * dtype: vec_conv's src); 0: none. */
+	int rt_dtype2_of;
 	/* The op's typing rules on IR: operand kinds, dtypes, lane counts,
 	 * immediates, the result's type against the operands (NULL: only the
 	 * verifier's structural and table-driven checks).  Run by the IR

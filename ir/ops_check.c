@@ -74,6 +74,9 @@ int kd_op_desc_check(KdDiag *d, const KdOpDesc *o)
 		n += bad(d, o, "result_of names a tensor parameter the effect op reads");
 	if (o->rt_dtype_of && (o->rt_dtype_of > o->nparam || !is_tensor(&o->param[o->rt_dtype_of - 1])))
 		n += bad(d, o, "rt_dtype_of names a tensor parameter");
+	if (o->rt_dtype2_of && (!o->rt_dtype_of || o->rt_dtype2_of > o->nparam ||
+	                        !is_tensor(&o->param[o->rt_dtype2_of - 1])))
+		n += bad(d, o, "rt_dtype2_of names a tensor parameter, after rt_dtype_of");
 	return n;
 }
 

@@ -84,6 +84,8 @@ void kd_check_vload(KdCheck *c, const KdIns *ins);
 int64_t kd_cost_aipu(const KdFunc *f, const KdIns *ins);
 /* neuron hooks (rules_neuron.c) */
 extern const char *const kd_neuron_alu_ops[];
+/* vec_conv's round_mode strings (kdsl_hw.h's KDSL_ROUND_LIST), NULL-terminated. */
+extern const char *const kd_ascend_round_modes[];
 extern const char *const kd_neuron_act_funcs[];
 void kd_check_neuron_same(KdCheck *c, const KdIns *ins);
 void kd_check_neuron_shape(KdCheck *c, const KdIns *ins);

@@ -6,6 +6,7 @@
  * and strides), then offsets against sizes using unsigned differences. */
 #include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "rt_internal.h"
@@ -242,18 +243,15 @@ static int check_vec_operand(kdsl_rt *rt, const kdsl_site *site, const char *wha
 	return check_operand(rt, site, what, base, bytes, mem, off);
 }
 
-/* The dtype, the mask (as the element bits of a repeat) and repeat_times.
+/* The mask (as the element bits of a repeat) and repeat_times, for
+ * repeats of elements of dtype dt (vec_conv's wider operand).
  * Continuous: 1..256/size elements.  Bitwise: not [0, 0], and mask_h 0
  * where a repeat has 64 elements or fewer (4-byte dtypes). */
-static int check_vec_common(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt, const vec_dtypes *ok,
-                            kdsl_ascend_mask mask, int64_t repeat_times, kdsl_ascend_bits *bits)
+static int check_vec_mask(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt, kdsl_ascend_mask mask,
+                          int64_t repeat_times, kdsl_ascend_bits *bits)
 {
-	int64_t size = (int64_t)kdsl_dtype_size(dt), max;
+	int64_t max = KDSL_ASCEND_REPEAT_BYTES / (int64_t)kdsl_dtype_size(dt);
 
-	if ((unsigned)dt >= 32 || !(ok->bits & VDT(dt)))
-		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "dtype must be one of %s, got %s",
-		                    ok->text, kdsl_dtype_name(dt));
-	max = KDSL_ASCEND_REPEAT_BYTES / size;
 	if (!mask.bits) {
 		if (mask.count < 1 || mask.count > max)
 			return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE,
@@ -272,6 +270,16 @@ static int check_vec_common(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt, c
 		bits->l = mask.l;
 	}
 	return check_range(rt, site, "repeat_times", repeat_times, 0, KDSL_ASCEND_REPEAT_MAX);
+}
+
+/* The dtype (one of the op's list), then the mask and repeat_times. */
+static int check_vec_common(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt, const vec_dtypes *ok,
+                            kdsl_ascend_mask mask, int64_t repeat_times, kdsl_ascend_bits *bits)
+{
+	if ((unsigned)dt >= 32 || !(ok->bits & VDT(dt)))
+		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "dtype must be one of %s, got %s",
+		                    ok->text, kdsl_dtype_name(dt));
+	return check_vec_mask(rt, site, dt, mask, repeat_times, bits);
 }
 
 /* Does the mask enable every element up to its span (the continuous
@@ -304,10 +312,12 @@ static int64_t next_run(kdsl_ascend_bits bits, int dense, int64_t n, int64_t *i)
 }
 
 /* A vector op's repeats: the mask's elements of each source (nsrc of
- * them, src[k] at its offset and repeat step), then dst's. */
-static int uninit_vec(kdsl_rt *rt, const kdsl_site *site, kdsl_ascend_bits bits, int64_t n, int64_t size,
-                      int64_t repeat_times, const kdsl_ref *dst, int64_t dst_off, int64_t dstep, int nsrc,
-                      const char *const *names, const kdsl_cref *src, const int64_t *soff, const int64_t *sstep)
+ * them, src[k] at its offset and repeat step, elements of ssize bytes),
+ * then dst's (of dsize: vec_conv's differ). */
+static int uninit_vec(kdsl_rt *rt, const kdsl_site *site, kdsl_ascend_bits bits, int64_t n, int64_t dsize,
+                      int64_t ssize, int64_t repeat_times, const kdsl_ref *dst, int64_t dst_off, int64_t dstep,
+                      int nsrc, const char *const *names, const kdsl_cref *src, const int64_t *soff,
+                      const int64_t *sstep)
 {
 	int64_t r, i, j;
 	int k, rc, dense = bits_dense(bits);
@@ -316,11 +326,11 @@ static int uninit_vec(kdsl_rt *rt, const kdsl_site *site, kdsl_ascend_bits bits,
 		for (k = 0; k < nsrc; k++)
 			for (i = 0; (j = next_run(bits, dense, n, &i)) > i; i = j)
 				if ((rc = kdsl_uninit_rows(rt, site, names[k], src[k].base, src[k].mem,
-				                           src[k].base + soff[k] + r * sstep[k] + i * size, 0, 1,
-				                           (size_t)((j - i) * size))))
+				                           src[k].base + soff[k] + r * sstep[k] + i * ssize, 0, 1,
+				                           (size_t)((j - i) * ssize))))
 					return rc;
 		for (i = 0; (j = next_run(bits, dense, n, &i)) > i; i = j)
-			kdsl_uninit_mark(rt, dst->mem, dst->base + dst_off + r * dstep + i * size, (size_t)((j - i) * size));
+			kdsl_uninit_mark(rt, dst->mem, dst->base + dst_off + r * dstep + i * dsize, (size_t)((j - i) * dsize));
 	}
 	return KDSL_OK;
 }
@@ -350,8 +360,8 @@ int kdsl_ascend_vec_dup(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
 	                       repeat_times, step, len)))
 		return rc;
 	if (rt->head.check)
-		(void)uninit_vec(rt, site, bits, n, (int64_t)size, repeat_times, &dst, dst_off, step, 0, NULL, NULL,
-		                 NULL, NULL);
+		(void)uninit_vec(rt, site, bits, n, (int64_t)size, (int64_t)size, repeat_times, &dst, dst_off, step,
+		                 0, NULL, NULL, NULL, NULL);
 	kdsl_store_value(dt, one, scalar);
 	if (!bits_dense(bits)) {
 		/* bitwise: the enabled elements only */
@@ -455,11 +465,11 @@ static void binary_repeat(vec_binop op, kdsl_dtype dt, int64_t n, vreg *out, con
 /* kdsl_hw.h's overlap rules between dst at d and a source at s. */
 static int check_overlap(kdsl_rt *rt, const kdsl_site *site, const char *what,
                          const unsigned char *d, int64_t dstep, const unsigned char *s, int64_t sstep,
-                         int64_t repeat_times, kdsl_ascend_bits bits, int64_t size)
+                         int64_t repeat_times, kdsl_ascend_bits bits, int64_t dsize, int64_t ssize)
 {
 	int64_t delta = (int64_t)((uintptr_t)s - (uintptr_t)d), r = 0, r2 = 0;
 
-	switch (kdsl_ascend_vec_overlap(delta, dstep, sstep, repeat_times, bits, size, &r, &r2)) {
+	switch (kdsl_ascend_vec_overlap(delta, dstep, sstep, repeat_times, bits, dsize, ssize, &r, &r2)) {
 	case 1:
 		return kdsl_rt_fail(rt, site, KDSL_ERR_ARG,
 		                    "within a repeat dst and %s must coincide exactly or not overlap: "
@@ -518,15 +528,15 @@ static int vec_binary(vec_binop op, kdsl_rt *rt, const kdsl_site *site, kdsl_dty
 	/* dst == src1 with both rep strides 0 is the pages' accumulation,
 	 * which repeat after repeat reads what the last one wrote; src0's own
 	 * check then keeps it apart from src1 (which is dst). */
-	if ((rc = check_overlap(rt, site, "src0", d, dstep, s0, s0step, repeat_times, bits, size)) ||
+	if ((rc = check_overlap(rt, site, "src0", d, dstep, s0, s0step, repeat_times, bits, size, size)) ||
 	    (!(d == s1 && dstep == 0 && s1step == 0) &&
-	     (rc = check_overlap(rt, site, "src1", d, dstep, s1, s1step, repeat_times, bits, size))))
+	     (rc = check_overlap(rt, site, "src1", d, dstep, s1, s1step, repeat_times, bits, size, size))))
 		return rc;
 	if (rt->head.check) {
 		static const char *const names[2] = {"src0", "src1"};
 		const kdsl_cref srcs[2] = {src0, src1};
 		const int64_t offs[2] = {src0_off, src1_off}, steps[2] = {s0step, s1step};
-		if ((rc = uninit_vec(rt, site, bits, n, size, repeat_times, &dst, dst_off, dstep, 2, names, srcs, offs,
+		if ((rc = uninit_vec(rt, site, bits, n, size, size, repeat_times, &dst, dst_off, dstep, 2, names, srcs, offs,
 		                     steps)))
 			return rc;
 	}
@@ -631,12 +641,12 @@ static int vec_one(vec_unop op, const vec_dtypes *ok, kdsl_rt *rt, const kdsl_si
 		return rc;
 	d = dst.base + dst_off;
 	s = src.base + src_off;
-	if ((rc = check_overlap(rt, site, "src", d, dstep, s, sstep, repeat_times, bits, size)))
+	if ((rc = check_overlap(rt, site, "src", d, dstep, s, sstep, repeat_times, bits, size, size)))
 		return rc;
 	if (rt->head.check) {
 		static const char *const names[1] = {"src"};
 		const int64_t offs[1] = {src_off}, steps[1] = {sstep};
-		if ((rc = uninit_vec(rt, site, bits, n, size, repeat_times, &dst, dst_off, dstep, 1, names, &src, offs,
+		if ((rc = uninit_vec(rt, site, bits, n, size, size, repeat_times, &dst, dst_off, dstep, 1, names, &src, offs,
 		                     steps)))
 			return rc;
 	}
@@ -693,6 +703,165 @@ KDSL_VEC_UNARY(vec_exp, VU_EXP, &FLOAT_DTYPES)
 KDSL_VEC_UNARY(vec_ln, VU_LN, &FLOAT_DTYPES)
 KDSL_VEC_UNARY(vec_rec, VU_REC, &FLOAT_DTYPES)
 KDSL_VEC_UNARY(vec_relu, VU_RELU, &F16_DTYPES)
+
+/* ---- vec_conv: one dtype to another (TIK's vec_conv page) ---- */
+
+#define ROUND_NAME_(code, str) [code] = str,
+static const char *const round_names[KDSL_NROUND] = {KDSL_ROUND_LIST(ROUND_NAME_)};
+#undef ROUND_NAME_
+
+/* x rounded to an integral value as round_mode says: 'round' to nearest,
+ * ties to even (the page's C rint), 'floor', 'ceil'/'ceiling'; '' and
+ * 'none' (an integer dtype's default) also to nearest even.  x finite. */
+static double round_int(int64_t mode, double x)
+{
+	double f = floor(x), d = x - f;
+
+	switch (mode) {
+	case KDSL_ROUND_FLOOR: return f;
+	case KDSL_ROUND_CEIL:
+	case KDSL_ROUND_CEILING: return ceil(x);
+	default: return d > 0.5 || (d == 0.5 && fmod(f, 2.0) != 0.0) ? f + 1.0 : f;
+	}
+}
+
+/* x rounded by mode and saturated to lo..hi (an infinity to its end, NaN
+ * to 0: the page's "overflow saturates"). */
+static int64_t sat_int(int64_t mode, double x, int64_t lo, int64_t hi)
+{
+	if (x != x)
+		return 0;
+	if (x <= (double)lo)
+		return lo;
+	if (x >= (double)hi)
+		return hi;
+	x = round_int(mode, x);
+	return x < (double)lo ? lo : x > (double)hi ? hi : (int64_t)x;
+}
+
+/* One element from src (its dtype sdt, at s) to dst (dt, at d). */
+static void conv_elem(kdsl_dtype dt, kdsl_dtype sdt, int64_t mode, unsigned char *d, const unsigned char *s)
+{
+	double x;
+	kdsl_f16 h;
+	float f;
+	int32_t i32;
+
+	if (sdt == KDSL_F16) {
+		memcpy(&h, s, 2);
+		x = kdsl_h_f16_to_f64(h);
+	} else if (sdt == KDSL_F32) {
+		memcpy(&f, s, 4);
+		x = f;
+	} else {
+		x = sdt == KDSL_I8 ? (double)(int8_t)s[0] : (double)s[0];
+	}
+	switch (dt) {
+	case KDSL_F32:
+		f = (float)x;   /* f16 -> f32 is exact */
+		memcpy(d, &f, 4);
+		break;
+	case KDSL_F16:
+		h = kdsl_h_f64_to_f16(x);   /* to nearest even; u8/i8 are exact */
+		/* a finite value past f16's range saturates to +-65504 */
+		if ((h & 0x7fff) == 0x7c00 && isfinite(x))
+			h = (kdsl_f16)((h & 0x8000) | 0x7bff);
+		memcpy(d, &h, 2);
+		break;
+	case KDSL_I32:
+		i32 = (int32_t)sat_int(mode, x, INT32_MIN, INT32_MAX);
+		memcpy(d, &i32, 4);
+		break;
+	case KDSL_I8:
+		d[0] = (unsigned char)(int8_t)sat_int(mode, x, INT8_MIN, INT8_MAX);
+		break;
+	default:   /* u8 */
+		d[0] = (unsigned char)sat_int(mode, x, 0, UINT8_MAX);
+		break;
+	}
+}
+
+/* The pair and round_mode against the page's table (kdsl_hw.h). */
+static int check_conv_pair(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt, kdsl_dtype sdt, int64_t mode)
+{
+	unsigned modes = kdsl_ascend_conv_modes(sdt, dt);
+	char list[128];
+	size_t at = 0;
+	int k;
+
+	if (!modes)
+		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE,
+		                    "cannot convert %s to %s (conversions: " KDSL_ASCEND_CONV_PAIRS_TEXT ")",
+		                    kdsl_dtype_name(sdt), kdsl_dtype_name(dt));
+	if (mode >= 0 && mode < KDSL_NROUND && (modes >> mode & 1))
+		return KDSL_OK;
+	list[0] = 0;
+	for (k = 0; k < KDSL_NROUND; k++)
+		if (modes >> k & 1)
+			at += (size_t)snprintf(list + at, sizeof list - at, "%s'%s'", at ? ", " : "", round_names[k]);
+	if (mode < 0 || mode >= KDSL_NROUND)
+		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "round_mode must be one of %s for %s->%s, got code %" PRId64,
+		                    list, kdsl_dtype_name(sdt), kdsl_dtype_name(dt), mode);
+	return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "round_mode must be one of %s for %s->%s, got '%s'", list,
+	                    kdsl_dtype_name(sdt), kdsl_dtype_name(dt), round_names[mode]);
+}
+
+int kdsl_ascend_vec_conv(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt, kdsl_dtype src_dt,
+                         kdsl_ascend_mask mask, int64_t round_mode, kdsl_ref dst, int64_t dst_off,
+                         kdsl_cref src, int64_t src_off, int64_t repeat_times, int64_t dst_rep_stride,
+                         int64_t src_rep_stride)
+{
+	vreg a, out;
+	kdsl_ascend_bits bits;
+	int64_t n, dsize, ssize, dstep, sstep, r, i;
+	unsigned char *d;
+	const unsigned char *s;
+	int rc;
+
+	if (!rt)
+		return KDSL_ERR_ARG;
+	if ((rc = check_conv_pair(rt, site, dt, src_dt, round_mode)))
+		return rc;
+	dsize = (int64_t)kdsl_dtype_size(dt);
+	ssize = (int64_t)kdsl_dtype_size(src_dt);
+	/* a repeat is 256 bytes of the wider operand */
+	if ((rc = check_vec_mask(rt, site, dsize >= ssize ? dt : src_dt, mask, repeat_times, &bits)) ||
+	    (rc = check_range(rt, site, "dst_rep_stride", dst_rep_stride, 0, KDSL_ASCEND_REP_STRIDE_MAX)) ||
+	    (rc = check_range(rt, site, "src_rep_stride", src_rep_stride, 0, KDSL_ASCEND_REP_STRIDE_MAX)) ||
+	    (rc = check_vec_operand(rt, site, "dst", dst.base, dst.bytes, dst.mem, dst_off)) ||
+	    (rc = check_vec_operand(rt, site, "src", src.base, src.bytes, src.mem, src_off)))
+		return rc;
+	n = kdsl_ascend_bits_span(bits);
+	dstep = dst_rep_stride * BLOCK;
+	sstep = src_rep_stride * BLOCK;
+	if ((rc = check_bounds(rt, site, "dst", "repeat", "writes", dst.bytes, dst_off, repeat_times, dstep,
+	                       n * dsize)) ||
+	    (rc = check_bounds(rt, site, "src", "repeat", "reads", src.bytes, src_off, repeat_times, sstep,
+	                       n * ssize)))
+		return rc;
+	d = dst.base + dst_off;
+	s = src.base + src_off;
+	if ((rc = check_overlap(rt, site, "src", d, dstep, s, sstep, repeat_times, bits, dsize, ssize)))
+		return rc;
+	if (rt->head.check) {
+		static const char *const names[1] = {"src"};
+		const int64_t offs[1] = {src_off}, steps[1] = {sstep};
+		if ((rc = uninit_vec(rt, site, bits, n, dsize, ssize, repeat_times, &dst, dst_off, dstep, 1, names,
+		                     &src, offs, steps)))
+			return rc;
+	}
+	for (r = 0; r < repeat_times; r++) {
+		/* the whole source repeat first: dst may be src (same address) */
+		memcpy(a.b, s + r * sstep, (size_t)(n * ssize));
+		for (i = 0; i < n; i++)
+			if (bit_set(bits, i))
+				conv_elem(dt, src_dt, round_mode, out.b + i * dsize, a.b + i * ssize);
+		for (i = 0; i < n; i++)
+			if (bit_set(bits, i))
+				memcpy(d + r * dstep + i * dsize, out.b + i * dsize, (size_t)dsize);
+	}
+	return KDSL_OK;
+}
 
 /* ---- element access (u[i], u[i] = v) ---- */
 

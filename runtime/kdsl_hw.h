@@ -223,38 +223,66 @@ static inline int kdsl_ascend_elems_meet(kdsl_ascend_bits m, int64_t delta, int6
 	return ((a.h & m.h) | (a.l & m.l)) != 0;
 }
 
-/* The overlap rules of a TIK vector op (the vector pages' "address
- * overlap" notes) between dst and one source over n repeats, mask m of sz
- * byte elements: dst's repeat r at byte r*dstep, the source's at delta +
- * r*sstep.  Within a repeat the two coincide exactly (same address, so
- * the same elements) or share no byte; and no repeat r2 reads a byte an
- * earlier repeat r wrote.  Returns 0 when both hold, else 1 (within
- * repeat *r) or 2 (repeat *r2 reads what repeat *r wrote), for the
- * first such r.  n <= 255 and the steps <= 255*32 (the ranges, checked
- * first); delta is anything. */
-static inline int kdsl_ascend_vec_overlap(int64_t delta, int64_t dstep, int64_t sstep, int64_t n,
-                                          kdsl_ascend_bits m, int64_t sz, int64_t *r, int64_t *r2)
+/* Do the elements m of a repeat of dst (dsz-byte elements, at byte 0)
+ * and those of a source (ssz-byte elements, at byte `delta`) share a
+ * byte?  vec_conv's operands differ in size; the others' do not, and take
+ * kdsl_ascend_elems_meet's shifts. */
+static inline int kdsl_ascend_elems_meet2(kdsl_ascend_bits m, int64_t delta, int64_t dsz, int64_t ssz)
 {
-	int64_t w = kdsl_ascend_bits_span(m) * sz, i, j, lo, hi, base;
-	if (n <= 0 || w <= 0)
+	int64_t j, i, lo, hi, span = kdsl_ascend_bits_span(m);
+
+	if (dsz == ssz)
+		return kdsl_ascend_elems_meet(m, delta, dsz);
+	for (j = 0; j < span; j++) {
+		if (!((j < 64 ? m.l >> j : m.h >> (j - 64)) & 1))
+			continue;
+		/* source element j covers [a, a + ssz): dst elements lo..hi */
+		int64_t a = delta + j * ssz;
+		lo = a / dsz - (a % dsz < 0);
+		hi = (a + ssz - 1) / dsz - ((a + ssz - 1) % dsz < 0);
+		lo = lo < 0 ? 0 : lo;
+		hi = hi >= span ? span - 1 : hi;
+		for (i = lo; i <= hi; i++)
+			if ((i < 64 ? m.l >> i : m.h >> (i - 64)) & 1)
+				return 1;
+	}
+	return 0;
+}
+
+/* The overlap rules of a TIK vector op (the vector pages' "address
+ * overlap" notes) between dst and one source over n repeats, mask m, dst
+ * elements of dsz bytes and the source's of ssz (the same but for
+ * vec_conv): dst's repeat r at byte r*dstep, the source's at delta +
+ * r*sstep.  Within a repeat the two coincide exactly (same address: a
+ * repeat reads all of its source before it writes) or share no byte; and
+ * no repeat r2 reads a byte an earlier repeat r wrote.  Returns 0 when
+ * both hold, else 1 (within repeat *r) or 2 (repeat *r2 reads what repeat
+ * *r wrote), for the first such r.  n <= 255 and the steps <= 255*32 (the
+ * ranges, checked first); delta is anything. */
+static inline int kdsl_ascend_vec_overlap(int64_t delta, int64_t dstep, int64_t sstep, int64_t n,
+                                          kdsl_ascend_bits m, int64_t dsz, int64_t ssz, int64_t *r,
+                                          int64_t *r2)
+{
+	int64_t span = kdsl_ascend_bits_span(m), wd = span * dsz, ws = span * ssz, i, j, lo, hi, base;
+	if (n <= 0 || span <= 0)
 		return 0;
 	/* all of dst's bytes, then all of the source's, apart: nothing meets */
-	if (delta >= (n - 1) * dstep + w || delta <= -((n - 1) * sstep + w))
+	if (delta >= (n - 1) * dstep + wd || delta <= -((n - 1) * sstep + ws))
 		return 0;
 	for (i = 0; i < n; i++) {
 		int64_t dd = delta + i * (sstep - dstep);
-		if (dd && kdsl_ascend_elems_meet(m, dd, sz)) {
+		if (dd && kdsl_ascend_elems_meet2(m, dd, dsz, ssz)) {
 			*r = i;
 			return 1;
 		}
 	}
 	for (i = 0; i + 1 < n; i++) {
 		/* repeat j > i reads at base + j*sstep from what i wrote at 0;
-		 * only |base + j*sstep| < w can meet */
+		 * only -ws < base + j*sstep < wd can meet */
 		base = delta - i * dstep;
 		lo = i + 1, hi = n - 1;
 		if (sstep) {
-			int64_t a = -w - base, b = w - base;   /* j*sstep in (a, b) */
+			int64_t a = -ws - base, b = wd - base;   /* j*sstep in (a, b) */
 			int64_t l2 = (a >= 0 ? a / sstep : -((-a) / sstep) - ((-a) % sstep != 0)) + 1;
 			int64_t h2 = (b > 0 ? (b - 1) / sstep : -((-b) / sstep) - 1);
 			lo = l2 > lo ? l2 : lo;
@@ -263,11 +291,60 @@ static inline int kdsl_ascend_vec_overlap(int64_t delta, int64_t dstep, int64_t 
 			hi = lo;   /* the same bytes for every j */
 		}
 		for (j = lo; j <= hi; j++)
-			if (kdsl_ascend_elems_meet(m, base + j * sstep, sz)) {
+			if (kdsl_ascend_elems_meet2(m, base + j * sstep, dsz, ssz)) {
 				*r = i, *r2 = j;
 				return 2;
 			}
 	}
+	return 0;
+}
+
+/* ---- ascend: vec_conv (LANGUAGE.md 7; TIK's vec_conv page) ----
+ * round_mode is a string; the compiler lowers it to its row's code
+ * (X(code, string)), the runtime switches on the code.  '' and 'none'
+ * (no integer rounding: the float result rounds to nearest even) are one
+ * mode, as are 'ceil' and 'ceiling'. */
+#define KDSL_ROUND_LIST(X)                     \
+	X(KDSL_ROUND_EMPTY, "")                \
+	X(KDSL_ROUND_NONE, "none")             \
+	X(KDSL_ROUND_ROUND, "round")           \
+	X(KDSL_ROUND_FLOOR, "floor")           \
+	X(KDSL_ROUND_CEIL, "ceil")             \
+	X(KDSL_ROUND_CEILING, "ceiling")       \
+	X(KDSL_ROUND_AWAY_ZERO, "away-zero")   \
+	X(KDSL_ROUND_TO_ZERO, "to-zero")       \
+	X(KDSL_ROUND_ODD, "odd")
+
+#define KDSL_CODE_ENUM_(code, str) code,
+enum { KDSL_ROUND_LIST(KDSL_CODE_ENUM_) KDSL_NROUND };
+#undef KDSL_CODE_ENUM_
+
+#define KDSL_ROUND_BIT(code) (1u << (code))
+#define KDSL_ROUND_NONE_BITS (KDSL_ROUND_BIT(KDSL_ROUND_EMPTY) | KDSL_ROUND_BIT(KDSL_ROUND_NONE))
+
+/* The page's table of conversions for the seed's products (the Atlas
+ * 200/300/500 inference table; the training products take these and
+ * more): X(src dtype, dst dtype, round modes).  int32 -> float16 needs
+ * the page's deqscale, which kdsl's vec_conv does not take, so it is not
+ * a row. */
+#define KDSL_ASCEND_CONV_LIST(X)                                                             \
+	X(KDSL_F16, KDSL_F32, KDSL_ROUND_NONE_BITS)                                          \
+	X(KDSL_F32, KDSL_F16, KDSL_ROUND_NONE_BITS)                                          \
+	X(KDSL_F16, KDSL_I32, KDSL_ROUND_BIT(KDSL_ROUND_ROUND) | KDSL_ROUND_BIT(KDSL_ROUND_FLOOR) | \
+	                      KDSL_ROUND_BIT(KDSL_ROUND_CEIL) | KDSL_ROUND_BIT(KDSL_ROUND_CEILING)) \
+	X(KDSL_F16, KDSL_I8, KDSL_ROUND_NONE_BITS)                                           \
+	X(KDSL_F16, KDSL_U8, KDSL_ROUND_NONE_BITS)                                           \
+	X(KDSL_U8, KDSL_F16, KDSL_ROUND_NONE_BITS)                                           \
+	X(KDSL_I8, KDSL_F16, KDSL_ROUND_NONE_BITS)
+#define KDSL_ASCEND_CONV_PAIRS_TEXT "f16->f32, f32->f16, f16->i32, f16->i8, f16->u8, u8->f16, i8->f16"
+
+/* The round modes (KDSL_ROUND_BIT set) vec_conv takes from src to dst; 0:
+ * the pair is not a conversion of the page. */
+static inline unsigned kdsl_ascend_conv_modes(kdsl_dtype src, kdsl_dtype dst)
+{
+#define KDSL_CONV_ROW_(s, d, modes) if (src == (s) && dst == (d)) return (modes);
+	KDSL_ASCEND_CONV_LIST(KDSL_CONV_ROW_)
+#undef KDSL_CONV_ROW_
 	return 0;
 }
 

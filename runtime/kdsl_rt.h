@@ -434,6 +434,16 @@ KDSL_VEC_UNARY_DECL(vec_ln)
 KDSL_VEC_UNARY_DECL(vec_rec)
 KDSL_VEC_UNARY_DECL(vec_relu)
 
+/* vec_conv: each element `mask` enables of src's repeat, converted to
+ * dst's dtype (dt; src's is src_dt) by round_mode (a KDSL_ROUND_* code,
+ * kdsl_hw.h) into the same element of dst's repeat.  A repeat spans 256
+ * bytes of the wider operand; the pairs and modes are
+ * KDSL_ASCEND_CONV_LIST's.  vec_add's other rules with one source. */
+KDSL_API int kdsl_ascend_vec_conv(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt, kdsl_dtype src_dt,
+                                  kdsl_ascend_mask mask, int64_t round_mode, kdsl_ref dst, int64_t dst_off,
+                                  kdsl_cref src, int64_t src_off, int64_t repeat_times,
+                                  int64_t dst_rep_stride, int64_t src_rep_stride);
+
 /* A scalar of any dtype, as an element read gives it and an element
  * write takes it: `f` for f16/f32 (the element's exact value), `i`
  * otherwise (the element's bits, sign- or zero-extended by its dtype). */

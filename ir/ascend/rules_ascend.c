@@ -1,6 +1,13 @@
 /* rules_ascend.c: the rules of seed 001 (TIK data_move) and of the TIK
  * vector ops beyond what the op table's ranges say. */
+#include <stdio.h>
+
 #include "rules.h"
+
+/* A string operand lowers to its index here: the runtime's code. */
+#define STR(code, s) [code] = s,
+const char *const kd_ascend_round_modes[KDSL_NROUND + 1] = {KDSL_ROUND_LIST(STR) [KDSL_NROUND] = NULL};
+#undef STR
 
 /* Seed 001, Table 2: the scope pairs data_move accepts (src -> dst), as
  * the runtime checks them. */
@@ -103,6 +110,10 @@ SAME_AS(VEC_LN, VEC_ABS)
 SAME_AS(VEC_REC, VEC_ABS)
 SAME_AS(VEC_RELU, VEC_ABS)
 SAME_AS(VEC_ABS, VEC_ABS)
+/* vec_conv: the unary shape with round_mode after the mask */
+static const VecLayout conv_layout = {2, VEC_CONV_REPEAT_TIMES, {VEC_CONV_DST, VEC_CONV_SRC},
+                                      {VEC_CONV_DST_REP_STRIDE, VEC_CONV_SRC_REP_STRIDE}};
+_Static_assert(KD_SAME_POS(VEC_CONV_MASK, VEC_ADD_MASK), "vec_conv takes mask first");
 
 int kd_ascend_vec_binary(KdOp op)
 {
@@ -116,6 +127,8 @@ static const VecLayout *layout_of(KdOp op)
 		return &add_layout;
 	if (op == OP_VEC_ADDS || op == OP_VEC_MULS)
 		return &scalar_layout;
+	if (op == OP_VEC_CONV)
+		return &conv_layout;
 	return op == OP_VEC_DUP ? &dup_layout : &unary_layout;
 }
 
@@ -123,7 +136,7 @@ int kd_ascend_vec_repeat(KdOp op)
 {
 	int vec = op == OP_VEC_DUP || kd_ascend_vec_binary(op) || op == OP_VEC_ADDS || op == OP_VEC_MULS ||
 	          op == OP_VEC_ABS || op == OP_VEC_EXP || op == OP_VEC_LN || op == OP_VEC_REC ||
-	          op == OP_VEC_RELU;
+	          op == OP_VEC_RELU || op == OP_VEC_CONV;
 	return vec ? layout_of(op)->repeat : -1;
 }
 
@@ -210,7 +223,7 @@ static void overlap(KdCheck *c, const KdIns *ins, const VecLayout *l, int t, con
 		return;
 	const char *sn = kd_ops[ins->op].param[l->tensor[t]].name;
 	int64_t ds = dstride * KDSL_ASCEND_BLOCK, ss = sstride * KDSL_ASCEND_BLOCK;
-	switch (kdsl_ascend_vec_overlap(diff, ds, ss, repeat, bits, sz, &r, &r2)) {
+	switch (kdsl_ascend_vec_overlap(diff, ds, ss, repeat, bits, sz, sz, &r, &r2)) {
 	case 1:
 		kd_check_error(c, ins, l->tensor[t],
 		               "within a repeat dst and %s must coincide exactly or not overlap: in repeat %lld "
@@ -227,6 +240,36 @@ static void overlap(KdCheck *c, const KdIns *ins, const VecLayout *l, int t, con
 	}
 }
 
+/* vec_conv's pair of dtypes and its round_mode against the page's table
+ * (kdsl_hw.h's KDSL_ASCEND_CONV_LIST), once the table's dtype list holds
+ * both dtypes. */
+static void conv_pair(KdCheck *c, const KdIns *ins, const KdBuffer *dst, const KdBuffer *src)
+{
+	unsigned list = kd_ops[ins->op].dtypes;
+	if (!(list & KD_DTBIT(dst->dt)) || !(list & KD_DTBIT(src->dt)))
+		return;
+	unsigned modes = kdsl_ascend_conv_modes((kdsl_dtype)src->dt, (kdsl_dtype)dst->dt);
+	if (!modes) {
+		kd_check_error(c, ins, -1, "cannot convert %s ('%s') to %s ('%s') (conversions: "
+		               KDSL_ASCEND_CONV_PAIRS_TEXT ")", kd_dtypes[src->dt].name, src->name,
+		               kd_dtypes[dst->dt].name, dst->name);
+		return;
+	}
+	int64_t mode;
+	if (!kd_arg_const(c->f, ins, VEC_CONV_ROUND_MODE, &mode) || mode < 0 || mode >= KDSL_NROUND ||
+	    (modes >> mode & 1))
+		return;
+	char text[128];
+	size_t at = 0;
+	text[0] = 0;
+	for (int k = 0; k < KDSL_NROUND; k++)
+		if (modes >> k & 1)
+			at += (size_t)snprintf(text + at, sizeof text - at, "%s\"%s\"", at ? ", " : "",
+			                       kd_ascend_round_modes[k]);
+	kd_check_error(c, ins, VEC_CONV_ROUND_MODE, "round_mode must be one of %s for %s->%s, got \"%s\"", text,
+	               kd_dtypes[src->dt].name, kd_dtypes[dst->dt].name, kd_ascend_round_modes[mode]);
+}
+
 void kd_check_vec(KdCheck *c, const KdIns *ins)
 {
 	const KdFunc *f = c->f;
@@ -237,26 +280,35 @@ void kd_check_vec(KdCheck *c, const KdIns *ins)
 		b[t] = kd_check_ref(c, ins, l->tensor[t], &off[t]);
 		aligned(c, ins, l->tensor[t], b[t], off[t]);
 	}
-	for (int t = 1; t < l->ntensor; t++)
-		if (b[t]->dt != b[0]->dt)
-			kd_check_error(c, ins, l->tensor[t], "all operands must have the same dtype, got %s ('%s') and %s ('%s')",
-			               kd_dtypes[b[t]->dt].name, b[t]->name, kd_dtypes[b[0]->dt].name, b[0]->name);
+	if (l == &conv_layout)
+		conv_pair(c, ins, b[0], b[1]);
+	else
+		for (int t = 1; t < l->ntensor; t++)
+			if (b[t]->dt != b[0]->dt)
+				kd_check_error(c, ins, l->tensor[t],
+				               "all operands must have the same dtype, got %s ('%s') and %s ('%s')",
+				               kd_dtypes[b[t]->dt].name, b[t]->name, kd_dtypes[b[0]->dt].name, b[0]->name);
 	int64_t repeat, stride;
-	int sz = kd_dtypes[b[0]->dt].size;
+	/* a repeat is 256 bytes of the widest operand (they differ only for vec_conv) */
+	KdDtype wide = b[0]->dt;
+	for (int t = 1; t < l->ntensor; t++)
+		if (kd_dtypes[b[t]->dt].size > kd_dtypes[wide].size)
+			wide = b[t]->dt;
+	int sz = kd_dtypes[wide].size;
 	/* TIK takes a runtime 0 (no repeat) but not an immediate one */
 	if (kd_arg_const(f, ins, l->repeat, &repeat) && !repeat)
 		kd_check_error(c, ins, l->repeat, "repeat_times must be in 1..%d when it is a constant, got 0",
 		               KDSL_ASCEND_REPEAT_MAX);
 	kdsl_ascend_bits bits;
-	if (!sz || !mask_bits(c, ins, b[0]->dt, &bits) || !kd_arg_legal(f, ins, l->repeat, &repeat) || !repeat)
+	if (!sz || !mask_bits(c, ins, wide, &bits) || !kd_arg_legal(f, ins, l->repeat, &repeat) || !repeat)
 		return;
-	int64_t len = kdsl_ascend_bits_span(bits) * sz;
 	for (int t = 0; t < l->ntensor; t++)
 		if (kd_arg_legal(f, ins, l->stride[t], &stride))
-			inside(c, ins, l->tensor[t], b[t], off[t], (repeat - 1) * stride * KDSL_ASCEND_BLOCK + len,
-			       t ? "reads" : "writes");
+			inside(c, ins, l->tensor[t], b[t], off[t], (repeat - 1) * stride * KDSL_ASCEND_BLOCK +
+			       kdsl_ascend_bits_span(bits) * kd_dtypes[b[t]->dt].size, t ? "reads" : "writes");
 	/* the overlap is a fact about values: under a guard that never holds
-	 * or that the checker cannot read, the runtime checks what runs */
+	 * or that the checker cannot read, the runtime checks what runs.  A
+	 * buffer has one dtype, so operands that share one share it. */
 	for (int t = 1; t < l->ntensor && !c->blind; t++)
 		if (b[t] == b[0] && b[t]->dt == b[0]->dt)
 			overlap(c, ins, l, t, b[0], repeat, bits);

@@ -1016,6 +1016,64 @@ START_TEST(vec_one_values)
 }
 END_TEST
 
+/* vec_conv: the page's pairs and modes, the mask of the wider dtype,
+ * in place at one address, and the overlap rules across element sizes. */
+START_TEST(vec_conv_rules)
+{
+	unsigned char *ub;
+	kdsl_rt *rt = ascend(&ub);
+	kdsl_ref d = kdsl_ref_of(ub + 1024, 1024, KDSL_MEM_UB), w = kdsl_ref_of(ub, 1024, KDSL_MEM_UB);
+	kdsl_cref a = kdsl_cref_of(ub, 1024, KDSL_MEM_UB);
+	float f[2] = {1e5f, -2.5f}, g[2];
+	int32_t r[2];
+
+	/* f32 -> f16 in place (the same address): 1e5 saturates to 65504 */
+	memcpy(ub, f, 8);
+	ck_assert_int_eq(kdsl_ascend_vec_conv(rt, &VSITE, KDSL_F16, KDSL_F32, MASK(2), KDSL_ROUND_NONE, w, 0, a, 0,
+	                                      1, 0, 0), KDSL_OK);
+	ck_assert_uint_eq(get16(ub, 0), 0x7bff);
+	ck_assert_uint_eq(get16(ub, 1), 0xc100);   /* -2.5 */
+	/* f16 -> i32: "round" ties to even, "floor" down */
+	ck_assert_int_eq(kdsl_ascend_vec_conv(rt, &VSITE, KDSL_I32, KDSL_F16, MASK(2), KDSL_ROUND_ROUND, d, 0, a, 0,
+	                                      1, 0, 0), KDSL_OK);
+	memcpy(r, ub + 1024, 8);
+	ck_assert_int_eq(r[0], 65504);
+	ck_assert_int_eq(r[1], -2);
+	ck_assert_int_eq(kdsl_ascend_vec_conv(rt, &VSITE, KDSL_I32, KDSL_F16, MASK(2), KDSL_ROUND_FLOOR, d, 0, a, 0,
+	                                      1, 0, 0), KDSL_OK);
+	memcpy(r, ub + 1024, 8);
+	ck_assert_int_eq(r[1], -3);
+	/* f16 -> f32 is exact */
+	ck_assert_int_eq(kdsl_ascend_vec_conv(rt, &VSITE, KDSL_F32, KDSL_F16, MASK(2), KDSL_ROUND_EMPTY, d, 0, a, 0,
+	                                      1, 0, 0), KDSL_OK);
+	memcpy(g, ub + 1024, 8);
+	ck_assert(g[0] == 65504.0f && g[1] == -2.5f);
+	/* pairs and modes: f32 -> i32 is not in the table, f16 -> f32 takes no "floor" */
+	ck_assert_int_eq(kdsl_ascend_vec_conv(rt, &VSITE, KDSL_I32, KDSL_F32, MASK(2), KDSL_ROUND_ROUND, d, 0, a, 0,
+	                                      1, 0, 0), KDSL_ERR_RANGE);
+	ck_assert_int_eq(kdsl_ascend_vec_conv(rt, &VSITE, KDSL_F32, KDSL_F16, MASK(2), KDSL_ROUND_FLOOR, d, 0, a, 0,
+	                                      1, 0, 0), KDSL_ERR_RANGE);
+	ck_assert_int_eq(kdsl_ascend_vec_conv(rt, &VSITE, KDSL_F32, KDSL_F16, MASK(2), KDSL_NROUND, d, 0, a, 0,
+	                                      1, 0, 0), KDSL_ERR_RANGE);
+	/* the mask counts the wider dtype's elements: 64 with f32, 128 with i8 */
+	ck_assert_int_eq(kdsl_ascend_vec_conv(rt, &VSITE, KDSL_F32, KDSL_F16, MASK(65), KDSL_ROUND_NONE, d, 0, a, 0,
+	                                      1, 0, 0), KDSL_ERR_RANGE);
+	ck_assert_int_eq(kdsl_ascend_vec_conv(rt, &VSITE, KDSL_I8, KDSL_F16, MASK(128), KDSL_ROUND_NONE, d, 0, a, 0,
+	                                      1, 0, 0), KDSL_OK);
+	/* f16 -> f32 in place over two repeats: repeat 1 reads src bytes
+	 * 128..255, which repeat 0 wrote */
+	ck_assert_int_eq(kdsl_ascend_vec_conv(rt, &VSITE, KDSL_F32, KDSL_F16, MASK(64), KDSL_ROUND_NONE, w, 0, a, 0,
+	                                      2, 8, 4), KDSL_ERR_ARG);
+	/* within a repeat: src 32 bytes after dst meets dst's elements */
+	ck_assert_int_eq(kdsl_ascend_vec_conv(rt, &VSITE, KDSL_F32, KDSL_F16, MASK(64), KDSL_ROUND_NONE, w, 0, a, 32,
+	                                      1, 8, 4), KDSL_ERR_ARG);
+	/* ... and 256 bytes after it, apart from dst's 256 bytes: fine */
+	ck_assert_int_eq(kdsl_ascend_vec_conv(rt, &VSITE, KDSL_F32, KDSL_F16, MASK(64), KDSL_ROUND_NONE, w, 0, a, 256,
+	                                      1, 8, 4), KDSL_OK);
+	kdsl_rt_destroy(rt);
+}
+END_TEST
+
 /* u[i] and u[i] = v: the dtype's value, every rule before any access. */
 START_TEST(elem_access)
 {
@@ -1530,6 +1588,7 @@ static Suite *runtime_suite(void)
 	tcase_add_test(vec, vec_add_f32_and_ints);
 	tcase_add_test(vec, vec_binary_values);
 	tcase_add_test(vec, vec_one_values);
+	tcase_add_test(vec, vec_conv_rules);
 	tcase_add_test(vec, elem_access);
 	tcase_add_test(vec, vec_add_in_place);
 	tcase_add_test(vec, vec_add_overlap_rules);

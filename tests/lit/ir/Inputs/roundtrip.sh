@@ -44,6 +44,7 @@ tests/lit/ascend/vec_mask.k
 tests/lit/ascend/vec_overlap.k
 tests/lit/ascend/vec_rules.k
 tests/lit/ascend/vec_unary_rules.k
+tests/lit/ascend/vec_conv_rules.k
 tests/lit/driver/diag_format.k
 tests/lit/frontend/ast-decls.k
 tests/lit/frontend/ast-exprs.k

@@ -26,7 +26,7 @@ syn match   kdslType         "\<\%(i8\|i16\|i32\|i64\|u8\|u16\|u32\|u64\|f16\|bf
 syn match   kdslType         "\<bool\d\+x\d\+\>"
 
 " Ops of every target's op table, and neuron's allocation calls.
-syn keyword kdslOp           data_move vec_dup vec_add vec_sub vec_mul vec_max vec_min vec_adds vec_muls vec_abs vec_exp vec_ln vec_rec vec_relu elem_read elem_write
+syn keyword kdslOp           data_move vec_dup vec_add vec_sub vec_mul vec_max vec_min vec_adds vec_muls vec_abs vec_exp vec_ln vec_rec vec_relu vec_conv elem_read elem_write
 syn keyword kdslOp           load store tensor_copy memset iota tensor_tensor tensor_scalar
 syn keyword kdslOp           activation nc_matmul nc_transpose nc_stream_shuffle
 syn keyword kdslOp           tensor_copy_predicated

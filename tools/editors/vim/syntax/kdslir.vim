@@ -30,7 +30,7 @@ syn keyword kdslirSpace      gm ub l1 hbm sbuf psum
 syn keyword kdslirOp         add sub mul div rem shl shr and or xor eq ne lt le gt ge land lor
 syn keyword kdslirOp         neg not cast view tile list vsplat vmask dim_index
 syn keyword kdslirTerm       jmp br ret
-syn keyword kdslirOp         data_move vec_dup vec_add vec_sub vec_mul vec_max vec_min vec_adds vec_muls vec_abs vec_exp vec_ln vec_rec vec_relu elem_read elem_write
+syn keyword kdslirOp         data_move vec_dup vec_add vec_sub vec_mul vec_max vec_min vec_adds vec_muls vec_abs vec_exp vec_ln vec_rec vec_relu vec_conv elem_read elem_write
 syn keyword kdslirOp         load store tensor_copy memset iota tensor_tensor tensor_scalar
 syn keyword kdslirOp         activation nc_matmul nc_transpose nc_stream_shuffle
 syn keyword kdslirOp         tensor_copy_predicated
