@@ -411,7 +411,7 @@ def run_file(path, kernel=None, opt=1, check_uninit=False, **args):
                 raise TypeError('run_file(): argument %s must be a numpy array, an int or a filler '
                                 'name, not %s' % (k, type(v).__name__))
             cmd += ['--arg', '%s=%s' % (k, v)]
-        r = subprocess.run(cmd, capture_output=True)
+        r = subprocess.run(cmd, capture_output=True, env=dict(os.environ, **tc.run_env))
         if r.returncode:
             raise _run_error(tc, os.fspath(path), r.stderr.decode('utf-8', 'replace'))
         out = os.path.join(tmp, 'out')

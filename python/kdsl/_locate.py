@@ -21,13 +21,17 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 
 class Toolchain:
     """kdslc's path, the runtime headers' folder and the runtime shared
-    library's path (the file named by its SONAME, libkdsl-runtime.so.0)."""
+    library's path (the file named by its SONAME, libkdsl-runtime.so.0);
+    run_env, what `kdslc run` needs in its environment to find the
+    harness and runtime it links (KDSL_RT_INCLUDE, KDSL_RT_LIBDIR: empty
+    where kdslc's own defaults find them)."""
 
-    def __init__(self, kdslc, include, runtime, origin):
+    def __init__(self, kdslc, include, runtime, origin, run_env=None):
         self.kdslc = kdslc
         self.include = include
         self.runtime = runtime
         self.origin = origin
+        self.run_env = dict(run_env or {})
 
     def __repr__(self):
         return 'Toolchain(kdslc=%r, include=%r, runtime=%r, origin=%r)' % (
@@ -77,7 +81,11 @@ def _bundled():
     lib = os.path.join(_HERE, '_lib', 'libkdsl-runtime.so.0')
     inc = os.path.join(_HERE, '_include')
     if os.path.exists(kdslc) and os.path.exists(lib):
-        return Toolchain(kdslc, inc, lib, 'package')
+        # kdslc's built-in paths name the folders it was built in, gone
+        # after a pip install: `kdslc run` links the package's static
+        # harness and runtime (_lib/libkdsl-*.a, python/meson.build)
+        return Toolchain(kdslc, inc, lib, 'package',
+                         {'KDSL_RT_INCLUDE': inc, 'KDSL_RT_LIBDIR': os.path.dirname(lib)})
     return None
 
 
