@@ -1,6 +1,7 @@
 """kdsl.compile: a kernel file -> kdslc -> C -> a shared object loaded with
 ctypes, its kernels as callables over numpy arrays (docs/python.md)."""
 import ctypes
+import fcntl
 import hashlib
 import json
 import os
@@ -16,8 +17,8 @@ import numpy as np
 from . import _locate
 from ._errors import CompileError, Diagnostic, KernelError, parse_json_diagnostics
 
-__all__ = ['compile', 'run_file', 'Module', 'Kernel', 'Runtime', 'cache_dir', 'cache_stats',
-           'toolchain', 'bfloat16']
+__all__ = ['compile', 'run_file', 'Module', 'Kernel', 'Runtime', 'cache_dir', 'cache_max',
+           'cache_stats', 'toolchain', 'bfloat16']
 
 # kdsl_hw.h's enums (tests/python/test_api.py checks them against it).
 TARGETS = {'neuron': 1, 'ascend': 2, 'aipu': 3}
@@ -41,7 +42,7 @@ _CSCALAR = {'i8': ctypes.c_int8, 'i16': ctypes.c_int16, 'i32': ctypes.c_int32,
 
 _lock = threading.Lock()
 _state = {'toolchain': None, 'rtlib': None, 'stamp': None}
-cache_stats = {'hits': 0, 'misses': 0}
+cache_stats = {'hits': 0, 'misses': 0, 'evictions': 0}
 
 
 def toolchain():
@@ -343,47 +344,198 @@ def _source(src):
     return None, src.encode('utf-8')
 
 
+# The cache's size cap when $KDSL_CACHE_MAX does not set one.
+CACHE_MAX_DEFAULT = 512 << 20
+_UNITS = {'': 1, 'k': 1 << 10, 'm': 1 << 20, 'g': 1 << 30}
+
+
+def cache_max():
+    """The cache's size cap in bytes: $KDSL_CACHE_MAX (a number of bytes,
+    with an optional K, M or G suffix: 1024's powers), else 512 MiB; 0
+    means no cap.  ValueError when the variable is not such a number."""
+    v = os.environ.get('KDSL_CACHE_MAX', '').strip()
+    if not v:
+        return CACHE_MAX_DEFAULT
+    m = re.match(r'^([0-9]+)\s*([kKmMgG]?)i?[bB]?$', v)
+    if not m:
+        raise ValueError('KDSL_CACHE_MAX=%r is not a size (bytes, or a number with K, M or G)' % v)
+    return int(m.group(1)) * _UNITS[m.group(2).lower()]
+
+
+def _lock_entry(lock_path):
+    """An fd holding a shared flock on an entry's lock file, or None when
+    the entry is not there (never built, or evicted: an evictor renames
+    the entry while it holds the exclusive lock, so the file this fd has
+    must still be the one at lock_path).  The lock file's mtime is the
+    entry's last use, which the cap's least-recently-used order reads."""
+    try:
+        fd = os.open(lock_path, os.O_RDONLY)
+    except FileNotFoundError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH)
+        st = os.fstat(fd)
+        try:
+            now = os.stat(lock_path)
+        except FileNotFoundError:
+            now = None
+        if now is None or (now.st_ino, now.st_dev) != (st.st_ino, st.st_dev):
+            os.close(fd)
+            return None
+        os.utime(fd)
+        return fd
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def _entry_bytes(path):
+    """The bytes of an entry's files."""
+    n = 0
+    for e in os.scandir(path):
+        try:
+            n += e.stat(follow_symlinks=False).st_size
+        except OSError:
+            pass
+    return n
+
+
+def _last_use(path):
+    """An entry's last use: its lock file's mtime (a folder without one was
+    left by an older version of the package, whose entries this one never
+    reads: its own mtime)."""
+    try:
+        return os.stat(os.path.join(path, 'lock')).st_mtime_ns
+    except FileNotFoundError:
+        return os.stat(path).st_mtime_ns
+
+
+def _evict_one(root, name):
+    """Removes entry name unless a process holds its lock (it is loading
+    it): takes the exclusive flock without waiting, renames the folder out
+    of the way (atomic: no process finds it any more), then deletes it.
+    True when it went."""
+    path = os.path.join(root, name)
+    try:
+        fd = os.open(os.path.join(path, 'lock'), os.O_RDONLY)
+    except FileNotFoundError:
+        fd = None   # an older version's entry: nothing of this one loads it
+    except OSError:
+        return False
+    try:
+        if fd is not None:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return False
+        gone = tempfile.mkdtemp(prefix='.evict-', dir=root)
+        try:
+            os.rename(path, os.path.join(gone, name))
+        except OSError:   # another process evicted it first
+            os.rmdir(gone)
+            return False
+    finally:
+        if fd is not None:
+            os.close(fd)
+    shutil.rmtree(gone, ignore_errors=True)
+    return True
+
+
+def _evict(root, cap, keep):
+    """Least recently used entries out until the cache holds at most cap
+    bytes; never keep (the entry just used), never one another process is
+    loading, never a build in progress (.tmp-*)."""
+    if cap <= 0:
+        return
+    entries = []
+    for name in os.listdir(root):
+        if name.startswith('.'):
+            continue
+        path = os.path.join(root, name)
+        try:
+            used = None if name == keep else _last_use(path)
+            entries.append((used, name, _entry_bytes(path)))
+        except OSError:
+            continue
+    total = sum(e[2] for e in entries)
+    for used, name, size in sorted((e for e in entries if e[0] is not None), key=lambda e: e[:2]):
+        if total <= cap:
+            break
+        if _evict_one(root, name):
+            total -= size
+            with _lock:
+                cache_stats['evictions'] += 1
+
+
+def _entry(tc, name, text, opt, werror, root, entry):
+    """An fd holding entry's shared lock, building the entry first when it
+    is not there (in a temporary folder of root, locked before it is
+    renamed into place, so it appears whole and no evictor can take it
+    before it is loaded).  (fd, hit)."""
+    fd = _lock_entry(os.path.join(entry, 'lock'))
+    if fd is not None:
+        return fd, True
+    os.makedirs(root, exist_ok=True)
+    for _ in range(5):
+        tmp = tempfile.mkdtemp(prefix='.tmp-', dir=root)
+        try:
+            _build(tc, name, text, opt, werror, tmp)
+            fd = os.open(os.path.join(tmp, 'lock'), os.O_RDONLY | os.O_CREAT, 0o644)
+            fcntl.flock(fd, fcntl.LOCK_SH)
+            try:   # atomic: a folder appears whole; a concurrent build's may win
+                os.rename(tmp, entry)
+                return fd, False
+            except OSError:
+                os.close(fd)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+        fd = _lock_entry(os.path.join(entry, 'lock'))   # the winner's
+        if fd is not None:
+            return fd, False
+    raise RuntimeError('kdsl: cache entry %s keeps disappearing (is the cache cap too small '
+                       'for the processes using it?)' % entry)
+
+
 def compile(src, target=None, opt=1, warnings_as_errors=False):
     """Compiles a kernel file (a path: str without a newline, or a
     PathLike) or kernel source text (a str holding a newline, or bytes;
     kdslc reads it as <stdin>) into a Module.  target, when given, must be
     the one the file declares (ValueError otherwise).  Compiled code is
     cached (cache_dir()): a second compile of the same text, options,
-    kdslc, runtime and C compiler runs neither kdslc nor cc."""
+    kdslc, runtime and C compiler runs neither kdslc nor cc.  The cache
+    keeps at most cache_max() bytes, evicting the least recently used
+    entries after a new one is built."""
     if opt not in (0, 1):
         raise ValueError('opt must be 0 or 1, not %r' % (opt,))
     if target is not None and target not in TARGETS:
         raise ValueError('unknown target %r (targets: %s)' % (target, ', '.join(TARGETS)))
+    cap = cache_max()
     tc = toolchain()
     name, text = _source(src)
     h = hashlib.sha256()
-    for part in (b'kdsl-python-1', _stamp(tc).encode(), repr(_cc()).encode(),
+    for part in (b'kdsl-python-2', _stamp(tc).encode(), repr(_cc()).encode(),
                  repr((name, opt, bool(warnings_as_errors))).encode(), text):
         h.update(len(part).to_bytes(8, 'little') + part)
     root = cache_dir()
-    entry = os.path.join(root, h.hexdigest()[:40])
-    hit = os.path.exists(os.path.join(entry, 'kernel.so'))
+    key = h.hexdigest()[:40]
+    entry = os.path.join(root, key)
+    fd, hit = _entry(tc, name, text, opt, warnings_as_errors, root, entry)
+    try:   # loaded under the entry's shared lock: no evictor removes it meanwhile
+        with _lock:
+            cache_stats['hits' if hit else 'misses'] += 1
+        with open(os.path.join(entry, 'signature.json')) as f:
+            sig = json.load(f)
+        with open(os.path.join(entry, 'diagnostics.json')) as f:
+            diags = [Diagnostic(*d) for d in json.load(f)]
+        if target is not None and sig['target'] != target:
+            raise ValueError('%s declares target %s, not %s' % (name or '<stdin>', sig['target'], target))
+        mod = Module(sig, os.path.join(entry, 'kernel.so'), diags, hit)
+    finally:
+        os.close(fd)
+    # once loaded, the shared object outlives its file (POSIX unlink)
     if not hit:
-        os.makedirs(root, exist_ok=True)
-        tmp = tempfile.mkdtemp(prefix='.tmp-', dir=root)
-        try:
-            _build(tc, name, text, opt, warnings_as_errors, tmp)
-            try:   # atomic: a folder appears whole; a concurrent build's may win
-                os.rename(tmp, entry)
-            except OSError:
-                if not os.path.exists(os.path.join(entry, 'kernel.so')):
-                    raise
-        finally:
-            shutil.rmtree(tmp, ignore_errors=True)
-    with _lock:
-        cache_stats['hits' if hit else 'misses'] += 1
-    with open(os.path.join(entry, 'signature.json')) as f:
-        sig = json.load(f)
-    with open(os.path.join(entry, 'diagnostics.json')) as f:
-        diags = [Diagnostic(*d) for d in json.load(f)]
-    if target is not None and sig['target'] != target:
-        raise ValueError('%s declares target %s, not %s' % (name or '<stdin>', sig['target'], target))
-    return Module(sig, os.path.join(entry, 'kernel.so'), diags, hit)
+        _evict(root, cap, key)
+    return mod
 
 
 def run_file(path, kernel=None, opt=1, check_uninit=False, **args):
