@@ -3,6 +3,8 @@ checks (dtype, shape, contiguity, names), kernel errors with their .k
 location and the runtime's memories inspectable afterwards."""
 import os
 import re
+import subprocess
+import sys
 import time
 
 import pytest
@@ -136,12 +138,74 @@ def test_run_file_errors():
     np.testing.assert_array_equal(out['dst_gm'], np.arange(23, dtype=np.float16) * 2)
 
 
+BF16 = ('target neuron;\nkernel bf(x: hbm bf16[128, 8], y: hbm f32[128, 8], z: hbm bf16[128, 8]) {\n'
+        '    let t: sbuf bf16[128, 8];\n    let f: sbuf f32[128, 8];\n    load(t, x);\n'
+        '    tensor_copy(f, t);\n    store(y, f);\n    store(z, t);\n}\n')
+# bf16 bits and their values: 1.0, -2.5, 3.140625, the smallest normal, -inf
+BF16_BITS = np.array([0x3f80, 0xc020, 0x4049, 0x0080, 0xff80], np.uint16)
+
+
+def _bf16_case():
+    """x (bits), and the f32 values the kernel's tensor_copy must give."""
+    x = np.resize(BF16_BITS, (128, 8)).astype(np.uint16)
+    return x, (x.astype(np.uint32) << 16).view(np.float32)
+
+
 def test_bf16_dtype():
     try:
         import ml_dtypes
         assert kdsl.bfloat16 == np.dtype(ml_dtypes.bfloat16)
     except ImportError:
         assert kdsl.bfloat16 == np.dtype(np.uint16)
+
+
+@pytest.mark.skipif(kdsl.bfloat16 != np.dtype(np.uint16), reason='ml_dtypes is installed')
+def test_bf16_as_uint16_bits():
+    """Without ml_dtypes (Debian 12 has no package of it) a bf16 tensor is
+    a uint16 array of the bits, in and out."""
+    x, want = _bf16_case()
+    bf = kdsl.compile(BF16).bf
+    y, z = bf(x)
+    np.testing.assert_array_equal(y.view(np.uint32), want.view(np.uint32))
+    np.testing.assert_array_equal(z, x)
+    with pytest.raises(TypeError, match='parameter x must have dtype bf16'):
+        bf(x.view(np.float16))
+
+
+STANDIN = '''
+import sys
+import numpy as np
+sys.path.insert(0, sys.argv[1])     # the stand-in ml_dtypes below
+import kdsl
+assert kdsl.bfloat16 == np.dtype([('bits', '<u2')]), kdsl.bfloat16
+x = np.load(sys.argv[2])
+bf = kdsl.compile(sys.argv[3]).bf
+y, z = bf(x.view(kdsl.bfloat16))
+assert z.dtype == kdsl.bfloat16 and (z.view(np.uint16) == x).all()
+np.save(sys.argv[4], y)
+try:
+    bf(x)
+    sys.exit('a uint16 array was taken for bf16')
+except TypeError:
+    pass
+'''
+
+
+def test_bf16_through_an_ml_dtypes_standin(tmp_path):
+    """With ml_dtypes importable, bf16 tensors are arrays of
+    ml_dtypes.bfloat16 (and uint16 ones are refused).  ml_dtypes is not
+    installable here, so a stand-in module gives a 2-byte dtype of its own:
+    this tests that the package takes ml_dtypes' dtype and passes such
+    arrays' bytes; ml_dtypes' own conversions (a bf16 scalar parameter) are
+    not exercised."""
+    (tmp_path / 'ml_dtypes.py').write_text("import numpy as np\nbfloat16 = np.dtype([('bits', '<u2')])\n")
+    x, want = _bf16_case()
+    np.save(tmp_path / 'x.npy', x)
+    (tmp_path / 'bf.k').write_text(BF16)
+    r = subprocess.run([sys.executable, '-c', STANDIN, str(tmp_path), str(tmp_path / 'x.npy'),
+                        str(tmp_path / 'bf.k'), str(tmp_path / 'y.npy')], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    np.testing.assert_array_equal(np.load(tmp_path / 'y.npy').view(np.uint32), want.view(np.uint32))
 
 
 def test_call_overhead():
