@@ -798,11 +798,11 @@ static int check_conv_pair(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt, kd
 	list[0] = 0;
 	for (k = 0; k < KDSL_NROUND; k++)
 		if (modes >> k & 1)
-			at += (size_t)snprintf(list + at, sizeof list - at, "%s'%s'", at ? ", " : "", round_names[k]);
+			at += (size_t)snprintf(list + at, sizeof list - at, "%s\"%s\"", at ? ", " : "", round_names[k]);
 	if (mode < 0 || mode >= KDSL_NROUND)
 		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "round_mode must be one of %s for %s->%s, got code %" PRId64,
 		                    list, kdsl_dtype_name(sdt), kdsl_dtype_name(dt), mode);
-	return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "round_mode must be one of %s for %s->%s, got '%s'", list,
+	return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "round_mode must be one of %s for %s->%s, got \"%s\"", list,
 	                    kdsl_dtype_name(sdt), kdsl_dtype_name(dt), round_names[mode]);
 }
 
