@@ -382,7 +382,10 @@ def _lock_entry(lock_path):
         if now is None or (now.st_ino, now.st_dev) != (st.st_ino, st.st_dev):
             os.close(fd)
             return None
-        os.utime(fd)
+        try:   # the last use; another user's entry may refuse it
+            os.utime(fd)
+        except OSError:
+            pass
         return fd
     except BaseException:
         os.close(fd)
