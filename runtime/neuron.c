@@ -267,6 +267,9 @@ static int copy_rows(kdsl_rt *rt, const kdsl_site *site, const view *d, view s)
 	return KDSL_OK;
 }
 
+/* load (hbm -> sbuf) and store (sbuf or psum -> hbm; from psum NKI copies
+ * to sbuf first, which changes no value): a same-dtype move is bit-exact,
+ * a converting one goes through f32 as tensor_copy (LANGUAGE.md 7). */
 static int move(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile src, int load)
 {
 	view d, s;
@@ -275,8 +278,8 @@ static int move(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile sr
 	if (!rt)
 		return KDSL_ERR_ARG;
 	if ((rc = CHECK_TILE(rt, site, "dst", dst, &d)) || (rc = CHECK_TILE(rt, site, "src", src, &s)) ||
-	    (rc = in_mem(rt, site, "dst", &d, load, 0, !load)) || (rc = in_mem(rt, site, "src", &s, !load, 0, load)) ||
-	    (rc = same_dtype(rt, site, "src", &s, "dst", &d)) || (rc = same_shape(rt, site, "src", &s, "dst", &d)))
+	    (rc = in_mem(rt, site, "dst", &d, load, 0, !load)) || (rc = in_mem(rt, site, "src", &s, !load, !load, load)) ||
+	    (rc = same_shape(rt, site, "src", &s, "dst", &d)))
 		return rc;
 	if (rt->head.check && (rc = uninit_op(rt, site, "src", src.base, &s, NULL, NULL, NULL, dst.base, &d, 0)))
 		return rc;

@@ -141,17 +141,6 @@ void kd_check_neuron_tensor_tensor(KdCheck *c, const KdIns *ins)
 		               b->name);
 }
 
-/* load and store */
-_Static_assert(KD_SAME_POS(LOAD_DST, STORE_DST) && KD_SAME_POS(LOAD_SRC, STORE_SRC),
-               "load and store take (dst, src)");
-
-void kd_check_neuron_same(KdCheck *c, const KdIns *ins)
-{
-	Tile t[KD_MAXPARAM];
-	tiles(c, ins, t, 1);
-	same_dtype(c, ins, LOAD_SRC, &t[LOAD_SRC], &t[LOAD_DST], LOAD_DST);
-}
-
 void kd_check_neuron_matmul(KdCheck *c, const KdIns *ins)
 {
 	Tile t[KD_MAXPARAM];
@@ -352,6 +341,16 @@ int64_t kd_cost_neuron_dma(const KdFunc *f, const KdIns *ins)
 	const KdIns *v = kd_tile_ins(f, ins, dst);
 	int64_t bytes = v ? f->val[v->args[TA_NFREE]].c * kd_dtypes[f->val[ins->args[dst]].dt].size : 0;
 	return 64 + (bytes + 31) / 32;
+}
+
+/* store: the DMA's cost, and from psum first the tensor_copy to sbuf that
+ * NKI inserts (nl.store: "an extra copy will be performed"), max(MIN_II,
+ * N) Vector Engine cycles as tensor_copy's. */
+int64_t kd_cost_neuron_store(const KdFunc *f, const KdIns *ins)
+{
+	const KdVal *s = &f->val[ins->args[STORE_SRC]];
+	int64_t dma = kd_cost_neuron_dma(f, ins);
+	return f->buf[s->buf].space == KD_SP_PSUM ? min_ii(nfree(f, ins, STORE_SRC)) + dma : dma;
 }
 
 /* NKI's tensor_copy, tensor_scalar and nc_stream_shuffle pages:
