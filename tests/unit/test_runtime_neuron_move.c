@@ -96,6 +96,110 @@ START_TEST(store_from_psum)
 }
 END_TEST
 
+/* Writes n i32 indices into partitions 0..n-1 of an sbuf [n, 1] tile. */
+static kdsl_tile indices(size_t addr, const int32_t *v, int64_t n)
+{
+	kdsl_tile x = tile(KDSL_MEM_SBUF, addr, n, 1, KDSL_I32);
+	for (int64_t p = 0; p < n; p++)
+		memcpy(at(x, p, 0), &v[p], 4);
+	return x;
+}
+
+/* load_gather: row index[p] of the view (counted from its first row) to
+ * partition p; repeated rows are fine. */
+START_TEST(gather_rows)
+{
+	float table[6][3];
+	for (int r = 0; r < 6; r++)
+		for (int j = 0; j < 3; j++)
+			table[r][j] = (float)(10 * r + j);
+	kdsl_tile d = tile(KDSL_MEM_SBUF, 0, 4, 3, KDSL_F32);
+	const int32_t v[4] = {5, 0, 5, 2};
+	kdsl_tile x = indices(64, v, 4);
+	ck_assert_int_eq(kdsl_neuron_load_gather(rt, &site, d, ct(hbm(table, 6, 3, KDSL_F32)), ct(x)), KDSL_OK);
+	for (int p = 0; p < 4; p++)
+		for (int j = 0; j < 3; j++)
+			ck_assert_float_eq(*(float *)at(d, p, j), (float)(10 * v[p] + j));
+	/* a view of rows 2..5 and elements 1..2: index 1 is table row 3 */
+	kdsl_tile view = hbm(table, 6, 3, KDSL_F32);
+	view.p0 = 2;
+	view.np = 4;
+	view.off = 1;
+	view.n = 2;
+	const int32_t w[2] = {1, 3};
+	ck_assert_int_eq(kdsl_neuron_load_gather(rt, &site, tile(KDSL_MEM_SBUF, 0, 2, 2, KDSL_F32), ct(view),
+	                                         ct(indices(64, w, 2))), KDSL_OK);
+	ck_assert_float_eq(*(float *)at(d, 0, 0), 31.0f);
+	ck_assert_float_eq(*(float *)at(d, 1, 1), 52.0f);
+}
+END_TEST
+
+/* store_scatter: partition p to row index[p]; other rows keep their
+ * values, and of duplicate indices the highest partition wins. */
+START_TEST(scatter_rows)
+{
+	int16_t out[5][2];
+	memset(out, 0x7f, sizeof out);
+	kdsl_tile s = tile(KDSL_MEM_SBUF, 0, 3, 2, KDSL_I16);
+	for (int p = 0; p < 3; p++)
+		for (int j = 0; j < 2; j++)
+			*(int16_t *)at(s, p, j) = (int16_t)(100 * p + j);
+	const int32_t v[3] = {4, 1, 4};
+	ck_assert_int_eq(kdsl_neuron_store_scatter(rt, &site, hbm(out, 5, 2, KDSL_I16), ct(s), ct(indices(64, v, 3))),
+	                 KDSL_OK);
+	ck_assert_int_eq(out[4][0], 200);
+	ck_assert_int_eq(out[4][1], 201);
+	ck_assert_int_eq(out[1][1], 101);
+	ck_assert_int_eq(out[0][0], 0x7f7f);
+	ck_assert_int_eq(out[2][0], 0x7f7f);
+	ck_assert_int_eq(out[3][1], 0x7f7f);
+}
+END_TEST
+
+/* Every rule again at run time; an index outside the view (one past the
+ * last row, or negative) writes nothing, at its boundary it works. */
+START_TEST(indirect_rules)
+{
+	float table[4][2] = {{0}}, before[4][2];
+	kdsl_tile d = tile(KDSL_MEM_SBUF, 0, 2, 2, KDSL_F32);
+	kdsl_tile h = hbm(table, 4, 2, KDSL_F32);
+	memset(at(d, 0, 0), 0x55, 8);
+	memset(at(d, 1, 0), 0x55, 8);
+	const int32_t past[2] = {3, 4}, neg[2] = {-1, 0}, last[2] = {3, 3};
+	ck_assert_int_eq(kdsl_neuron_load_gather(rt, &site, d, ct(h), ct(indices(64, past, 2))), KDSL_ERR_BOUNDS);
+	ck_assert_str_eq(kdsl_rt_last_error(rt), "t.k:1:1: op: index[1] = 4 is outside src's 4 rows");
+	ck_assert_uint_eq(*(uint32_t *)at(d, 0, 0), 0x55555555u);
+	ck_assert_int_eq(kdsl_neuron_load_gather(rt, &site, d, ct(h), ct(indices(64, neg, 2))), KDSL_ERR_BOUNDS);
+	ck_assert_str_eq(kdsl_rt_last_error(rt), "t.k:1:1: op: index[0] = -1 is outside src's 4 rows");
+	ck_assert_int_eq(kdsl_neuron_load_gather(rt, &site, d, ct(h), ct(indices(64, last, 2))), KDSL_OK);
+	memcpy(before, table, sizeof table);
+	ck_assert_int_eq(kdsl_neuron_store_scatter(rt, &site, h, ct(d), ct(indices(64, past, 2))), KDSL_ERR_BOUNDS);
+	ck_assert_str_eq(kdsl_rt_last_error(rt), "t.k:1:1: op: index[1] = 4 is outside dst's 4 rows");
+	ck_assert_mem_eq(table, before, sizeof table);
+	/* the index tile: i32, [P, 1], in sbuf */
+	kdsl_tile u = tile(KDSL_MEM_SBUF, 64, 2, 1, KDSL_U32);
+	ck_assert_int_eq(kdsl_neuron_load_gather(rt, &site, d, ct(h), ct(u)), KDSL_ERR_RANGE);
+	ck_assert_str_eq(kdsl_rt_last_error(rt), "t.k:1:1: op: index must be i32, got u32");
+	kdsl_tile wide = tile(KDSL_MEM_SBUF, 64, 2, 2, KDSL_I32);
+	ck_assert_int_eq(kdsl_neuron_load_gather(rt, &site, d, ct(h), ct(wide)), KDSL_ERR_RANGE);
+	ck_assert_str_eq(kdsl_rt_last_error(rt), "t.k:1:1: op: index must be [2, 1], one row number per partition "
+	                                         "of dst, got [2, 2]");
+	kdsl_tile px = tile(KDSL_MEM_PSUM, 0, 2, 1, KDSL_I32);
+	ck_assert_int_eq(kdsl_neuron_load_gather(rt, &site, d, ct(h), ct(px)), KDSL_ERR_ARG);
+	ck_assert_str_eq(kdsl_rt_last_error(rt), "t.k:1:1: op: index must be in sbuf, got psum");
+	/* shapes and dtypes of the two sides */
+	ck_assert_int_eq(kdsl_neuron_load_gather(rt, &site, tile(KDSL_MEM_SBUF, 0, 2, 1, KDSL_F32), ct(h),
+	                                         ct(indices(64, last, 2))), KDSL_ERR_RANGE);
+	ck_assert_str_eq(kdsl_rt_last_error(rt), "t.k:1:1: op: src must have as many elements per row as dst per "
+	                                         "partition, got 2 and 1");
+	ck_assert_int_eq(kdsl_neuron_store_scatter(rt, &site, hbm(table, 4, 2, KDSL_I32), ct(d),
+	                                           ct(indices(64, last, 2))), KDSL_ERR_RANGE);
+	ck_assert_str_eq(kdsl_rt_last_error(rt), "t.k:1:1: op: src must have the same dtype as dst, got f32 and i32");
+	ck_assert_int_eq(kdsl_neuron_store_scatter(rt, &site, d, ct(d), ct(indices(64, last, 2))), KDSL_ERR_ARG);
+	ck_assert_int_eq(kdsl_neuron_load_gather(NULL, &site, d, ct(h), ct(u)), KDSL_ERR_ARG);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("runtime-neuron-move");
@@ -103,6 +207,9 @@ int main(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, load_converts);
 	tcase_add_test(tc, store_from_psum);
+	tcase_add_test(tc, gather_rows);
+	tcase_add_test(tc, scatter_rows);
+	tcase_add_test(tc, indirect_rules);
 	suite_add_tcase(s, tc);
 	return kd_check_run(s);
 }
