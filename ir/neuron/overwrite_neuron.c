@@ -9,10 +9,13 @@
  * whose indices the walk does not know counts as all of its buffer for a
  * read and warns of nothing as a write, so the warning never guesses.
  * Blocks that share a physical tile by the modulo rule are -Whazard's
- * business, not this one's. */
+ * business, not this one's.  A walk stops at a branch on a runtime
+ * value, so a loop with a runtime trip count is never unrolled; its
+ * matmuls are recognised by the code's shape instead (loop_check). */
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "dom.h"
 #include "tile.h"
 #include "walk.h"
 
@@ -27,6 +30,7 @@ typedef struct {
 	Pending *pend;
 	int npend, cap;
 	int *seen, nseen;     /* (overwriter, writer) pairs reported, flattened */
+	char *ran;            /* by instruction: the walk reached it */
 } Ow;
 
 /* Operand i of ins as a view; 0 when it is no tile.  v->blk is -1 when
@@ -89,7 +93,7 @@ static void warn(Ow *o, const KdFunc *f, const KdIns *ins, int self, const Pendi
 {
 	const KdBuffer *b = &f->buf[p->buf];
 	char what[160];
-	if (b->tile && b->tile->nbdim)
+	if (b->tile && b->tile->nbdim && p->blk >= 0)
 		snprintf(what, sizeof what, "block %lld of '%s'", (long long)p->blk, b->name);
 	else
 		snprintf(what, sizeof what, "'%s'", b->name);
@@ -112,6 +116,7 @@ static void step(void *ctx, const KdWalk *w, const KdIns *ins)
 	const KdOpDesc *d = &kd_ops[ins->op];
 	int self = (int)(ins - f->ins);
 	Pending v;
+	o->ran[self] = 1;
 	for (int i = 0; i < ins->nargs; i++) {
 		if (!view_of(w, ins, i, &v))
 			continue;
@@ -141,6 +146,130 @@ static void step(void *ctx, const KdWalk *w, const KdIns *ins)
 	}
 }
 
+/* ---- loops the walk did not run ----
+ * In a loop the walk never unrolled, an nc_matmul without accumulate
+ * overwrites at each iteration what the one before wrote when: it runs at
+ * every iteration (its block dominates each latch), its dst does not move
+ * with the loop (the tile's block, partition and element offsets are
+ * loop-invariant), and no other op of the loop names that buffer (so
+ * nothing reads the result in between, and nothing else writes it: the
+ * walk's rule for other writes).  A loop of constant bounds that runs at
+ * most once is left alone. */
+
+/* Is value v the same at every iteration of loop h?  A value defined
+ * outside it is (SSA: a use inside the loop is dominated by its
+ * definition, so a definition h does not dominate lies before the loop);
+ * h's parameters (the induction variable) are not; a pure op inside is
+ * when its operands are (depth bounds how far that is followed). */
+static int invariant(const KdFunc *f, const KdDom *d, int h, int v, int depth)
+{
+	const KdVal *x = &f->val[v];
+	if (x->kind == VK_BARG)
+		return !kd_dom_dominates(d, h, x->def);
+	if (x->kind != VK_INS)
+		return 1;   /* constants and kernel parameters */
+	const KdIns *in = &f->ins[x->def];
+	if (!kd_dom_dominates(d, h, in->blk))
+		return 1;
+	if (depth == 0 || kd_ops[in->op].kind != OK_PURE)
+		return 0;
+	for (int i = 0; i < in->nargs; i++)
+		if (!invariant(f, d, h, in->args[i], depth - 1))
+			return 0;
+	return 1;
+}
+
+/* The body entry of loop header h: the successor that dominates a latch
+ * (a predecessor of h that h dominates), or -1. */
+static int body_entry(const KdFunc *f, const KdDom *d, int h)
+{
+	for (int k = 0; k < 2; k++) {
+		int s = kd_dom_succ(f, h, k);
+		if (s < 0 || s == h)
+			continue;
+		for (int e = d->pstart[h]; e < d->pstart[h + 1]; e++)
+			if (kd_dom_dominates(d, s, d->plist[e]))
+				return s;
+	}
+	return -1;
+}
+
+/* Does block b run at every iteration of loop h: dominate each latch? */
+static int every_trip(const KdDom *d, int h, int e, int b)
+{
+	for (int k = d->pstart[h]; k < d->pstart[h + 1]; k++) {
+		int p = d->plist[k];
+		if (kd_dom_dominates(d, e, p) && !kd_dom_dominates(d, b, p))
+			return 0;
+	}
+	return 1;
+}
+
+/* Does an effect op of the loop other than mm name buffer buf? */
+static int named(const KdFunc *f, const KdDom *d, int e, int mm, int buf)
+{
+	for (int b = 0; b < f->nblk; b++) {
+		if (!kd_dom_dominates(d, e, b) || d->idom[b] < 0)
+			continue;
+		for (int k = 0; k < f->blk[b]->nins; k++) {
+			int id = f->blk[b]->insv[k];
+			const KdIns *in = &f->ins[id];
+			if (id == mm || kd_ops[in->op].kind != OK_EFFECT)
+				continue;
+			for (int i = 0; i < in->nargs; i++)
+				if (f->val[in->args[i]].type == VT_REF && f->val[in->args[i]].buf == buf)
+					return 1;
+		}
+	}
+	return 0;
+}
+
+/* Whether loop h may run twice (not known: yes). */
+static int may_repeat(const KdFunc *f, const KdLoop *lp)
+{
+	const KdVal *lo = &f->val[lp->lo], *hi = &f->val[lp->hi];
+	return lo->kind != VK_CONST || hi->kind != VK_CONST || lp->step <= 0 || hi->c - lo->c > lp->step ||
+	       hi->c - lo->c < 0;
+}
+
+static void loop_check(Ow *o, const KdFunc *f)
+{
+	KdArena *a = kd_arena_new();
+	KdDom d;
+	kd_dom_build(a, f, &d);
+	for (int h = 0; h < f->nblk; h++) {
+		int e;
+		if (!f->blk[h]->loop || d.idom[h] < 0 || !may_repeat(f, f->blk[h]->loop) ||
+		    (e = body_entry(f, &d, h)) < 0)
+			continue;
+		for (int b = 0; b < f->nblk; b++) {
+			if (d.idom[b] < 0 || !kd_dom_dominates(&d, e, b) || !every_trip(&d, h, e, b))
+				continue;
+			for (int k = 0; k < f->blk[b]->nins; k++) {
+				int id = f->blk[b]->insv[k];
+				const KdIns *in = &f->ins[id];
+				const KdIns *t;
+				if (in->op != OP_NC_MATMUL || o->ran[id] || !(t = kd_tile_ins(f, in, NC_MATMUL_DST)))
+					continue;
+				const KdVal *acc = in->nargs > NC_MATMUL_ACCUMULATE ? &f->val[in->args[NC_MATMUL_ACCUMULATE]] : NULL;
+				if (acc && (acc->kind != VK_CONST || acc->c))
+					continue;
+				int buf = f->val[in->args[NC_MATMUL_DST]].buf;
+				if (!invariant(f, &d, h, t->args[TA_BLOCK], 8) || !invariant(f, &d, h, t->args[TA_PSTART], 8) ||
+				    !invariant(f, &d, h, t->args[TA_FOFF], 8) || named(f, &d, e, id, buf))
+					continue;
+				Pending p = {.buf = buf, .by = id, .blk = -1};
+				const KdVal *bv = &f->val[t->args[TA_BLOCK]];
+				if (bv->kind == VK_CONST)
+					p.blk = bv->c;
+				if (!reported(o, id, id))
+					warn(o, f, in, id, &p);
+			}
+		}
+	}
+	kd_arena_free(a);
+}
+
 static int has_matmul(const KdFunc *f)
 {
 	for (int i = 0; i < f->nins; i++)
@@ -158,7 +287,10 @@ void kd_matmul_overwrite_check(KdDiag *d, const KdModule *m)
 		if (!has_matmul(f))
 			continue;
 		Ow o = {.d = d};
-		kd_walk(f, step, &o, 10000000);
+		o.ran = calloc((size_t)f->nins + 1, 1);
+		if (!kd_walk(f, step, &o, 10000000))
+			loop_check(&o, f);
+		free(o.ran);
 		free(o.pend);
 		free(o.seen);
 	}
