@@ -435,10 +435,47 @@ def k_matmul_act():
     return ("bench/matmul_act.k", "matmul_act", ins, {"y": ((128, 512), F32)}, {}, fn, False)
 
 
+def k_matmul_tiled():
+    lt, rt, res, sb = (np.zeros((128, 128), F32), np.zeros((128, 512), F32), np.zeros((128, 512), F32),
+                       np.zeros((128, 512), F32))
+
+    def ins():
+        return {"lhsT": rng(30).random((256, 512), dtype=F32), "rhs": rng(31).random((256, 1024), dtype=F32)}
+
+    def fn(a):
+        for m in range(4):
+            for n in range(2):
+                res[:] = 0
+                for k in range(2):
+                    lt[:] = a["lhsT"][k * 128:(k + 1) * 128, m * 128:(m + 1) * 128]
+                    rt[:] = a["rhs"][k * 128:(k + 1) * 128, n * 512:(n + 1) * 512]
+                    np.add(res, np.matmul(lt.T, rt), out=res)
+                sb[:] = res
+                a["result"][m * 128:(m + 1) * 128, n * 512:(n + 1) * 512] = sb
+
+    return ("examples/nki_matmul_tiled.k", "nki_matmul_tiled", ins, {"result": ((512, 1024), F32)}, {}, fn, False)
+
+
+def k_embedding():
+    rows = np.zeros((128, 256), F32)
+
+    def ins():
+        r = rng(32)
+        return {"ids": r.integers(0, 2048, 512, dtype=I32), "table": r.standard_normal((2048, 256), dtype=F32)}
+
+    def fn(a):
+        for t in range(4):
+            np.take(a["table"], a["ids"][t * 128:(t + 1) * 128], axis=0, out=rows)
+            a["out"][t * 128:(t + 1) * 128] = rows
+
+    return ("examples/nki_embedding.k", "nki_embedding", ins, {"out": ((512, 256), F32)}, {}, fn, True)
+
+
 KERNELS = {f.__name__[2:]: f for f in (
     k_mask_strings, k_permutations, k_block_stage, k_contiguous, k_move_large, k_unaligned,
     k_guarded, k_row_gather, k_predicated, k_rounding, k_psum_double, k_swap_pairs, k_rotate,
-    k_transpose, k_batch_norm, k_blast, k_permute, k_scatter, k_upsample, k_matmul_act)}
+    k_transpose, k_batch_norm, k_blast, k_permute, k_scatter, k_upsample, k_matmul_act,
+    k_matmul_tiled, k_embedding)}
 
 
 def setup(name):

@@ -24,7 +24,7 @@ static const char usage[] =
 	"FILE may be - for standard input; -o - writes to standard output.\n"
 	"A long option's value follows it (--emit ir) or an '=' (--emit=ir); a short\n"
 	"option's follows it or is glued on (-o out.c, -oout.c); -- ends the options.\n"
-	"Warning groups: unused, hazard, mask-pad.\n";
+	"Warning groups: unused, hazard, mask-pad, matmul-overwrite.\n";
 
 /* ---- options (the table at the end of this part) ---- */
 
@@ -107,7 +107,7 @@ static int opt_warning(void *ctx, const char *val)
 		set = o->wno, g = val + 3;
 	int k = kd_wgroup_lookup(g);
 	if (k < 0) {
-		fprintf(stderr, "kdslc: error: unknown warning option '-W%s' (groups: unused, hazard, mask-pad); see kdslc --help\n",
+		fprintf(stderr, "kdslc: error: unknown warning option '-W%s' (groups: unused, hazard, mask-pad, matmul-overwrite); see kdslc --help\n",
 		        val);
 		return 2;
 	}

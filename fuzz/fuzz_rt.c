@@ -301,6 +301,8 @@ static void neuron_call(Input *in, World *w, kdsl_rt *rt, const kdsl_site *site,
 	case 10:
 		kdsl_neuron_nc_stream_shuffle(rt, site, wtile(d), a, i1 & 1 ? NULL : mask, i1 & 2 ? i2 : nmask);
 		break;
+	case 11: kdsl_neuron_load_gather(rt, site, wtile(d), a, b); break;
+	case 12: kdsl_neuron_store_scatter(rt, site, wtile(d), a, b); break;
 	default:
 		kdsl_neuron_tensor_copy_predicated(rt, site, a, x, wtile(d), b, i0, i1, i2);
 		break;
@@ -395,7 +397,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (op % 3 == 0)
 			ascend_call(&in, &w, rt, site, op / 3 % 19);
 		else if (op % 3 == 1)
-			neuron_call(&in, &w, rt, site, op / 3 % 12);
+			neuron_call(&in, &w, rt, site, op / 3 % 14);
 		else
 			misc_call(&in, rt, site, op / 3 % 7);
 		kdsl_fuzz_accepted++;

@@ -87,7 +87,6 @@ extern const char *const kd_neuron_alu_ops[];
 /* vec_conv's round_mode strings (kdsl_hw.h's KDSL_ROUND_LIST), NULL-terminated. */
 extern const char *const kd_ascend_round_modes[];
 extern const char *const kd_neuron_act_funcs[];
-void kd_check_neuron_same(KdCheck *c, const KdIns *ins);
 void kd_check_neuron_shape(KdCheck *c, const KdIns *ins);
 void kd_check_neuron_one(KdCheck *c, const KdIns *ins);
 void kd_check_neuron_tensor_tensor(KdCheck *c, const KdIns *ins);
@@ -95,7 +94,10 @@ void kd_check_neuron_matmul(KdCheck *c, const KdIns *ins);
 void kd_check_neuron_transpose(KdCheck *c, const KdIns *ins);
 void kd_check_neuron_shuffle(KdCheck *c, const KdIns *ins);
 void kd_check_neuron_predicated(KdCheck *c, const KdIns *ins);
+void kd_check_neuron_gather(KdCheck *c, const KdIns *ins);
 int64_t kd_cost_neuron_dma(const KdFunc *f, const KdIns *ins);
+int64_t kd_cost_neuron_store(const KdFunc *f, const KdIns *ins);
+int64_t kd_cost_neuron_indirect(const KdFunc *f, const KdIns *ins);
 int64_t kd_cost_neuron_vec(const KdFunc *f, const KdIns *ins);
 int64_t kd_cost_neuron_act(const KdFunc *f, const KdIns *ins);
 int64_t kd_cost_neuron_matmul(const KdFunc *f, const KdIns *ins);

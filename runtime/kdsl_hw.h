@@ -425,6 +425,13 @@ enum { KDSL_ALU_LIST(KDSL_CODE_ENUM_) KDSL_NALU };
 enum { KDSL_ACT_LIST(KDSL_CODE_ENUM_) KDSL_NACT };
 #undef KDSL_CODE_ENUM_
 
+/* ---- neuron: load_gather and store_scatter, indirect DMA (LANGUAGE.md
+ * section 7; NKI nl.load/nl.store with an index tile, nki.isa.dma_copy)
+ * ----  Row index[p] of an hbm view to/from partition p: the index tile
+ * is an sbuf [P, 1] tile of i32 (NKI's indirect examples make it with
+ * iota(dtype=np.int32)). */
+#define KDSL_NEURON_INDEX_DTYPE KDSL_I32
+
 /* ---- aipu (seed 004; LANGUAGE.md section 2) ---- */
 
 enum {

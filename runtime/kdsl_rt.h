@@ -500,6 +500,8 @@ typedef struct {
 /* tensor_tensor / tensor_scalar take an op code KDSL_ALU_*, activation
  * a func code KDSL_ACT_* (kdsl_hw.h). */
 
+/* load: hbm -> sbuf; store: sbuf or psum -> hbm.  Of different dtypes the
+ * elements convert as tensor_copy's (through f32). */
 KDSL_API int kdsl_neuron_load(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile src);
 KDSL_API int kdsl_neuron_store(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile src);
 KDSL_API int kdsl_neuron_tensor_copy(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile src);
@@ -526,6 +528,15 @@ KDSL_API int kdsl_neuron_nc_stream_shuffle(kdsl_rt *rt, const kdsl_site *site, k
 KDSL_API int kdsl_neuron_tensor_copy_predicated(kdsl_rt *rt, const kdsl_site *site, kdsl_ctile src,
                                                 double src_scalar, kdsl_tile dst, kdsl_ctile predicate,
                                                 int64_t mask, int64_t dtype, int64_t reverse_pred);
+/* Indirect DMA (LANGUAGE.md 7): row index[p] of the hbm view src to
+ * partition p of the sbuf tile dst (load_gather), or partition p of src to
+ * row index[p] of dst (store_scatter; partitions in order, so the highest
+ * of duplicate indices wins).  index: an sbuf KDSL_NEURON_INDEX_DTYPE
+ * [P, 1] tile; every index is checked before anything is written. */
+KDSL_API int kdsl_neuron_load_gather(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile src,
+                                     kdsl_ctile index);
+KDSL_API int kdsl_neuron_store_scatter(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile src,
+                                       kdsl_ctile index);
 
 static inline kdsl_tile kdsl_tile_of(void *base, size_t pstride, size_t pbytes, int64_t nparts,
                                      int64_t p0, int64_t np, int64_t off, int64_t n,

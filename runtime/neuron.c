@@ -267,6 +267,9 @@ static int copy_rows(kdsl_rt *rt, const kdsl_site *site, const view *d, view s)
 	return KDSL_OK;
 }
 
+/* load (hbm -> sbuf) and store (sbuf or psum -> hbm; from psum NKI copies
+ * to sbuf first, which changes no value): a same-dtype move is bit-exact,
+ * a converting one goes through f32 as tensor_copy (LANGUAGE.md 7). */
 static int move(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile src, int load)
 {
 	view d, s;
@@ -275,8 +278,8 @@ static int move(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile sr
 	if (!rt)
 		return KDSL_ERR_ARG;
 	if ((rc = CHECK_TILE(rt, site, "dst", dst, &d)) || (rc = CHECK_TILE(rt, site, "src", src, &s)) ||
-	    (rc = in_mem(rt, site, "dst", &d, load, 0, !load)) || (rc = in_mem(rt, site, "src", &s, !load, 0, load)) ||
-	    (rc = same_dtype(rt, site, "src", &s, "dst", &d)) || (rc = same_shape(rt, site, "src", &s, "dst", &d)))
+	    (rc = in_mem(rt, site, "dst", &d, load, 0, !load)) || (rc = in_mem(rt, site, "src", &s, !load, !load, load)) ||
+	    (rc = same_shape(rt, site, "src", &s, "dst", &d)))
 		return rc;
 	if (rt->head.check && (rc = uninit_op(rt, site, "src", src.base, &s, NULL, NULL, NULL, dst.base, &d, 0)))
 		return rc;
@@ -698,4 +701,63 @@ int kdsl_neuron_tensor_copy_predicated(kdsl_rt *rt, const kdsl_site *site, kdsl_
 	free(bs);
 	free(bp);
 	return KDSL_OK;
+}
+
+/* ---- load_gather and store_scatter: indirect DMA (LANGUAGE.md 7) ----
+ * Row index[p] of the hbm view to or from partition p of the sbuf tile,
+ * one row copy each.  The indices are read (after the uninit check of the
+ * index tile) and all bounded by the view's rows before anything is
+ * written, so a bad one writes nothing; reading them first also makes an
+ * index tile that overlaps dst harmless.  store_scatter writes in
+ * partition order: the highest of duplicate indices wins. */
+static int indirect(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile src, kdsl_ctile index,
+                    int gather)
+{
+	view d, s, x;
+	int32_t at[KDSL_NEURON_PARTITIONS];
+	int64_t p;
+	int rc;
+
+	if (!rt)
+		return KDSL_ERR_ARG;
+	if ((rc = CHECK_TILE(rt, site, "dst", dst, &d)) || (rc = CHECK_TILE(rt, site, "src", src, &s)) ||
+	    (rc = CHECK_TILE(rt, site, "index", index, &x)) || (rc = in_mem(rt, site, "dst", &d, gather, 0, !gather)) ||
+	    (rc = in_mem(rt, site, "src", &s, !gather, 0, gather)) || (rc = in_mem(rt, site, "index", &x, 1, 0, 0)) ||
+	    (rc = same_dtype(rt, site, "src", &s, "dst", &d)))
+		return rc;
+	const view *on = gather ? &d : &s, *h = gather ? &s : &d;
+	const char *onn = gather ? "dst" : "src", *hn = gather ? "src" : "dst";
+	if (h->n != on->n)
+		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "%s must have as many elements per row as %s per partition, "
+		                    "got %" PRId64 " and %" PRId64, hn, onn, h->n, on->n);
+	if (x.dt != KDSL_NEURON_INDEX_DTYPE)
+		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "index must be %s, got %s",
+		                    kdsl_dtype_name(KDSL_NEURON_INDEX_DTYPE), kdsl_dtype_name(x.dt));
+	if (x.np != on->np || x.n != 1)
+		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "index must be [%" PRId64 ", 1], one row number per "
+		                    "partition of %s, got [%" PRId64 ", %" PRId64 "]", on->np, onn, x.np, x.n);
+	if (rt->head.check && (rc = uninit_src(rt, site, "index", index.base, &x)))
+		return rc;
+	for (p = 0; p < on->np; p++) {
+		memcpy(&at[p], row(&x, p), sizeof at[p]);
+		if (at[p] < 0 || at[p] >= h->np)
+			return kdsl_rt_fail(rt, site, KDSL_ERR_BOUNDS, "index[%" PRId64 "] = %" PRId32
+			                    " is outside %s's %" PRId64 " rows", p, at[p], hn, h->np);
+	}
+	if (rt->head.check && (rc = uninit_op(rt, site, "src", src.base, &s, NULL, NULL, NULL, dst.base, &d, 0)))
+		return rc;
+	for (p = 0; p < on->np; p++)
+		kdsl_copy_row(wrow(&d, gather ? p : at[p]), row(&s, gather ? at[p] : p), (size_t)d.n * d.size);
+	return KDSL_OK;
+}
+
+int kdsl_neuron_load_gather(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile src, kdsl_ctile index)
+{
+	return indirect(rt, site, dst, src, index, 1);
+}
+
+int kdsl_neuron_store_scatter(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile src,
+                              kdsl_ctile index)
+{
+	return indirect(rt, site, dst, src, index, 0);
 }

@@ -7,7 +7,8 @@
 
 #include "kd.h"
 
-static const char *const wgroup_names[KD_W_NGROUP] = {"", "unused", "hazard", "mask-pad"};
+static const char *const wgroup_names[KD_W_NGROUP] = {"", "unused", "hazard", "mask-pad",
+                                                      "matmul-overwrite"};
 
 const char *kd_wgroup_name(int group)
 {

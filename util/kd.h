@@ -69,7 +69,7 @@ KdSpan kd_span_join(KdSpan a, KdSpan b);
 enum { KD_ERROR, KD_WARNING, KD_NOTE };
 
 /* Named warning groups, switchable with -W<name>/-Wno-<name>/-Werror=<name>. */
-enum { KD_W_NONE, KD_W_UNUSED, KD_W_HAZARD, KD_W_MASK_PAD, KD_W_NGROUP };
+enum { KD_W_NONE, KD_W_UNUSED, KD_W_HAZARD, KD_W_MASK_PAD, KD_W_MATMUL_OVERWRITE, KD_W_NGROUP };
 
 /* -fdiagnostics-format: GCC's text, GCC's JSON, SARIF 2.1.0. */
 enum { KD_DIAG_TEXT, KD_DIAG_JSON, KD_DIAG_SARIF };

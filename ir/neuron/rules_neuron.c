@@ -141,17 +141,6 @@ void kd_check_neuron_tensor_tensor(KdCheck *c, const KdIns *ins)
 		               b->name);
 }
 
-/* load and store */
-_Static_assert(KD_SAME_POS(LOAD_DST, STORE_DST) && KD_SAME_POS(LOAD_SRC, STORE_SRC),
-               "load and store take (dst, src)");
-
-void kd_check_neuron_same(KdCheck *c, const KdIns *ins)
-{
-	Tile t[KD_MAXPARAM];
-	tiles(c, ins, t, 1);
-	same_dtype(c, ins, LOAD_SRC, &t[LOAD_SRC], &t[LOAD_DST], LOAD_DST);
-}
-
 void kd_check_neuron_matmul(KdCheck *c, const KdIns *ins)
 {
 	Tile t[KD_MAXPARAM];
@@ -198,6 +187,33 @@ void kd_check_neuron_transpose(KdCheck *c, const KdIns *ins)
 	else if (d->np != s->nf || d->nf != s->np)
 		kd_check_error(c, ins, NC_TRANSPOSE_DST, "dst must be [F, P] = [%lld, %lld], got [%lld, %lld]",
 		               (long long)s->nf, (long long)s->np, (long long)d->np, (long long)d->nf);
+}
+
+/* load_gather and store_scatter: the sbuf side [P, F] and the hbm view
+ * [R, F] share F and the dtype, and index is an i32 [P, 1] tile.  The
+ * index values are data, so the runtime bounds them by R. */
+_Static_assert(KD_SAME_POS(LOAD_GATHER_DST, STORE_SCATTER_DST) && KD_SAME_POS(LOAD_GATHER_SRC, STORE_SCATTER_SRC) &&
+                   KD_SAME_POS(LOAD_GATHER_INDEX, STORE_SCATTER_INDEX),
+               "load_gather and store_scatter take (dst, src, index)");
+
+void kd_check_neuron_gather(KdCheck *c, const KdIns *ins)
+{
+	enum { DST = LOAD_GATHER_DST, SRC = LOAD_GATHER_SRC, IDX = LOAD_GATHER_INDEX };
+	Tile t[KD_MAXPARAM];
+	tiles(c, ins, t, 0);
+	int on = ins->op == OP_LOAD_GATHER ? DST : SRC, hbm = on == DST ? SRC : DST;
+	const char *onn = kd_ops[ins->op].param[on].name;
+	const Tile *x = &t[IDX];
+	same_dtype(c, ins, SRC, &t[SRC], &t[DST], DST);
+	if (t[hbm].nf != t[on].nf)
+		kd_check_error(c, ins, hbm, "%s must have as many elements per row as %s per partition, got %lld and %lld",
+		               kd_ops[ins->op].param[hbm].name, onn, (long long)t[hbm].nf, (long long)t[on].nf);
+	if (x->b->dt != (KdDtype)KDSL_NEURON_INDEX_DTYPE)
+		kd_check_error(c, ins, IDX, "index must be %s, got %s", kd_dtypes[KDSL_NEURON_INDEX_DTYPE].name,
+		               kd_dtypes[x->b->dt].name);
+	if (x->np != t[on].np || x->nf != 1)
+		kd_check_error(c, ins, IDX, "index must be [%lld, 1], one row number per partition of %s, got [%lld, %lld]",
+		               (long long)t[on].np, onn, (long long)x->np, (long long)x->nf);
 }
 
 enum { QUAD = KDSL_NEURON_QUADRANT, KEEP = KDSL_NEURON_SHUFFLE_KEEP };
@@ -352,6 +368,25 @@ int64_t kd_cost_neuron_dma(const KdFunc *f, const KdIns *ins)
 	const KdIns *v = kd_tile_ins(f, ins, dst);
 	int64_t bytes = v ? f->val[v->args[TA_NFREE]].c * kd_dtypes[f->val[ins->args[dst]].dt].size : 0;
 	return 64 + (bytes + 31) / 32;
+}
+
+/* store: the DMA's cost, and from psum first the tensor_copy to sbuf that
+ * NKI inserts (nl.store: "an extra copy will be performed"), max(MIN_II,
+ * N) Vector Engine cycles as tensor_copy's. */
+int64_t kd_cost_neuron_store(const KdFunc *f, const KdIns *ins)
+{
+	const KdVal *s = &f->val[ins->args[STORE_SRC]];
+	int64_t dma = kd_cost_neuron_dma(f, ins);
+	return f->buf[s->buf].space == KD_SP_PSUM ? min_ii(nfree(f, ins, STORE_SRC)) + dma : dma;
+}
+
+/* load_gather and store_scatter: the DMA's model plus reading the index
+ * values from SBUF, about 140 cycles by NKI's tensor_copy_dynamic_src
+ * page (NKI gives no cost for indirect DMA). */
+int64_t kd_cost_neuron_indirect(const KdFunc *f, const KdIns *ins)
+{
+	enum { INDEX_READ = 140 };
+	return INDEX_READ + kd_cost_neuron_dma(f, ins);
 }
 
 /* NKI's tensor_copy, tensor_scalar and nc_stream_shuffle pages:

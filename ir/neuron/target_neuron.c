@@ -1,6 +1,7 @@
 /* target_neuron.c: the IR stage's neuron hooks (ir_target.h): tile
- * placement with direct allocation, the aliasing hazard check, the tile
- * information of buffers in the textual IR, and the tile passes. */
+ * placement with direct allocation, the aliasing hazard check and
+ * -Wmatmul-overwrite, the tile information of buffers in the textual IR,
+ * and the tile passes. */
 #include "ir_target.h"
 #include "tile.h"
 
@@ -19,9 +20,16 @@ static void bytes(int64_t *by, const KdWalk *w, const KdFunc *f, const KdIns *in
 	}
 }
 
+/* The module checks: the aliasing hazard, then -Wmatmul-overwrite. */
+static void check(KdDiag *d, const KdModule *m)
+{
+	kd_hazard_check(d, m);
+	kd_matmul_overwrite_check(d, m);
+}
+
 const KdIrTarget kd_ir_target_neuron = {
 	.place = kd_place_neuron,
-	.check = kd_hazard_check,
+	.check = check,
 	.bytes = bytes,
 	.passes = KD_TPASS_FUSE_TILES | KD_TPASS_FORWARD,
 	.read_buffer = kd_read_neuron_buffer,

@@ -55,6 +55,9 @@ void kd_place_neuron(KdDiag *d, KdFunc *f);
 const KdIns *kd_tile_ins(const KdFunc *f, const KdIns *ins, int i);
 /* Hazard analysis of direct-allocated blocked tensors (hazard_neuron.c). */
 void kd_hazard_check(KdDiag *d, const KdModule *m);
+/* -Wmatmul-overwrite: an nc_matmul without accumulate overwriting a
+ * matmul result nothing has read (overwrite_neuron.c). */
+void kd_matmul_overwrite_check(KdDiag *d, const KdModule *m);
 /* Textual IR: a buffer's tile info from its dims and attributes (attrs
  * NULL for a parameter; read_neuron.c). */
 struct KdIrRead;

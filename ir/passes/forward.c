@@ -237,7 +237,8 @@ static KdOp direct_op(const KdFunc *f, KdOp op1, KdOp op2, int a, int t, int b)
 	KdDtype da = f->buf[a].dt, dt = f->buf[t].dt, db = f->buf[b].dt;
 	if (!(d->param[DST].spaces & (1u << f->buf[b].space)) || !(d->param[SRC].spaces & (1u << f->buf[a].space)))
 		return KD_NOP;
-	/* load and store do not convert; a copy chain converts at most once */
+	/* a copy chain converts at most once; a converting load or store is
+	 * left as written (LANGUAGE.md 7 lets them convert) */
 	if (op == OP_TENSOR_COPY ? da != dt && dt != db : da != dt || dt != db)
 		return KD_NOP;
 	return op;

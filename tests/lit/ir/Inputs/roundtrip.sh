@@ -66,8 +66,10 @@ tests/lit/frontend/tokens.k
 tests/lit/neuron/bounds_limits.k
 tests/lit/neuron/capacity.k
 tests/lit/neuron/engine_rules.k
+tests/lit/neuron/gather.k
 tests/lit/neuron/guards.k
 tests/lit/neuron/mod_alloc.k
+tests/lit/neuron/move_convert.k
 tests/lit/neuron/ops.k
 tests/lit/neuron/predicated.k
 tests/lit/neuron/shuffle.k
