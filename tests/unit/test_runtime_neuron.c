@@ -626,7 +626,7 @@ START_TEST(elementwise_overlap)
 	for (int p = 1; p < 8; p++)
 		ck_assert_float_eq(*fat(t, p, 2), 2.0f * (float)((p - 1) * 1000 + 2));
 	ck_assert_int_eq(kdsl_neuron_activation(rt, &site, t, ct(t), 3), KDSL_ERR_RANGE);
-	ck_assert_int_eq(kdsl_neuron_iota(rt, &site, t, 1, 2), KDSL_OK);
+	ck_assert_int_eq(kdsl_neuron_iota(rt, &site, t, 1, 2, KDSL_NEURON_IOTA_PSTEP_DEFAULT), KDSL_OK);
 	ck_assert_float_eq(*fat(t, 7, 3), 1.0f + 2.0f * 31);
 	ck_assert_int_eq(kdsl_neuron_tensor_scalar(rt, &site, t, ct(t), KDSL_ALU_MIN, 10), KDSL_OK);
 	ck_assert_float_eq(*fat(t, 7, 3), 10.0f);
@@ -753,10 +753,10 @@ START_TEST(engine_rules_at_run_time)
 	kdsl_tile s = tile(KDSL_MEM_SBUF, 0, 4, 4, KDSL_F32), p = tile(KDSL_MEM_PSUM, 0, 4, 4, KDSL_F32);
 	kdsl_tile q = tile(KDSL_MEM_PSUM, 64, 4, 4, KDSL_F32);
 	fill_rows(p);
-	ck_assert_int_eq(kdsl_neuron_iota(rt, &site, p, 0, 1), KDSL_ERR_ARG);
+	ck_assert_int_eq(kdsl_neuron_iota(rt, &site, p, 0, 1, KDSL_NEURON_IOTA_PSTEP_DEFAULT), KDSL_ERR_ARG);
 	ck_assert_str_eq(kdsl_rt_last_error(rt), "t.k:1:1: op: dst must be in sbuf, got psum");
 	ck_assert_float_eq(*fat(p, 3, 3), 3003.0f);
-	ck_assert_int_eq(kdsl_neuron_iota(rt, &site, s, 0, 1), KDSL_OK);
+	ck_assert_int_eq(kdsl_neuron_iota(rt, &site, s, 0, 1, KDSL_NEURON_IOTA_PSTEP_DEFAULT), KDSL_OK);
 	/* one psum input (either side) is fine */
 	fill_rows(q);
 	ck_assert_int_eq(kdsl_neuron_tensor_tensor(rt, &site, s, ct(p), ct(s), KDSL_ALU_ADD), KDSL_OK);

@@ -66,6 +66,7 @@ tests/lit/neuron/bounds_limits.k
 tests/lit/neuron/capacity.k
 tests/lit/neuron/engine_rules.k
 tests/lit/neuron/guards.k
+tests/lit/neuron/index_ops.k
 tests/lit/neuron/mod_alloc.k
 tests/lit/neuron/ops.k
 tests/lit/neuron/predicated.k

@@ -29,7 +29,7 @@ syn match   kdslType         "\<bool\d\+x\d\+\>"
 syn keyword kdslOp           data_move vec_dup vec_add vec_sub vec_mul vec_max vec_min vec_adds vec_muls vec_abs vec_exp vec_ln vec_rec vec_relu elem_read elem_write
 syn keyword kdslOp           load store tensor_copy memset iota tensor_tensor tensor_scalar
 syn keyword kdslOp           activation nc_matmul nc_transpose nc_stream_shuffle
-syn keyword kdslOp           tensor_copy_predicated
+syn keyword kdslOp           tensor_copy_predicated identity affine_select
 syn keyword kdslOp           vload vstore vconcat vsplit vzip vcompt vcompc vrevs vsel vshfl
 syn keyword kdslOp           vbcast vsldl vtbl vreplic tail_mask min max
 syn keyword kdslOp           mask_and mask_or mask_xor mask_not
