@@ -1,10 +1,10 @@
 /* neuron_engine.c: the arithmetic of the neuron engine ops (tensor_tensor,
- * tensor_scalar, activation, converting copies, iota, affine_select and
- * identity, nc_matmul; their checks are in neuron.c).  An op is
- * dispatched once, on its dtypes and its alu op or activation, to typed
- * row kernels (neuron_engine_kern.h): a chunk of each input row is
- * converted to f32 (in place of the old per-element dtype switch, memcpy
- * and double widening), computed and
+ * tensor_scalar, activation, converting copies, iota, nc_matmul, and the
+ * select of affine_select and identity; their checks are in neuron.c).
+ * An op is dispatched once, on its dtypes and
+ * its alu op or activation, to typed row kernels (neuron_engine_kern.h):
+ * a chunk of each input row is converted to f32 (in place of the old
+ * per-element dtype switch, memcpy and double widening), computed and
  * converted to dst's dtype, each step one vectorised loop; an f32 operand
  * is used where it lies, so an all-f32 op is one pass.  The kernels exist
  * once per instruction set, like neuron_blend.c's, chosen by the
