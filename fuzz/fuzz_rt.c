@@ -292,7 +292,7 @@ static void neuron_call(Input *in, World *w, kdsl_rt *rt, const kdsl_site *site,
 	case 1: kdsl_neuron_store(rt, site, wtile(d), a); break;
 	case 2: kdsl_neuron_tensor_copy(rt, site, wtile(d), a); break;
 	case 3: kdsl_neuron_memset(rt, site, wtile(d), x); break;
-	case 4: kdsl_neuron_iota(rt, site, wtile(d), x, y); break;
+	case 4: kdsl_neuron_iota(rt, site, wtile(d), x, y, i1 & 1 ? KDSL_NEURON_IOTA_PSTEP_DEFAULT : i2); break;
 	case 5: kdsl_neuron_tensor_tensor(rt, site, wtile(d), a, b, i0); break;
 	case 6: kdsl_neuron_tensor_scalar(rt, site, wtile(d), a, i0, x); break;
 	case 7: kdsl_neuron_activation(rt, site, wtile(d), a, i0); break;
@@ -303,6 +303,8 @@ static void neuron_call(Input *in, World *w, kdsl_rt *rt, const kdsl_site *site,
 		break;
 	case 11: kdsl_neuron_load_gather(rt, site, wtile(d), a, b); break;
 	case 12: kdsl_neuron_store_scatter(rt, site, wtile(d), a, b); break;
+	case 13: kdsl_neuron_identity(rt, site, wtile(d)); break;
+	case 14: kdsl_neuron_affine_select(rt, site, wtile(d), a, x, i0, i1, i2, nmask % 8 - 1); break;
 	default:
 		kdsl_neuron_tensor_copy_predicated(rt, site, a, x, wtile(d), b, i0, i1, i2);
 		break;
@@ -397,7 +399,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (op % 3 == 0)
 			ascend_call(&in, &w, rt, site, op / 3 % 19);
 		else if (op % 3 == 1)
-			neuron_call(&in, &w, rt, site, op / 3 % 14);
+			neuron_call(&in, &w, rt, site, op / 3 % 16);
 		else
 			misc_call(&in, rt, site, op / 3 % 7);
 		kdsl_fuzz_accepted++;

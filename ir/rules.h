@@ -87,6 +87,7 @@ extern const char *const kd_neuron_alu_ops[];
 /* vec_conv's round_mode strings (kdsl_hw.h's KDSL_ROUND_LIST), NULL-terminated. */
 extern const char *const kd_ascend_round_modes[];
 extern const char *const kd_neuron_act_funcs[];
+extern const char *const kd_neuron_cmp_ops[];
 void kd_check_neuron_shape(KdCheck *c, const KdIns *ins);
 void kd_check_neuron_one(KdCheck *c, const KdIns *ins);
 void kd_check_neuron_tensor_tensor(KdCheck *c, const KdIns *ins);
@@ -95,6 +96,8 @@ void kd_check_neuron_transpose(KdCheck *c, const KdIns *ins);
 void kd_check_neuron_shuffle(KdCheck *c, const KdIns *ins);
 void kd_check_neuron_predicated(KdCheck *c, const KdIns *ins);
 void kd_check_neuron_gather(KdCheck *c, const KdIns *ins);
+void kd_check_neuron_iota(KdCheck *c, const KdIns *ins);
+void kd_check_neuron_identity(KdCheck *c, const KdIns *ins);
 int64_t kd_cost_neuron_dma(const KdFunc *f, const KdIns *ins);
 int64_t kd_cost_neuron_store(const KdFunc *f, const KdIns *ins);
 int64_t kd_cost_neuron_indirect(const KdFunc *f, const KdIns *ins);
@@ -106,6 +109,7 @@ int64_t kd_cost_neuron_memset(const KdFunc *f, const KdIns *ins);
 int64_t kd_cost_neuron_tensor_tensor(const KdFunc *f, const KdIns *ins);
 int64_t kd_cost_neuron_transpose(const KdFunc *f, const KdIns *ins);
 int64_t kd_cost_neuron_predicated(const KdFunc *f, const KdIns *ins);
+int64_t kd_cost_neuron_gpsimd(const KdFunc *f, const KdIns *ins);
 
 #endif
 

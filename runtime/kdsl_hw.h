@@ -420,9 +420,20 @@ enum { KDSL_NEURON_TRANSPOSE_MAX = 128 };
 	X(KDSL_ACT_EXP, "exp")     \
 	X(KDSL_ACT_RELU, "relu")
 
+/* affine_select's cmp: the predicate `A*p + B*j + C cmp 0` (NKI's
+ * affine_select cmp_op, a comparison operator of nki.language). */
+#define KDSL_CMP_LIST(X)        \
+	X(KDSL_CMP_EQ, "==")    \
+	X(KDSL_CMP_NE, "!=")    \
+	X(KDSL_CMP_LT, "<")     \
+	X(KDSL_CMP_LE, "<=")    \
+	X(KDSL_CMP_GT, ">")     \
+	X(KDSL_CMP_GE, ">=")
+
 #define KDSL_CODE_ENUM_(code, str) code,
 enum { KDSL_ALU_LIST(KDSL_CODE_ENUM_) KDSL_NALU };
 enum { KDSL_ACT_LIST(KDSL_CODE_ENUM_) KDSL_NACT };
+enum { KDSL_CMP_LIST(KDSL_CODE_ENUM_) KDSL_NCMP };
 #undef KDSL_CODE_ENUM_
 
 /* ---- neuron: load_gather and store_scatter, indirect DMA (LANGUAGE.md
@@ -431,6 +442,22 @@ enum { KDSL_ACT_LIST(KDSL_CODE_ENUM_) KDSL_NACT };
  * is an sbuf [P, 1] tile of i32 (NKI's indirect examples make it with
  * iota(dtype=np.int32)). */
 #define KDSL_NEURON_INDEX_DTYPE KDSL_I32
+/* ---- neuron: the index-generated tiles (NKI iota, affine_select;
+ * LANGUAGE.md section 7) ----  The GpSimd Engine takes its integer
+ * operands as int32: iota's pstep (channel_multiplier) and affine_select's
+ * p, f and c (channel_multiplier, pattern step, offset). */
+enum { KDSL_NEURON_INDEX_MIN = -2147483647 - 1, KDSL_NEURON_INDEX_MAX = 2147483647 };
+
+/* iota's pstep when the call leaves it out: outside the int32 range a
+ * written pstep must lie in, so no written value is taken for it; the
+ * runtime then computes base + step*(p*F + j), the v0 form, where F*step
+ * is the default pstep. */
+#define KDSL_NEURON_IOTA_PSTEP_DEFAULT INT64_MIN
+
+static inline int kdsl_neuron_index_ok(int64_t v)
+{
+	return v >= KDSL_NEURON_INDEX_MIN && v <= KDSL_NEURON_INDEX_MAX;
+}
 
 /* ---- aipu (seed 004; LANGUAGE.md section 2) ---- */
 

@@ -506,7 +506,16 @@ KDSL_API int kdsl_neuron_load(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst,
 KDSL_API int kdsl_neuron_store(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile src);
 KDSL_API int kdsl_neuron_tensor_copy(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile src);
 KDSL_API int kdsl_neuron_memset(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, double value);
-KDSL_API int kdsl_neuron_iota(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, double base, double step);
+/* pstep KDSL_NEURON_IOTA_PSTEP_DEFAULT: base + step*(p*F + j), else
+ * base + pstep*p + step*j (LANGUAGE.md 7). */
+KDSL_API int kdsl_neuron_iota(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, double base, double step,
+                              int64_t pstep);
+/* dst[p, j] = p == j: a square sbuf tile, 1 and 0 in its dtype. */
+KDSL_API int kdsl_neuron_identity(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst);
+/* dst[q, j] = src[q, j] where p*q + f*j + c cmp 0 (cmp a KDSL_CMP_* code),
+ * else fill (as an f32); both in sbuf, j the flat free index. */
+KDSL_API int kdsl_neuron_affine_select(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile src,
+                                       double fill, int64_t p, int64_t f, int64_t c, int64_t cmp);
 KDSL_API int kdsl_neuron_tensor_tensor(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile a,
                                        kdsl_ctile b, int64_t op);
 KDSL_API int kdsl_neuron_tensor_scalar(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile a,

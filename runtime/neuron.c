@@ -333,7 +333,17 @@ int kdsl_neuron_memset(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, double
 	return KDSL_OK;
 }
 
-int kdsl_neuron_iota(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, double base, double step)
+/* An int32 operand of the GpSimd Engine (iota's pstep, affine_select's
+ * p, f and c). */
+static int index_ok(kdsl_rt *rt, const kdsl_site *site, const char *what, int64_t v)
+{
+	if (kdsl_neuron_index_ok(v))
+		return KDSL_OK;
+	return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "%s must be an int32 (%d..%d), got %" PRId64, what,
+	                    KDSL_NEURON_INDEX_MIN, KDSL_NEURON_INDEX_MAX, v);
+}
+
+int kdsl_neuron_iota(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, double base, double step, int64_t pstep)
 {
 	view d;
 	int rc;
@@ -341,11 +351,33 @@ int kdsl_neuron_iota(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, double b
 	if (!rt)
 		return KDSL_ERR_ARG;
 	/* iota runs on the GpSimd engine, which cannot reach psum. */
-	if ((rc = CHECK_TILE(rt, site, "dst", dst, &d)) || (rc = in_mem(rt, site, "dst", &d, 1, 0, 0)))
+	if ((rc = CHECK_TILE(rt, site, "dst", dst, &d)) || (rc = in_mem(rt, site, "dst", &d, 1, 0, 0)) ||
+	    (pstep != KDSL_NEURON_IOTA_PSTEP_DEFAULT && (rc = index_ok(rt, site, "pstep", pstep))))
 		return rc;
 	if (rt->head.check)
 		uninit_dst(rt, &d);
-	kdsl_engine_iota(rt->isa, eng_rows(&d), base, step, d.np, d.n);
+	kdsl_engine_iota(rt->isa, eng_rows(&d), base, step, pstep, d.np, d.n);
+	return KDSL_OK;
+}
+
+int kdsl_neuron_identity(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst)
+{
+	kdsl_eng_rows none = {NULL, 0, KDSL_F32};
+	view d;
+	int rc;
+
+	if (!rt)
+		return KDSL_ERR_ARG;
+	/* built on the GpSimd engine, as iota and affine_select: sbuf only */
+	if ((rc = CHECK_TILE(rt, site, "dst", dst, &d)) || (rc = in_mem(rt, site, "dst", &d, 1, 0, 0)))
+		return rc;
+	if (d.np != d.n)
+		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE,
+		                    "dst must be square (NKI's identity is [n, n]), got [%" PRId64 ", %" PRId64 "]",
+		                    d.np, d.n);
+	if (rt->head.check)
+		uninit_dst(rt, &d);
+	kdsl_engine_select(eng_rows(&d), none, 0.0f, 1, -1, 0, KDSL_CMP_EQ, d.np, d.n);
 	return KDSL_OK;
 }
 
@@ -412,6 +444,32 @@ int kdsl_neuron_tensor_scalar(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst,
 int kdsl_neuron_activation(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile src, int64_t func)
 {
 	return elementwise(rt, site, dst, src, NULL, func, 0, 1);
+}
+
+int kdsl_neuron_affine_select(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile src, double fill,
+                              int64_t p, int64_t f, int64_t c, int64_t cmp)
+{
+	unsigned char *buf = NULL;
+	view d, s;
+	int rc;
+
+	if (!rt)
+		return KDSL_ERR_ARG;
+	/* GpSimd: both tiles in sbuf (NKI affine_select's memory types) */
+	if ((rc = check_enum(rt, site, "cmp", cmp, KDSL_NCMP)) || (rc = index_ok(rt, site, "p", p)) ||
+	    (rc = index_ok(rt, site, "f", f)) || (rc = index_ok(rt, site, "c", c)) ||
+	    (rc = CHECK_TILE(rt, site, "dst", dst, &d)) || (rc = CHECK_TILE(rt, site, "src", src, &s)) ||
+	    (rc = in_mem(rt, site, "dst", &d, 1, 0, 0)) || (rc = in_mem(rt, site, "src", &s, 1, 0, 0)) ||
+	    (rc = same_shape(rt, site, "src", &s, "dst", &d)))
+		return rc;
+	if (rt->head.check && (rc = uninit_op(rt, site, "src", src.base, &s, NULL, NULL, NULL, dst.base, &d, 0)))
+		return rc;
+	if (overlap(&d, &s) && (rc = snapshot(rt, site, &s, &buf)))
+		return rc;
+	/* on_false_value is an f32 (NKI), so fill is rounded to one first */
+	kdsl_engine_select(eng_rows(&d), eng_rows(&s), (float)fill, p, f, c, cmp, d.np, d.n);
+	free(buf);
+	return KDSL_OK;
 }
 
 /* ---- nc_matmul ---- */

@@ -1,6 +1,7 @@
 /* neuron_engine.c: the arithmetic of the neuron engine ops (tensor_tensor,
- * tensor_scalar, activation, converting copies, iota, nc_matmul; their
- * checks are in neuron.c).  An op is dispatched once, on its dtypes and
+ * tensor_scalar, activation, converting copies, iota, nc_matmul, and the
+ * select of affine_select and identity; their checks are in neuron.c).
+ * An op is dispatched once, on its dtypes and
  * its alu op or activation, to typed row kernels (neuron_engine_kern.h):
  * a chunk of each input row is converted to f32 (in place of the old
  * per-element dtype switch, memcpy and double widening), computed and
@@ -172,21 +173,88 @@ void kdsl_engine_map(kdsl_isa isa, kdsl_eng_kind kind, int64_t code, kdsl_eng_ro
 			map_chunk(&m, r, j0, n - j0 < CHUNK ? n - j0 : CHUNK);
 }
 
-void kdsl_engine_iota(kdsl_isa isa, kdsl_eng_rows d, double base, double step, int64_t rows, int64_t n)
+void kdsl_engine_iota(kdsl_isa isa, kdsl_eng_rows d, double base, double step, int64_t pstep, int64_t rows,
+                      int64_t n)
 {
 	const eng_kernels *k = select_kernels(isa);
 	size_t size = kdsl_dtype_size(d.dt);
+	int v0 = pstep == KDSL_NEURON_IOTA_PSTEP_DEFAULT;
 	int64_t r, j;
 
 	for (r = 0; r < rows; r++) {
 		unsigned char *o = (unsigned char *)(uintptr_t)(d.p + (size_t)r * d.ps);
+		/* v0: the row continues the previous one's numbering; else the
+		 * row starts at base + pstep * r and counts from 0 */
+		double rb = v0 ? base : base + (double)pstep * (double)r, first = v0 ? (double)(r * n) : 0;
 		if (d.dt == KDSL_F32) {
-			k->iota_f32(o, base, step, (double)(r * n), n);
+			k->iota_f32(o, rb, step, first, n);
 			continue;
 		}
 		/* other dtypes: rare, element by element */
 		for (j = 0; j < n; j++)
-			kdsl_store_value(d.dt, o + (size_t)j * size, base + step * (double)(r * n + j));
+			kdsl_store_value(d.dt, o + (size_t)j * size, rb + step * (first + (double)j));
+	}
+}
+
+/* Whether v cmp 0 (a KDSL_CMP_* code, checked by the caller). */
+static int cmp_zero(int64_t cmp, int64_t v)
+{
+	switch (cmp) {
+	case KDSL_CMP_EQ:
+		return v == 0;
+	case KDSL_CMP_NE:
+		return v != 0;
+	case KDSL_CMP_LT:
+		return v < 0;
+	case KDSL_CMP_LE:
+		return v <= 0;
+	case KDSL_CMP_GT:
+		return v > 0;
+	default:
+		return v >= 0;
+	}
+}
+
+/* Elements j0..j1-1 of row o selected from row s (NULL: ones, as one). */
+static void select_run(kdsl_eng_rows d, kdsl_eng_rows s, unsigned char *o, const unsigned char *i, size_t ds,
+                       size_t ss, const unsigned char *one, int64_t j0, int64_t j1)
+{
+	int64_t j;
+
+	if (!s.p)
+		kdsl_splat(o + (size_t)j0 * ds, one, ds, (size_t)(j1 - j0));
+	else if (s.dt == d.dt)
+		memcpy(o + (size_t)j0 * ds, i + (size_t)j0 * ss, (size_t)(j1 - j0) * ds);
+	else
+		for (j = j0; j < j1; j++)
+			kdsl_store_f32(d.dt, o + (size_t)j * ds, kdsl_load_f32(s.dt, i + (size_t)j * ss));
+}
+
+/* The predicate is monotone along a row (b*j is), so each row is at most
+ * three runs of one value: found by walking, each run copied or filled
+ * whole. */
+void kdsl_engine_select(kdsl_eng_rows d, kdsl_eng_rows s, float fill, int64_t a, int64_t b, int64_t c,
+                        int64_t cmp, int64_t rows, int64_t n)
+{
+	size_t ds = kdsl_dtype_size(d.dt), ss = s.p ? kdsl_dtype_size(s.dt) : ds;
+	unsigned char fb[8], one[8];
+	int64_t r, j0, j1;
+
+	kdsl_store_f32(d.dt, fb, fill);
+	kdsl_store_f32(d.dt, one, 1.0f);
+	for (r = 0; r < rows; r++) {
+		unsigned char *o = (unsigned char *)(uintptr_t)(d.p + (size_t)r * d.ps);
+		const unsigned char *i = s.p ? s.p + (size_t)r * s.ps : NULL;
+		int64_t base = a * r + c;
+		for (j0 = 0; j0 < n; j0 = j1) {
+			int keep = cmp_zero(cmp, base + b * j0);
+			for (j1 = j0 + 1; j1 < n && cmp_zero(cmp, base + b * j1) == keep; j1++)
+				;
+			if (keep)
+				select_run(d, s, o, i, ds, ss, one, j0, j1);
+			else
+				kdsl_splat(o + (size_t)j0 * ds, fb, ds, (size_t)(j1 - j0));
+		}
 	}
 }
 

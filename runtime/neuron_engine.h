@@ -33,9 +33,20 @@ typedef enum {
 void kdsl_engine_map(kdsl_isa isa, kdsl_eng_kind kind, int64_t code, kdsl_eng_rows dst, kdsl_eng_rows a,
                      kdsl_eng_rows b, float y, int64_t rows, int64_t n);
 
-/* iota: element (r, j) = base + step * (r * n + j) computed in double and
- * stored with kdsl_store_value. */
-void kdsl_engine_iota(kdsl_isa isa, kdsl_eng_rows dst, double base, double step, int64_t rows, int64_t n);
+/* iota: element (r, j) = base + step * (r * n + j) (v0, the default
+ * pstep) or (base + pstep * r) + step * j, computed in double and rounded
+ * once to dst's dtype (kdsl_store_value). */
+void kdsl_engine_iota(kdsl_isa isa, kdsl_eng_rows dst, double base, double step, int64_t pstep, int64_t rows,
+                      int64_t n);
+
+/* affine_select and identity: element (r, j) of dst is src's where
+ * a*r + b*j + c cmp 0 (cmp a KDSL_CMP_* code; a, b, c int32, so the sum
+ * is exact in int64), else fill.  A selected element is copied bit for
+ * bit when src and dst share a dtype, else through f32; src.p NULL
+ * selects the value 1.  fill is stored as an f32 converted to dst's
+ * dtype. */
+void kdsl_engine_select(kdsl_eng_rows dst, kdsl_eng_rows src, float fill, int64_t a, int64_t b, int64_t c,
+                        int64_t cmp, int64_t rows, int64_t n);
 
 /* The floats nc_matmul needs as scratch: its inputs converted once and a
  * block of accumulator rows (kdsl_rt holds one such area). */

@@ -10,6 +10,7 @@
 #define STR(code, s) [code] = s,
 const char *const kd_neuron_alu_ops[KDSL_NALU + 1] = {KDSL_ALU_LIST(STR) [KDSL_NALU] = NULL};
 const char *const kd_neuron_act_funcs[KDSL_NACT + 1] = {KDSL_ACT_LIST(STR) [KDSL_NACT] = NULL};
+const char *const kd_neuron_cmp_ops[KDSL_NCMP + 1] = {KDSL_CMP_LIST(STR) [KDSL_NCMP] = NULL};
 #undef STR
 
 typedef struct {
@@ -216,6 +217,31 @@ void kd_check_neuron_gather(KdCheck *c, const KdIns *ins)
 		               (long long)t[on].np, onn, (long long)x->np, (long long)x->nf);
 }
 
+/* iota: pstep, when written, is an int32 (NKI's channel_multiplier); the
+ * absent one is the sentinel the op table gives, outside that range. */
+void kd_check_neuron_iota(KdCheck *c, const KdIns *ins)
+{
+	Tile t[KD_MAXPARAM];
+	tiles(c, ins, t, 0);
+	KdRange r = kd_range_of(c, ins->args[IOTA_PSTEP]);
+	if (!r.known || (r.lo == r.hi && r.lo == KDSL_NEURON_IOTA_PSTEP_DEFAULT))
+		return;
+	if (!kdsl_neuron_index_ok(r.lo) || !kdsl_neuron_index_ok(r.hi))
+		kd_check_error(c, ins, IOTA_PSTEP, "pstep must be an int32 (%d..%d), got %lld", KDSL_NEURON_INDEX_MIN,
+		               KDSL_NEURON_INDEX_MAX, (long long)(kdsl_neuron_index_ok(r.lo) ? r.hi : r.lo));
+}
+
+/* identity: NKI's shared identity is [n, n]. */
+void kd_check_neuron_identity(KdCheck *c, const KdIns *ins)
+{
+	Tile t[KD_MAXPARAM];
+	tiles(c, ins, t, 0);
+	const Tile *d = &t[IDENTITY_DST];
+	if (d->v && d->np != d->nf)
+		kd_check_error(c, ins, IDENTITY_DST, "dst must be square (NKI's identity is [n, n]), got [%lld, %lld]",
+		               (long long)d->np, (long long)d->nf);
+}
+
 enum { QUAD = KDSL_NEURON_QUADRANT, KEEP = KDSL_NEURON_SHUFFLE_KEEP };
 
 /* The first value of the progression r outside 0..31 and 255, or 0 when
@@ -409,6 +435,14 @@ int64_t kd_cost_neuron_act(const KdFunc *f, const KdIns *ins)
 int64_t kd_cost_neuron_iota(const KdFunc *f, const KdIns *ins)
 {
 	return 150 + nfree(f, ins, IOTA_DST);
+}
+
+/* The GpSimd Engine's index ops (NKI affine_select's page; identity is
+ * one affine_select of a constant): 150 + N, N the elements per
+ * partition of dst. */
+int64_t kd_cost_neuron_gpsimd(const KdFunc *f, const KdIns *ins)
+{
+	return 150 + nfree(f, ins, dst_of(ins));
 }
 
 /* NKI's memset page: max(MIN_II, N/2) when the value is zero and dst is

@@ -339,7 +339,7 @@ START_TEST(iota_matches_reference)
 					kdsl_store_value(d.dt, exp + (size_t)p * REG + (size_t)(off + j) * ds,
 					                 base + step * (double)(p * n + j));
 			}
-			ck_assert_int_eq(kdsl_neuron_iota(rt, &site, d, base, step), KDSL_OK);
+			ck_assert_int_eq(kdsl_neuron_iota(rt, &site, d, base, step, KDSL_NEURON_IOTA_PSTEP_DEFAULT), KDSL_OK);
 			for (int64_t p = 0; p < np; p++)
 				ck_assert_msg(!memcmp(d.base + (size_t)p * sps, exp + (size_t)p * REG, span(n)),
 				              "iota %s [%lld, %lld]: partition %lld differs", kdsl_dtype_name(d.dt),

@@ -626,7 +626,7 @@ START_TEST(elementwise_overlap)
 	for (int p = 1; p < 8; p++)
 		ck_assert_float_eq(*fat(t, p, 2), 2.0f * (float)((p - 1) * 1000 + 2));
 	ck_assert_int_eq(kdsl_neuron_activation(rt, &site, t, ct(t), 3), KDSL_ERR_RANGE);
-	ck_assert_int_eq(kdsl_neuron_iota(rt, &site, t, 1, 2), KDSL_OK);
+	ck_assert_int_eq(kdsl_neuron_iota(rt, &site, t, 1, 2, KDSL_NEURON_IOTA_PSTEP_DEFAULT), KDSL_OK);
 	ck_assert_float_eq(*fat(t, 7, 3), 1.0f + 2.0f * 31);
 	ck_assert_int_eq(kdsl_neuron_tensor_scalar(rt, &site, t, ct(t), KDSL_ALU_MIN, 10), KDSL_OK);
 	ck_assert_float_eq(*fat(t, 7, 3), 10.0f);
@@ -753,10 +753,10 @@ START_TEST(engine_rules_at_run_time)
 	kdsl_tile s = tile(KDSL_MEM_SBUF, 0, 4, 4, KDSL_F32), p = tile(KDSL_MEM_PSUM, 0, 4, 4, KDSL_F32);
 	kdsl_tile q = tile(KDSL_MEM_PSUM, 64, 4, 4, KDSL_F32);
 	fill_rows(p);
-	ck_assert_int_eq(kdsl_neuron_iota(rt, &site, p, 0, 1), KDSL_ERR_ARG);
+	ck_assert_int_eq(kdsl_neuron_iota(rt, &site, p, 0, 1, KDSL_NEURON_IOTA_PSTEP_DEFAULT), KDSL_ERR_ARG);
 	ck_assert_str_eq(kdsl_rt_last_error(rt), "t.k:1:1: op: dst must be in sbuf, got psum");
 	ck_assert_float_eq(*fat(p, 3, 3), 3003.0f);
-	ck_assert_int_eq(kdsl_neuron_iota(rt, &site, s, 0, 1), KDSL_OK);
+	ck_assert_int_eq(kdsl_neuron_iota(rt, &site, s, 0, 1, KDSL_NEURON_IOTA_PSTEP_DEFAULT), KDSL_OK);
 	/* one psum input (either side) is fine */
 	fill_rows(q);
 	ck_assert_int_eq(kdsl_neuron_tensor_tensor(rt, &site, s, ct(p), ct(s), KDSL_ALU_ADD), KDSL_OK);
@@ -777,6 +777,115 @@ START_TEST(engine_rules_at_run_time)
 	ck_assert_int_eq(kdsl_neuron_nc_matmul(rt, &site, acc, ct(st16), ct(mv), 0), KDSL_ERR_RANGE);
 	ck_assert_str_eq(kdsl_rt_last_error(rt),
 	                 "t.k:1:1: op: stationary and moving must both be f32 if either is, got f16 and f32");
+}
+END_TEST
+
+/* iota with pstep: (base + pstep*p) + step*j, any int32 pstep (0 repeats
+ * the row, a negative one counts down); past int32 it is refused and dst
+ * is left as it was.  Without it the v0 numbering continues row to row. */
+START_TEST(iota_pstep_values_and_rules)
+{
+	kdsl_tile t = tile(KDSL_MEM_SBUF, 0, 4, 5, KDSL_F32), i = tile(KDSL_MEM_SBUF, 64, 4, 5, KDSL_I16);
+	ck_assert_int_eq(kdsl_neuron_iota(rt, &site, t, 3, 2, 100), KDSL_OK);
+	for (int p = 0; p < 4; p++)
+		for (int j = 0; j < 5; j++)
+			ck_assert_float_eq(*fat(t, p, j), (float)(3 + 100 * p + 2 * j));
+	ck_assert_int_eq(kdsl_neuron_iota(rt, &site, t, 0.5, 1, 0), KDSL_OK);
+	ck_assert_float_eq(*fat(t, 3, 4), 4.5f);
+	ck_assert_int_eq(kdsl_neuron_iota(rt, &site, i, 0, 1, -2147483647 - 1), KDSL_OK);
+	/* -2^31 * 1 wraps to 0 in i16, -2^31 * 3 + 4 to 4 */
+	ck_assert_int_eq(((int16_t *)(void *)(i.base + i.pstride))[0], 0);
+	ck_assert_int_eq(((int16_t *)(void *)(i.base + 3 * i.pstride))[4], 4);
+	ck_assert_int_eq(kdsl_neuron_iota(rt, &site, t, 0, 1, KDSL_NEURON_IOTA_PSTEP_DEFAULT), KDSL_OK);
+	ck_assert_float_eq(*fat(t, 2, 1), 11.0f);
+	ck_assert_int_eq(kdsl_neuron_iota(rt, &site, t, 9, 9, 2147483648), KDSL_ERR_RANGE);
+	ck_assert_str_eq(kdsl_rt_last_error(rt),
+	                 "t.k:1:1: op: pstep must be an int32 (-2147483648..2147483647), got 2147483648");
+	ck_assert_int_eq(kdsl_neuron_iota(rt, &site, t, 9, 9, 2147483647), KDSL_OK);
+	ck_assert_float_eq(*fat(t, 0, 0), 9.0f);
+	ck_assert_float_eq(*fat(t, 1, 0), 2147483647.0f + 9.0f);
+}
+END_TEST
+
+/* identity: 1 on the diagonal, 0 elsewhere, in the dtype; square sbuf
+ * tiles only, a sub-view touching nothing outside it. */
+START_TEST(identity_values_and_rules)
+{
+	kdsl_tile t = tile(KDSL_MEM_SBUF, 0, 128, 128, KDSL_F32), b = tile(KDSL_MEM_SBUF, 1024, 8, 8, KDSL_BF16);
+	fill_rows(t);
+	ck_assert_int_eq(kdsl_neuron_identity(rt, &site, sub(t, 2, 3, 5, 3)), KDSL_OK);
+	for (int p = 0; p < 8; p++)
+		for (int j = 0; j < 10; j++) {
+			int in = p >= 2 && p < 5 && j >= 5 && j < 8;
+			float want = in ? (p - 2 == j - 5 ? 1.0f : 0.0f) : (float)(p * 1000 + j);
+			ck_assert_float_eq(*fat(t, p, j), want);
+		}
+	ck_assert_int_eq(kdsl_neuron_identity(rt, &site, t), KDSL_OK);
+	for (int p = 0; p < 128; p++)
+		for (int j = 0; j < 128; j++)
+			ck_assert_float_eq(*fat(t, p, j), p == j ? 1.0f : 0.0f);
+	ck_assert_int_eq(kdsl_neuron_identity(rt, &site, b), KDSL_OK);
+	ck_assert_uint_eq(((uint16_t *)(void *)(b.base + 3 * b.pstride))[3], 0x3f80);
+	ck_assert_uint_eq(((uint16_t *)(void *)(b.base + 3 * b.pstride))[4], 0);
+	ck_assert_int_eq(kdsl_neuron_identity(rt, &site, sub(t, 0, 4, 0, 5)), KDSL_ERR_RANGE);
+	ck_assert_str_eq(kdsl_rt_last_error(rt),
+	                 "t.k:1:1: op: dst must be square (NKI's identity is [n, n]), got [4, 5]");
+	ck_assert_int_eq(kdsl_neuron_identity(rt, &site, tile(KDSL_MEM_PSUM, 0, 4, 4, KDSL_F32)), KDSL_ERR_ARG);
+	ck_assert_str_eq(kdsl_rt_last_error(rt), "t.k:1:1: op: dst must be in sbuf, got psum");
+}
+END_TEST
+
+/* affine_select: src where p*q + f*j + c cmp 0, else fill (an f32): each
+ * comparison against a reference, in place, through f32 between dtypes,
+ * and every rule refused before dst is written. */
+START_TEST(affine_select_values_and_rules)
+{
+	kdsl_tile s = tile(KDSL_MEM_SBUF, 0, 16, 24, KDSL_F32), d = tile(KDSL_MEM_SBUF, 4096, 16, 24, KDSL_F32);
+	kdsl_tile h = tile(KDSL_MEM_SBUF, 8192, 16, 24, KDSL_F16);
+	const int64_t ps[] = {1, 0, -3, 2}, fs[] = {-1, 2, 1, 0}, cs[] = {0, -7, 5, -9};
+	fill_rows(s);
+	for (int64_t cmp = 0; cmp < KDSL_NCMP; cmp++)
+		for (int k = 0; k < 4; k++) {
+			ck_assert_int_eq(kdsl_neuron_affine_select(rt, &site, d, ct(s), -9984.0, ps[k], fs[k], cs[k], cmp),
+			                 KDSL_OK);
+			for (int q = 0; q < 16; q++)
+				for (int j = 0; j < 24; j++) {
+					int64_t v = ps[k] * q + fs[k] * j + cs[k];
+					int keep = cmp == KDSL_CMP_EQ ? v == 0 : cmp == KDSL_CMP_NE ? v != 0 : cmp == KDSL_CMP_LT ? v < 0
+					         : cmp == KDSL_CMP_LE ? v <= 0 : cmp == KDSL_CMP_GT ? v > 0 : v >= 0;
+					ck_assert_float_eq(*fat(d, q, j), keep ? (float)(q * 1000 + j) : -9984.0f);
+				}
+		}
+	/* in place, the causal mask; fill 0.1 is rounded to an f32 */
+	ck_assert_int_eq(kdsl_neuron_affine_select(rt, &site, s, ct(s), 0.1, 1, -1, 0, KDSL_CMP_GE), KDSL_OK);
+	ck_assert_float_eq(*fat(s, 5, 5), 5005.0f);
+	ck_assert_float_eq(*fat(s, 5, 6), 0.1f);
+	/* f32 -> f16 through f32: 1001 and 2002 are exact, fill -1e6 is -inf */
+	fill_rows(s);
+	ck_assert_int_eq(kdsl_neuron_affine_select(rt, &site, h, ct(s), -1e6, 1, -1, 0, KDSL_CMP_GE), KDSL_OK);
+	ck_assert_uint_eq(((uint16_t *)(void *)(h.base + 2 * h.pstride))[2], 0x67d2);   /* 2002 */
+	ck_assert_uint_eq(((uint16_t *)(void *)(h.base + 2 * h.pstride))[3], 0xfc00);
+	/* the rules, dst untouched */
+	fill_rows(d);
+	ck_assert_int_eq(kdsl_neuron_affine_select(rt, &site, d, ct(s), 0, 1, 1, 1, KDSL_NCMP), KDSL_ERR_RANGE);
+	ck_assert_str_eq(kdsl_rt_last_error(rt), "t.k:1:1: op: cmp code must be in 0..5, got 6");
+	ck_assert_int_eq(kdsl_neuron_affine_select(rt, &site, d, ct(s), 0, 2147483648, 1, 1, 0), KDSL_ERR_RANGE);
+	ck_assert_str_eq(kdsl_rt_last_error(rt),
+	                 "t.k:1:1: op: p must be an int32 (-2147483648..2147483647), got 2147483648");
+	ck_assert_int_eq(kdsl_neuron_affine_select(rt, &site, d, ct(s), 0, 1, -2147483649, 1, 0), KDSL_ERR_RANGE);
+	ck_assert_int_eq(kdsl_neuron_affine_select(rt, &site, d, ct(s), 0, 1, 1, 2147483648, 0), KDSL_ERR_RANGE);
+	ck_assert_int_eq(kdsl_neuron_affine_select(rt, &site, d, ct(tile(KDSL_MEM_PSUM, 0, 16, 24, KDSL_F32)), 0, 0,
+	                                           0, 0, 0), KDSL_ERR_ARG);
+	ck_assert_str_eq(kdsl_rt_last_error(rt), "t.k:1:1: op: src must be in sbuf, got psum");
+	ck_assert_int_eq(kdsl_neuron_affine_select(rt, &site, d, ct(sub(s, 0, 16, 0, 23)), 0, 0, 0, 0, 0),
+	                 KDSL_ERR_RANGE);
+	ck_assert_float_eq(*fat(d, 15, 23), 15023.0f);
+	/* int32 ends are accepted: the sum is exact in 64 bits */
+	ck_assert_int_eq(kdsl_neuron_affine_select(rt, &site, d, ct(s), -1, 2147483647, 2147483647, -2147483647 - 1,
+	                                           KDSL_CMP_GT), KDSL_OK);
+	ck_assert_float_eq(*fat(d, 0, 1), -1.0f);      /* 2^31 - 1 - 2^31 */
+	ck_assert_float_eq(*fat(d, 0, 2), 2.0f);       /* 2^32 - 2 - 2^31 */
+	ck_assert_float_eq(*fat(d, 1, 1), 1001.0f);
 }
 END_TEST
 
@@ -803,6 +912,9 @@ int main(void)
 	tcase_add_test(tc, tile_hostile_geometry);
 	tcase_add_test(tc, engines_compute_in_f32);
 	tcase_add_test(tc, engine_rules_at_run_time);
+	tcase_add_test(tc, iota_pstep_values_and_rules);
+	tcase_add_test(tc, identity_values_and_rules);
+	tcase_add_test(tc, affine_select_values_and_rules);
 	suite_add_tcase(s, tc);
 	return kd_check_run(s);
 }
