@@ -85,6 +85,7 @@ int64_t kd_cost_aipu(const KdFunc *f, const KdIns *ins);
 /* neuron hooks (rules_neuron.c) */
 extern const char *const kd_neuron_alu_ops[];
 extern const char *const kd_neuron_act_funcs[];
+extern const char *const kd_neuron_alu_ops_opt[];
 void kd_check_neuron_same(KdCheck *c, const KdIns *ins);
 void kd_check_neuron_shape(KdCheck *c, const KdIns *ins);
 void kd_check_neuron_one(KdCheck *c, const KdIns *ins);
@@ -93,6 +94,10 @@ void kd_check_neuron_matmul(KdCheck *c, const KdIns *ins);
 void kd_check_neuron_transpose(KdCheck *c, const KdIns *ins);
 void kd_check_neuron_shuffle(KdCheck *c, const KdIns *ins);
 void kd_check_neuron_predicated(KdCheck *c, const KdIns *ins);
+void kd_check_neuron_tensor_scalar(KdCheck *c, const KdIns *ins);
+void kd_check_neuron_activation(KdCheck *c, const KdIns *ins);
+void kd_check_neuron_reduce(KdCheck *c, const KdIns *ins);
+int64_t kd_cost_neuron_reduce(const KdFunc *f, const KdIns *ins);
 int64_t kd_cost_neuron_dma(const KdFunc *f, const KdIns *ins);
 int64_t kd_cost_neuron_vec(const KdFunc *f, const KdIns *ins);
 int64_t kd_cost_neuron_act(const KdFunc *f, const KdIns *ins);

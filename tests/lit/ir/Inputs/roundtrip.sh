@@ -69,6 +69,7 @@ tests/lit/neuron/guards.k
 tests/lit/neuron/mod_alloc.k
 tests/lit/neuron/ops.k
 tests/lit/neuron/predicated.k
+tests/lit/neuron/reduce_scalar_rules.k
 tests/lit/neuron/shuffle.k
 tests/lit/neuron/slice_overflow.k
 tests/lit/neuron/transpose.k
