@@ -20,19 +20,6 @@
 #include "kdsl_rt.h"
 #include "fuzz.h"
 
-/* The v0 forms of tensor_scalar and activation (one number operand, no
- * bias or scale). */
-static int ts1(kdsl_rt *r, const kdsl_site *s, kdsl_tile d, kdsl_ctile a, int64_t op, double y)
-{
-	return kdsl_neuron_tensor_scalar(r, s, d, a, op, kdsl_ctile_none(), y, 0, KDSL_ALU_BYPASS,
-	                                 kdsl_ctile_none(), 0, 0);
-}
-
-static int act1(kdsl_rt *r, const kdsl_site *s, kdsl_tile d, kdsl_ctile a, int64_t func)
-{
-	return kdsl_neuron_activation(r, s, d, a, func, kdsl_ctile_none(), 0, kdsl_ctile_none(), 1);
-}
-
 typedef struct {
 	const uint8_t *p;
 	size_t n;
@@ -302,8 +289,17 @@ static void neuron_call(Input *in, World *w, kdsl_rt *rt, const kdsl_site *site,
 	case 3: kdsl_neuron_memset(rt, site, wtile(d), x); break;
 	case 4: kdsl_neuron_iota(rt, site, wtile(d), x, y); break;
 	case 5: kdsl_neuron_tensor_tensor(rt, site, wtile(d), a, b, i0); break;
-	case 6: ts1(rt, site, wtile(d), a, i0, x); break;
-	case 7: act1(rt, site, wtile(d), a, i0); break;
+	case 6:   /* tensor_scalar, its operands tiles or numbers by i1's bits; or tensor_reduce */
+		if (i1 & 16)
+			kdsl_neuron_tensor_reduce(rt, site, wtile(d), a, i0, i2);
+		else
+			kdsl_neuron_tensor_scalar(rt, site, wtile(d), a, i0, i1 & 1 ? b : kdsl_ctile_none(), x, i1 & 2, i2,
+			                          i1 & 4 ? b : kdsl_ctile_none(), y, i1 & 8);
+		break;
+	case 7:
+		kdsl_neuron_activation(rt, site, wtile(d), a, i0, i1 & 1 ? b : kdsl_ctile_none(), x,
+		                       i1 & 2 ? b : kdsl_ctile_none(), y);
+		break;
 	case 8: kdsl_neuron_nc_matmul(rt, site, wtile(d), a, b, i0); break;
 	case 9: kdsl_neuron_nc_transpose(rt, site, wtile(d), a); break;
 	case 10:
