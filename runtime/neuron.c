@@ -409,9 +409,26 @@ static void unary_done(unary_ops *u)
 		free(u->buf[i]);
 }
 
-/* A per-partition operand (LANGUAGE.md 7), checked: the number v when
- * t.base is NULL, else a [P, 1] tile in sbuf or psum, P = dst's
- * partitions; read as an f32 per row, snapshotted when it overlaps dst. */
+/* A per-partition operand's rules (LANGUAGE.md 7): none for a number
+ * (t.base NULL), else a [P, 1] tile in sbuf or psum, P = dst's
+ * partitions, whose view goes to *o. */
+static int per_part_ok(kdsl_rt *rt, const kdsl_site *site, const char *what, kdsl_ctile t, const view *d, view *o)
+{
+	int rc;
+
+	if (!t.base)
+		return KDSL_OK;
+	if ((rc = CHECK_TILE(rt, site, what, t, o)) || (rc = in_mem(rt, site, what, o, 1, 1, 0)))
+		return rc;
+	if (o->np != d->np || o->n != 1)
+		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "%s must be [%" PRId64 ", 1] (one value per partition "
+		                    "of dst), got [%" PRId64 ", %" PRId64 "]", what, d->np, o->np, o->n);
+	return KDSL_OK;
+}
+
+/* A checked per-partition operand for the engine: the f32 number v, or
+ * the tile o read per row (its uninit check first; snapshotted when it
+ * overlaps dst, so every row is read before dst is written). */
 static int per_part(kdsl_rt *rt, const kdsl_site *site, const char *what, kdsl_ctile t, double v, const view *d,
                     view *o, kdsl_eng_scalar *y, unsigned char **buf)
 {
@@ -421,32 +438,11 @@ static int per_part(kdsl_rt *rt, const kdsl_site *site, const char *what, kdsl_c
 	y->v = (float)v;
 	if (!y->tile)
 		return KDSL_OK;
-	if ((rc = CHECK_TILE(rt, site, what, t, o)) || (rc = in_mem(rt, site, what, o, 1, 1, 0)))
-		return rc;
-	if (o->np != d->np || o->n != 1)
-		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "%s must be [%" PRId64 ", 1] (one value per partition "
-		                    "of dst), got [%" PRId64 ", %" PRId64 "]", what, d->np, o->np, o->n);
 	if (rt->head.check && (rc = uninit_src(rt, site, what, t.base, o)))
 		return rc;
 	if (overlap(d, o) && (rc = snapshot(rt, site, o, buf)))
 		return rc;
 	y->t = eng_rows(o);
-	return KDSL_OK;
-}
-
-/* A per-partition operand's rules alone (before any uninit check). */
-static int per_part_ok(kdsl_rt *rt, const kdsl_site *site, const char *what, kdsl_ctile t, const view *d)
-{
-	view o;
-	int rc;
-
-	if (!t.base)
-		return KDSL_OK;
-	if ((rc = CHECK_TILE(rt, site, what, t, &o)) || (rc = in_mem(rt, site, what, &o, 1, 1, 0)))
-		return rc;
-	if (o.np != d->np || o.n != 1)
-		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "%s must be [%" PRId64 ", 1] (one value per partition "
-		                    "of dst), got [%" PRId64 ", %" PRId64 "]", what, d->np, o.np, o.n);
 	return KDSL_OK;
 }
 
@@ -474,7 +470,7 @@ static int unary_check(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, view *
 	    (rc = reduce ? reduced_shape(rt, site, d, &u->s) : same_shape(rt, site, sn, &u->s, "dst", d)))
 		return rc;
 	for (i = 0; i < 2; i++)
-		if (on[i] && (rc = per_part_ok(rt, site, on[i], ot[i], d)))
+		if (on[i] && (rc = per_part_ok(rt, site, on[i], ot[i], d, &u->o[i])))
 			return rc;
 	for (i = 0; i < 2; i++)
 		if (on[i] && (rc = per_part(rt, site, on[i], ot[i], ov[i], d, &u->o[i], &u->y[i], &u->buf[i + 1])))
