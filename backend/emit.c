@@ -275,6 +275,11 @@ static void effect(Emit *e, const KdIns *in)
 		kd_buf_puts(e->o, "\t");
 		local(e, in->res);
 		kd_buf_printf(e->o, " = kd_s.%c;\n", f->val[in->res].type == VT_FLOAT ? 'f' : 'i');
+		/* the op stays for its checks even when nothing reads its value
+		 * (-Wunused-but-set-variable otherwise) */
+		kd_buf_puts(e->o, "\t(void)");
+		local(e, in->res);
+		kd_buf_puts(e->o, ";\n");
 	}
 }
 

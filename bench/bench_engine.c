@@ -11,6 +11,19 @@
 
 #include "bench.h"
 
+/* The v0 forms of tensor_scalar and activation (one number operand, no
+ * bias or scale). */
+static int ts1(kdsl_rt *r, const kdsl_site *s, kdsl_tile d, kdsl_ctile a, int64_t op, double y)
+{
+	return kdsl_neuron_tensor_scalar(r, s, d, a, op, kdsl_ctile_none(), y, 0, KDSL_ALU_BYPASS,
+	                                 kdsl_ctile_none(), 0, 0);
+}
+
+static int act1(kdsl_rt *r, const kdsl_site *s, kdsl_tile d, kdsl_ctile a, int64_t func)
+{
+	return kdsl_neuron_activation(r, s, d, a, func, kdsl_ctile_none(), 0, kdsl_ctile_none(), 1);
+}
+
 #define PART 128
 #define MM_K 128
 #define MM_M 128
@@ -87,12 +100,12 @@ static void eng_kdsl(void *p)
 		                                   KDSL_ALU_ADD));
 		break;
 	case E_SCALAR_MUL:
-		must(rt, kdsl_neuron_tensor_scalar(rt, &site, sb(c, 2, KDSL_F32), csb(c, 0, KDSL_F32), KDSL_ALU_MULTIPLY,
+		must(rt, ts1(rt, &site, sb(c, 2, KDSL_F32), csb(c, 0, KDSL_F32), KDSL_ALU_MULTIPLY,
 		                                   1.5));
 		break;
 	case E_ACT_COPY:
 	case E_ACT_RELU:
-		must(rt, kdsl_neuron_activation(rt, &site, sb(c, 2, KDSL_F32), csb(c, 0, KDSL_F32),
+		must(rt, act1(rt, &site, sb(c, 2, KDSL_F32), csb(c, 0, KDSL_F32),
 		                                c->op == E_ACT_COPY ? KDSL_ACT_COPY : KDSL_ACT_RELU));
 		break;
 	case E_CVT_F16:
@@ -110,7 +123,7 @@ static void eng_kdsl(void *p)
 		kdsl_tile out = kdsl_tile_of(c->sbuf + (MM_M + MM_N) * 4, c->pbytes, MM_N * 4, PART, 0, MM_M, 0, MM_N,
 		                             KDSL_MEM_SBUF, KDSL_F32);
 		must(rt, kdsl_neuron_nc_matmul(rt, &site, ps, st, mv, 0));
-		must(rt, kdsl_neuron_activation(rt, &site, out, cps, KDSL_ACT_COPY));
+		must(rt, act1(rt, &site, out, cps, KDSL_ACT_COPY));
 	}
 	}
 	bench_sink(c->sbuf);

@@ -417,6 +417,68 @@ def k_upsample():
             lambda: {"x": f16_in(27, (8, 64))}, {"y": ((16, 128), F16)}, {}, fn, True)
 
 
+def k_rmsnorm():
+    x, y = np.zeros((128, 512), F32), np.zeros((128, 512), F32)
+    r = np.zeros((128, 1), F32)
+
+    def ins():
+        return {"a": rng(30).random((256, 512), dtype=F32), "g": rng(31).random((1, 512), dtype=F32)}
+
+    def fn(a):
+        for i in range(2):
+            x[:] = a["a"][i * 128:(i + 1) * 128]
+            np.square(x, out=y)
+            np.sum(y, axis=1, keepdims=True, out=r)
+            r[:] = F32(1) / np.sqrt(r * F32(1.0 / 512))
+            np.multiply(x, r, out=y)
+            np.multiply(y, a["g"], out=y)
+            a["out"][i * 128:(i + 1) * 128] = y
+
+    return ("examples/nki_rmsnorm.k", "rmsnorm", ins, {"out": ((256, 512), F32)}, {}, fn, False)
+
+
+def k_layernorm():
+    t, sh = np.zeros((128, 512), F32), np.zeros((128, 512), F32)
+    m, v = np.zeros((128, 1), F32), np.zeros((128, 1), F32)
+
+    def ins():
+        return {"x": rng(32).random((256, 512), dtype=F32), "gamma": rng(33).random((1, 512), dtype=F32),
+                "beta": rng(34).random((1, 512), dtype=F32)}
+
+    def fn(a):
+        for i in range(2):
+            t[:] = a["x"][i * 128:(i + 1) * 128]
+            np.mean(t, axis=1, keepdims=True, out=m)
+            np.square(t, out=sh)
+            np.mean(sh, axis=1, keepdims=True, out=v)
+            v[:] = F32(1) / np.sqrt(v - m * m + F32(1e-5))
+            np.subtract(t, m, out=sh)
+            np.multiply(sh, v, out=sh)
+            np.multiply(sh, a["gamma"], out=sh)
+            np.add(sh, a["beta"], out=sh)
+            a["out"][i * 128:(i + 1) * 128] = sh
+
+    return ("examples/nki_layernorm.k", "layernorm", ins, {"out": ((256, 512), F32)}, {}, fn, False)
+
+
+def k_softmax():
+    t, e = np.zeros((128, 512), F32), np.zeros((128, 512), F32)
+    s = np.zeros((128, 1), F32)
+
+    def fn(a):
+        for i in range(2):
+            t[:] = a["x"][i * 128:(i + 1) * 128]
+            np.max(t, axis=1, keepdims=True, out=s)
+            np.subtract(t, s, out=e)
+            np.exp(e, out=e)
+            np.sum(e, axis=1, keepdims=True, out=s)
+            np.divide(e, s, out=e)
+            a["out"][i * 128:(i + 1) * 128] = e
+
+    return ("examples/nki_softmax.k", "softmax", lambda: {"x": rng(35).random((256, 512), dtype=F32)},
+            {"out": ((256, 512), F32)}, {}, fn, False)
+
+
 def k_matmul_act():
     xs, ws = np.zeros((128, 128), F32), np.zeros((128, 512), F32)
     acc, ys = np.zeros((128, 512), F32), np.zeros((128, 512), F32)
@@ -474,8 +536,8 @@ def k_embedding():
 KERNELS = {f.__name__[2:]: f for f in (
     k_mask_strings, k_permutations, k_block_stage, k_contiguous, k_move_large, k_unaligned,
     k_guarded, k_row_gather, k_predicated, k_rounding, k_psum_double, k_swap_pairs, k_rotate,
-    k_transpose, k_batch_norm, k_blast, k_permute, k_scatter, k_upsample, k_matmul_act,
-    k_matmul_tiled, k_embedding)}
+    k_transpose, k_batch_norm, k_blast, k_permute, k_scatter, k_upsample, k_rmsnorm, k_layernorm,
+    k_softmax, k_matmul_act, k_matmul_tiled, k_embedding)}
 
 
 def setup(name):
@@ -521,7 +583,9 @@ def cmd_check(d):
             if exact:
                 same = got.dtype == v.dtype and got.shape == v.shape and got.tobytes() == v.tobytes()
             else:
-                # matmul: numpy's BLAS sums in its own order, kdsl in k order
+                # matmul: numpy's BLAS sums in its own order, kdsl in k order;
+                # the norms: numpy's pairwise sums and f32 exp against kdsl's
+                # sequential folds and libm's double exp
                 same = got.shape == v.shape and np.allclose(got, v, rtol=1e-4, atol=1e-4)
             if not same:
                 print(f"whole_kernels: {name}: {k} differs from kdsl's", file=sys.stderr)

@@ -294,8 +294,17 @@ static void neuron_call(Input *in, World *w, kdsl_rt *rt, const kdsl_site *site,
 	case 3: kdsl_neuron_memset(rt, site, wtile(d), x); break;
 	case 4: kdsl_neuron_iota(rt, site, wtile(d), x, y, i1 & 1 ? KDSL_NEURON_IOTA_PSTEP_DEFAULT : i2); break;
 	case 5: kdsl_neuron_tensor_tensor(rt, site, wtile(d), a, b, i0); break;
-	case 6: kdsl_neuron_tensor_scalar(rt, site, wtile(d), a, i0, x); break;
-	case 7: kdsl_neuron_activation(rt, site, wtile(d), a, i0); break;
+	case 6:   /* tensor_scalar, its operands tiles or numbers by i1's bits; or tensor_reduce */
+		if (i1 & 16)
+			kdsl_neuron_tensor_reduce(rt, site, wtile(d), a, i0, i2);
+		else
+			kdsl_neuron_tensor_scalar(rt, site, wtile(d), a, i0, i1 & 1 ? b : kdsl_ctile_none(), x, i1 & 2, i2,
+			                          i1 & 4 ? b : kdsl_ctile_none(), y, i1 & 8);
+		break;
+	case 7:
+		kdsl_neuron_activation(rt, site, wtile(d), a, i0, i1 & 1 ? b : kdsl_ctile_none(), x,
+		                       i1 & 2 ? b : kdsl_ctile_none(), y);
+		break;
 	case 8: kdsl_neuron_nc_matmul(rt, site, wtile(d), a, b, i0); break;
 	case 9: kdsl_neuron_nc_transpose(rt, site, wtile(d), a); break;
 	case 10:

@@ -413,12 +413,20 @@ enum { KDSL_NEURON_TRANSPOSE_MAX = 128 };
 	X(KDSL_ALU_SUBTRACT, "subtract")   \
 	X(KDSL_ALU_MULTIPLY, "multiply")   \
 	X(KDSL_ALU_MAX, "max")             \
-	X(KDSL_ALU_MIN, "min")
+	X(KDSL_ALU_MIN, "min")             \
+	X(KDSL_ALU_DIVIDE, "divide")
 /* activation's func: X(code, string) */
 #define KDSL_ACT_LIST(X)           \
 	X(KDSL_ACT_COPY, "copy")   \
 	X(KDSL_ACT_EXP, "exp")     \
-	X(KDSL_ACT_RELU, "relu")
+	X(KDSL_ACT_RELU, "relu")   \
+	X(KDSL_ACT_SQUARE, "square") \
+	X(KDSL_ACT_SQRT, "sqrt")   \
+	X(KDSL_ACT_RSQRT, "rsqrt") \
+	X(KDSL_ACT_RECIPROCAL, "reciprocal") \
+	X(KDSL_ACT_LOG, "log")     \
+	X(KDSL_ACT_TANH, "tanh")   \
+	X(KDSL_ACT_SIGMOID, "sigmoid")
 
 /* affine_select's cmp: the predicate `A*p + B*j + C cmp 0` (NKI's
  * affine_select cmp_op, a comparison operator of nki.language). */
@@ -457,6 +465,17 @@ enum { KDSL_NEURON_INDEX_MIN = -2147483647 - 1, KDSL_NEURON_INDEX_MAX = 21474836
 static inline int kdsl_neuron_index_ok(int64_t v)
 {
 	return v >= KDSL_NEURON_INDEX_MIN && v <= KDSL_NEURON_INDEX_MAX;
+}
+
+/* tensor_scalar's op1 when it is omitted (NKI's op1=None): the code after
+ * the ALU list, which only op1 accepts (LANGUAGE.md 7). */
+enum { KDSL_ALU_BYPASS = KDSL_NALU };
+/* tensor_reduce's ops: the ALU codes a free-axis reduction takes (NKI
+ * tensor_reduce's arithmetic operators that are associative in exact
+ * arithmetic; LANGUAGE.md 7). */
+static inline int kdsl_neuron_reduce_op_ok(int64_t op)
+{
+	return op == KDSL_ALU_ADD || op == KDSL_ALU_MAX || op == KDSL_ALU_MIN || op == KDSL_ALU_MULTIPLY;
 }
 
 /* ---- aipu (seed 004; LANGUAGE.md section 2) ---- */

@@ -518,10 +518,21 @@ KDSL_API int kdsl_neuron_affine_select(kdsl_rt *rt, const kdsl_site *site, kdsl_
                                        double fill, int64_t p, int64_t f, int64_t c, int64_t cmp);
 KDSL_API int kdsl_neuron_tensor_tensor(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile a,
                                        kdsl_ctile b, int64_t op);
+/* dst = (a op0 operand0) op1 operand1 (LANGUAGE.md 7): an operand is the
+ * number v (its tile's base NULL) or a [P, 1] tile; reverse puts it on
+ * the left; op1 KDSL_ALU_BYPASS: no second operation. */
 KDSL_API int kdsl_neuron_tensor_scalar(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile a,
-                                       int64_t op, double scalar);
+                                       int64_t op0, kdsl_ctile operand0, double operand0_v, int64_t reverse0,
+                                       int64_t op1, kdsl_ctile operand1, double operand1_v, int64_t reverse1);
+/* dst = func(src * scale + bias); bias and scale numbers or [P, 1] tiles
+ * as tensor_scalar's operands. */
 KDSL_API int kdsl_neuron_activation(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile src,
-                                    int64_t func);
+                                    int64_t func, kdsl_ctile bias, double bias_v, kdsl_ctile scale,
+                                    double scale_v);
+/* dst [P, 1] = op (KDSL_ALU_ADD, _MAX, _MIN, _MULTIPLY) over each
+ * partition of src, times -1 when negate. */
+KDSL_API int kdsl_neuron_tensor_reduce(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile src,
+                                       int64_t op, int64_t negate);
 /* dst[M, N] (=|+=) stationary[K, M]^T @ moving[K, N] in f32; dst f32. */
 KDSL_API int kdsl_neuron_nc_matmul(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile stationary,
                                    kdsl_ctile moving, int64_t accumulate);

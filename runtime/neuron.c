@@ -259,7 +259,7 @@ static int copy_rows(kdsl_rt *rt, const kdsl_site *site, const view *d, view s)
 	if (overlap(d, &s) && (rc = snapshot(rt, site, &s, &buf)))
 		return rc;
 	if (d->dt != s.dt)
-		kdsl_engine_map(rt->isa, KDSL_ENG_COPY, 0, eng_rows(d), eng_rows(&s), eng_rows(&s), 0, d->np, d->n);
+		kdsl_engine_map(rt->isa, KDSL_ENG_COPY, 0, eng_rows(d), eng_rows(&s), eng_rows(&s), d->np, d->n);
 	else
 		for (p = 0; p < d->np; p++)
 			kdsl_copy_row(wrow(d, p), row(&s, p), (size_t)d->n * d->size);
@@ -389,12 +389,10 @@ static int check_enum(kdsl_rt *rt, const kdsl_site *site, const char *what, int6
 	                    n - 1, v);
 }
 
-/* dst = f(a, b) element-wise, the engines' way: a, b and the scalar y
- * converted to f32, f computed in f32, the result converted to dst's
- * dtype.  b may be absent (scalar y).  Sources that overlap dst are
- * snapshotted first. */
-static int elementwise(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile a, const kdsl_ctile *b,
-                       int64_t op, double y, int is_act)
+/* dst = a op b element-wise, the engines' way: a and b converted to f32,
+ * op computed in f32, the result converted to dst's dtype.  Sources that
+ * overlap dst are snapshotted first. */
+static int elementwise(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile a, kdsl_ctile b, int64_t op)
 {
 	view d, s, t;
 	unsigned char *ba = NULL, *bb = NULL;
@@ -402,25 +400,21 @@ static int elementwise(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_c
 
 	if (!rt)
 		return KDSL_ERR_ARG;
-	if ((rc = check_enum(rt, site, is_act ? "func" : "op", op, is_act ? KDSL_NACT : KDSL_NALU)) ||
-	    (rc = CHECK_TILE(rt, site, "dst", dst, &d)) || (rc = CHECK_TILE(rt, site, is_act ? "src" : "a", a, &s)) ||
-	    (rc = in_mem(rt, site, "dst", &d, 1, 1, 0)) || (rc = in_mem(rt, site, is_act ? "src" : "a", &s, 1, 1, 0)) ||
-	    (rc = same_shape(rt, site, is_act ? "src" : "a", &s, "dst", &d)))
+	if ((rc = check_enum(rt, site, "op", op, KDSL_NALU)) || (rc = CHECK_TILE(rt, site, "dst", dst, &d)) ||
+	    (rc = CHECK_TILE(rt, site, "a", a, &s)) || (rc = in_mem(rt, site, "dst", &d, 1, 1, 0)) ||
+	    (rc = in_mem(rt, site, "a", &s, 1, 1, 0)) || (rc = same_shape(rt, site, "a", &s, "dst", &d)) ||
+	    (rc = CHECK_TILE(rt, site, "b", b, &t)) || (rc = in_mem(rt, site, "b", &t, 1, 1, 0)) ||
+	    (rc = same_shape(rt, site, "b", &t, "dst", &d)))
 		return rc;
-	if (b && ((rc = CHECK_TILE(rt, site, "b", *b, &t)) || (rc = in_mem(rt, site, "b", &t, 1, 1, 0)) ||
-	          (rc = same_shape(rt, site, "b", &t, "dst", &d))))
-		return rc;
-	if (rt->head.check && (rc = uninit_op(rt, site, is_act ? "src" : "a", a.base, &s, "b", b ? b->base : NULL,
-	                                      b ? &t : NULL, dst.base, &d, 0)))
+	if (rt->head.check && (rc = uninit_op(rt, site, "a", a.base, &s, "b", b.base, &t, dst.base, &d, 0)))
 		return rc;
 	if (overlap(&d, &s) && (rc = snapshot(rt, site, &s, &ba)))
 		return rc;
-	if (b && overlap(&d, &t) && (rc = snapshot(rt, site, &t, &bb))) {
+	if (overlap(&d, &t) && (rc = snapshot(rt, site, &t, &bb))) {
 		free(ba);
 		return rc;
 	}
-	kdsl_engine_map(rt->isa, is_act ? KDSL_ENG_ACT : b ? KDSL_ENG_ALU : KDSL_ENG_ALU_S, op, eng_rows(&d),
-	                eng_rows(&s), eng_rows(b ? &t : &s), (float)y, d.np, d.n);
+	kdsl_engine_map(rt->isa, KDSL_ENG_ALU, op, eng_rows(&d), eng_rows(&s), eng_rows(&t), d.np, d.n);
 	free(ba);
 	free(bb);
 	return KDSL_OK;
@@ -432,18 +426,169 @@ int kdsl_neuron_tensor_tensor(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst,
 	/* The engine reads at most one operand from psum per instruction. */
 	if (rt && a.mem == KDSL_MEM_PSUM && b.mem == KDSL_MEM_PSUM)
 		return kdsl_rt_fail(rt, site, KDSL_ERR_ARG, "a and b must not both be in psum");
-	return elementwise(rt, site, dst, a, &b, op, 0, 0);
+	return elementwise(rt, site, dst, a, b, op);
 }
 
-int kdsl_neuron_tensor_scalar(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile a,
-                              int64_t op, double scalar)
+/* The source operands of tensor_scalar, activation and tensor_reduce:
+ * the data view and up to two per-partition operands, with the buffers
+ * of their snapshots (freed by unary_done). */
+typedef struct {
+	view s, o[2];
+	kdsl_eng_scalar y[2];
+	unsigned char *buf[3];
+} unary_ops;
+
+static void unary_done(unary_ops *u)
 {
-	return elementwise(rt, site, dst, a, NULL, op, scalar, 0);
+	for (int i = 0; i < 3; i++)
+		free(u->buf[i]);
 }
 
-int kdsl_neuron_activation(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile src, int64_t func)
+/* A per-partition operand's rules (LANGUAGE.md 7): none for a number
+ * (t.base NULL), else a [P, 1] tile in sbuf or psum, P = dst's
+ * partitions, whose view goes to *o. */
+static int per_part_ok(kdsl_rt *rt, const kdsl_site *site, const char *what, kdsl_ctile t, const view *d, view *o)
 {
-	return elementwise(rt, site, dst, src, NULL, func, 0, 1);
+	int rc;
+
+	if (!t.base)
+		return KDSL_OK;
+	if ((rc = CHECK_TILE(rt, site, what, t, o)) || (rc = in_mem(rt, site, what, o, 1, 1, 0)))
+		return rc;
+	if (o->np != d->np || o->n != 1)
+		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "%s must be [%" PRId64 ", 1] (one value per partition "
+		                    "of dst), got [%" PRId64 ", %" PRId64 "]", what, d->np, o->np, o->n);
+	return KDSL_OK;
+}
+
+/* A checked per-partition operand for the engine: the f32 number v, or
+ * the tile o read per row (its uninit check first; snapshotted when it
+ * overlaps dst, so every row is read before dst is written). */
+static int per_part(kdsl_rt *rt, const kdsl_site *site, const char *what, kdsl_ctile t, double v, const view *d,
+                    view *o, kdsl_eng_scalar *y, unsigned char **buf)
+{
+	int rc;
+
+	y->tile = t.base != NULL;
+	y->v = (float)v;
+	if (!y->tile)
+		return KDSL_OK;
+	if (rt->head.check && (rc = uninit_src(rt, site, what, t.base, o)))
+		return rc;
+	if (overlap(d, o) && (rc = snapshot(rt, site, o, buf)))
+		return rc;
+	y->t = eng_rows(o);
+	return KDSL_OK;
+}
+
+/* dst [P, 1] for src's P partitions (tensor_reduce). */
+static int reduced_shape(kdsl_rt *rt, const kdsl_site *site, const view *d, const view *s)
+{
+	if (d->np == s->np && d->n == 1)
+		return KDSL_OK;
+	return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "dst must be [%" PRId64 ", 1] (src's partitions), got [%" PRId64
+	                    ", %" PRId64 "]", s->np, d->np, d->n);
+}
+
+/* The checks all three ops share: dst and the data view src (named sn)
+ * in sbuf or psum, of the same shape (reduce: dst [P, 1]); the two
+ * per-partition operands (names on[i], NULL: none); then, every rule
+ * checked, the uninit checks and marks and the snapshots. */
+static int unary_check(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, view *d, const char *sn, kdsl_ctile src,
+                       int reduce, const char *const on[2], const kdsl_ctile ot[2], const double ov[2], unary_ops *u)
+{
+	int rc, i;
+
+	memset(u, 0, sizeof *u);
+	if ((rc = CHECK_TILE(rt, site, "dst", dst, d)) || (rc = CHECK_TILE(rt, site, sn, src, &u->s)) ||
+	    (rc = in_mem(rt, site, "dst", d, 1, 1, 0)) || (rc = in_mem(rt, site, sn, &u->s, 1, 1, 0)) ||
+	    (rc = reduce ? reduced_shape(rt, site, d, &u->s) : same_shape(rt, site, sn, &u->s, "dst", d)))
+		return rc;
+	for (i = 0; i < 2; i++)
+		if (on[i] && (rc = per_part_ok(rt, site, on[i], ot[i], d, &u->o[i])))
+			return rc;
+	for (i = 0; i < 2; i++)
+		if (on[i] && (rc = per_part(rt, site, on[i], ot[i], ov[i], d, &u->o[i], &u->y[i], &u->buf[i + 1])))
+			return rc;
+	if (rt->head.check && (rc = uninit_op(rt, site, sn, src.base, &u->s, NULL, NULL, NULL, dst.base, d, 0)))
+		return rc;
+	if (overlap(d, &u->s) && (rc = snapshot(rt, site, &u->s, &u->buf[0])))
+		return rc;
+	return KDSL_OK;
+}
+
+int kdsl_neuron_tensor_scalar(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile a, int64_t op0,
+                              kdsl_ctile t0, double v0, int64_t reverse0, int64_t op1, kdsl_ctile t1, double v1,
+                              int64_t reverse1)
+{
+	static const char *const names[2] = {"operand0", "operand1"};
+	const char *on[2] = {names[0], op1 == KDSL_ALU_BYPASS ? NULL : names[1]};
+	kdsl_ctile ot[2] = {t0, t1};
+	double ov[2] = {v0, v1};
+	unary_ops u;
+	view d;
+	int rc;
+
+	if (!rt)
+		return KDSL_ERR_ARG;
+	memset(&u, 0, sizeof u);
+	if ((rc = check_enum(rt, site, "op0", op0, KDSL_NALU)) || (rc = check_enum(rt, site, "op1", op1, KDSL_NALU + 1)) ||
+	    (rc = unary_check(rt, site, dst, &d, "a", a, 0, on, ot, ov, &u))) {
+		unary_done(&u);
+		return rc;
+	}
+	kdsl_engine_tensor_scalar(rt->isa, eng_rows(&d), eng_rows(&u.s), op0, u.y[0], reverse0 != 0, op1, u.y[1],
+	                          reverse1 != 0, d.np, d.n);
+	unary_done(&u);
+	return KDSL_OK;
+}
+
+int kdsl_neuron_activation(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile src, int64_t func,
+                           kdsl_ctile bias, double bias_v, kdsl_ctile scale, double scale_v)
+{
+	static const char *const on[2] = {"scale", "bias"};
+	kdsl_ctile ot[2] = {scale, bias};
+	double ov[2] = {scale_v, bias_v};
+	unary_ops u;
+	view d;
+	int rc;
+
+	if (!rt)
+		return KDSL_ERR_ARG;
+	memset(&u, 0, sizeof u);
+	if ((rc = check_enum(rt, site, "func", func, KDSL_NACT)) ||
+	    (rc = unary_check(rt, site, dst, &d, "src", src, 0, on, ot, ov, &u))) {
+		unary_done(&u);
+		return rc;
+	}
+	kdsl_engine_activation(rt->isa, func, eng_rows(&d), eng_rows(&u.s), u.y[0], u.y[1], d.np, d.n);
+	unary_done(&u);
+	return KDSL_OK;
+}
+
+int kdsl_neuron_tensor_reduce(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile src, int64_t op,
+                              int64_t negate)
+{
+	static const char *const on[2] = {NULL, NULL};
+	kdsl_ctile ot[2] = {kdsl_ctile_none(), kdsl_ctile_none()};
+	double ov[2] = {0, 0};
+	unary_ops u;
+	view d;
+	int rc;
+
+	if (!rt)
+		return KDSL_ERR_ARG;
+	memset(&u, 0, sizeof u);
+	if (!kdsl_neuron_reduce_op_ok(op))
+		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "op must be \"add\", \"max\", \"min\" or \"multiply\", "
+		                    "got code %" PRId64, op);
+	if ((rc = unary_check(rt, site, dst, &d, "src", src, 1, on, ot, ov, &u))) {
+		unary_done(&u);
+		return rc;
+	}
+	kdsl_engine_reduce(rt->isa, op, negate != 0, eng_rows(&d), eng_rows(&u.s), d.np, u.s.n);
+	unary_done(&u);
+	return KDSL_OK;
 }
 
 int kdsl_neuron_affine_select(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile src, double fill,
@@ -751,7 +896,7 @@ int kdsl_neuron_tensor_copy_predicated(kdsl_rt *rt, const kdsl_site *site, kdsl_
 	} else {
 		for (p = 0; p < d.np; p++) {
 			kdsl_eng_rows t = {tmp, 0, d.dt}, r = {row(&s, p), 0, s.dt};
-			kdsl_engine_map(rt->isa, KDSL_ENG_COPY, 0, t, r, r, 0, 1, d.n);
+			kdsl_engine_map(rt->isa, KDSL_ENG_COPY, 0, t, r, r, 1, d.n);
 			blend(wrow(&d, p), 0, tmp, 0, row(&pv, p), 0, 1, d.n, flip);
 		}
 	}

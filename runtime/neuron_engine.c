@@ -43,6 +43,7 @@ typedef struct {
 	eng_store store[KDSL_NDTYPE];
 	eng_bin bin[KDSL_NALU];
 	eng_sca sca[KDSL_NALU];
+	eng_sca rsca[KDSL_NALU];   /* the scalar as the left operand */
 	eng_un act[KDSL_NACT];
 	eng_mm4 mm4[2];   /* [1]: under the NaN rule, for inputs with a NaN */
 	eng_mm1 mm1[2];
@@ -116,7 +117,6 @@ typedef struct {
 	int64_t code;
 	kdsl_eng_rows d, a, b;
 	size_t ds, as, bs;
-	float y;
 } map_job;
 
 /* One chunk of dst = f(a[, b]): the result computed into dst when dst is
@@ -138,12 +138,6 @@ static void map_chunk(const map_job *m, int64_t r, int64_t j0, int64_t len)
 	case KDSL_ENG_ALU:
 		k->bin[m->code](fo, fa, f32_chunk(k, m->b, m->bs, r, j0, len, bb), len);
 		break;
-	case KDSL_ENG_ALU_S:
-		k->sca[m->code](fo, fa, m->y, len);
-		break;
-	case KDSL_ENG_ACT:
-		k->act[m->code](fo, fa, len);
-		break;
 	default:   /* a copy into a non-f32 dst stores a's f32 values */
 		fo = (float *)(uintptr_t)fa;
 		break;
@@ -153,7 +147,7 @@ static void map_chunk(const map_job *m, int64_t r, int64_t j0, int64_t len)
 }
 
 void kdsl_engine_map(kdsl_isa isa, kdsl_eng_kind kind, int64_t code, kdsl_eng_rows dst, kdsl_eng_rows a,
-                     kdsl_eng_rows b, float y, int64_t rows, int64_t n)
+                     kdsl_eng_rows b, int64_t rows, int64_t n)
 {
 	map_job m;
 	int64_t r, j0;
@@ -167,10 +161,146 @@ void kdsl_engine_map(kdsl_isa isa, kdsl_eng_kind kind, int64_t code, kdsl_eng_ro
 	m.ds = kdsl_dtype_size(dst.dt);
 	m.as = kdsl_dtype_size(a.dt);
 	m.bs = kdsl_dtype_size(b.dt);
-	m.y = y;
 	for (r = 0; r < rows; r++)
 		for (j0 = 0; j0 < n; j0 += CHUNK)
 			map_chunk(&m, r, j0, n - j0 < CHUNK ? n - j0 : CHUNK);
+}
+
+/* Row r's value of a per-partition operand: its number, or element r of
+ * its [P, 1] tile as an f32. */
+static float scalar_of(const eng_kernels *k, const kdsl_eng_scalar *s, int64_t r)
+{
+	float v;
+
+	if (!s->tile)
+		return s->v;
+	k->load[s->t.dt](&v, s->t.p + (size_t)r * s->t.ps, 1);
+	return v;
+}
+
+/* o = x op y, or y op x when rev (the scalar on the left). */
+static void sca_op(const eng_kernels *k, int64_t op, int rev, float *o, const float *x, float y, int64_t len)
+{
+	(rev ? k->rsca : k->sca)[op](o, x, y, len);
+}
+
+/* The output chunk of row r at element j0: dst itself when it is aligned
+ * f32, else buf (stored by put_chunk). */
+static float *out_chunk(kdsl_eng_rows d, size_t ds, int64_t r, int64_t j0, float *buf, unsigned char **o)
+{
+	*o = (unsigned char *)(uintptr_t)(d.p + (size_t)r * d.ps + (size_t)j0 * ds);
+	return direct(d.dt, *o) ? (float *)(void *)*o : buf;
+}
+
+static void put_chunk(const eng_kernels *k, kdsl_eng_rows d, unsigned char *o, const float *fo, int64_t len)
+{
+	if (fo != (const float *)(const void *)o)
+		k->store[d.dt](o, fo, len);
+}
+
+void kdsl_engine_tensor_scalar(kdsl_isa isa, kdsl_eng_rows dst, kdsl_eng_rows a, int64_t op0, kdsl_eng_scalar y0,
+                               int rev0, int64_t op1, kdsl_eng_scalar y1, int rev1, int64_t rows, int64_t n)
+{
+	const eng_kernels *k = select_kernels(isa);
+	size_t ds = kdsl_dtype_size(dst.dt), as = kdsl_dtype_size(a.dt);
+	float ba[CHUNK], bt[CHUNK], bo[CHUNK];
+	int64_t r, j0, len;
+
+	for (r = 0; r < rows; r++) {
+		float v0 = scalar_of(k, &y0, r), v1 = op1 == KDSL_ALU_BYPASS ? 0 : scalar_of(k, &y1, r);
+		for (j0 = 0; j0 < n; j0 += len) {
+			unsigned char *o;
+			float *fo;
+			const float *x;
+			len = n - j0 < CHUNK ? n - j0 : CHUNK;
+			fo = out_chunk(dst, ds, r, j0, bo, &o);
+			x = f32_chunk(k, a, as, r, j0, len, ba);
+			if (op1 == KDSL_ALU_BYPASS) {
+				sca_op(k, op0, rev0, fo, x, v0, len);
+			} else {   /* the kernels' operands never alias: the first result goes to bt */
+				sca_op(k, op0, rev0, bt, x, v0, len);
+				sca_op(k, op1, rev1, fo, bt, v1, len);
+			}
+			put_chunk(k, dst, o, fo, len);
+		}
+	}
+}
+
+void kdsl_engine_activation(kdsl_isa isa, int64_t func, kdsl_eng_rows dst, kdsl_eng_rows src,
+                            kdsl_eng_scalar scale, kdsl_eng_scalar bias, int64_t rows, int64_t n)
+{
+	const eng_kernels *k = select_kernels(isa);
+	size_t ds = kdsl_dtype_size(dst.dt), ss = kdsl_dtype_size(src.dt);
+	/* a number scale 1 or bias 0 is no step at all: the v0 activation,
+	 * bit for bit (x * 1 would quiet a NaN, x + 0 turn -0.0 into 0.0) */
+	int mul = scale.tile || scale.v != 1.0f, add = bias.tile || bias.v != 0.0f;
+	float ba[CHUNK], bs[CHUNK], bt[CHUNK], bo[CHUNK];
+	int64_t r, j0, len;
+
+	for (r = 0; r < rows; r++) {
+		float s = scalar_of(k, &scale, r), b = scalar_of(k, &bias, r);
+		for (j0 = 0; j0 < n; j0 += len) {
+			unsigned char *o;
+			float *fo;
+			const float *x;
+			len = n - j0 < CHUNK ? n - j0 : CHUNK;
+			fo = out_chunk(dst, ds, r, j0, bo, &o);
+			x = f32_chunk(k, src, ss, r, j0, len, ba);
+			if (mul) {   /* into bs, then the sum into bt: the kernels' operands never alias */
+				k->sca[KDSL_ALU_MULTIPLY](bs, x, s, len);
+				x = bs;
+			}
+			if (add) {
+				k->sca[KDSL_ALU_ADD](bt, x, b, len);
+				x = bt;
+			}
+			k->act[func](fo, x, len);
+			put_chunk(k, dst, o, fo, len);
+		}
+	}
+}
+
+/* One row's fold, left to right from element 0, in f32: the order the
+ * runtime promises (docs/language.md). */
+static float fold(const eng_kernels *k, int64_t op, const float *x, int64_t len, float acc, int first)
+{
+	int64_t j = 0;
+
+	if (first)
+		acc = x[j++];
+	for (; j < len; j++) {
+		float y = x[j];
+		float x0 = acc;
+		switch (op) {
+		case KDSL_ALU_ADD:
+		case KDSL_ALU_MULTIPLY: k->bin[op](&acc, &x0, &y, 1); break;
+		case KDSL_ALU_MAX: acc = acc > y ? acc : y; break;
+		default: acc = acc < y ? acc : y; break;
+		}
+	}
+	return acc;
+}
+
+void kdsl_engine_reduce(kdsl_isa isa, int64_t op, int negate, kdsl_eng_rows dst, kdsl_eng_rows src,
+                        int64_t rows, int64_t n)
+{
+	const eng_kernels *k = select_kernels(isa);
+	size_t ss = kdsl_dtype_size(src.dt);
+	float ba[CHUNK];
+	int64_t r, j0, len;
+
+	for (r = 0; r < rows; r++) {
+		float acc = 0;
+		for (j0 = 0; j0 < n; j0 += len) {
+			len = n - j0 < CHUNK ? n - j0 : CHUNK;
+			acc = fold(k, op, f32_chunk(k, src, ss, r, j0, len, ba), len, acc, j0 == 0);
+		}
+		if (negate) {
+			float v = acc;
+			k->sca[KDSL_ALU_MULTIPLY](&acc, &v, -1.0f, 1);
+		}
+		k->store[dst.dt]((unsigned char *)(uintptr_t)(dst.p + (size_t)r * dst.ps), &acc, 1);
+	}
 }
 
 void kdsl_engine_iota(kdsl_isa isa, kdsl_eng_rows d, double base, double step, int64_t pstep, int64_t rows,

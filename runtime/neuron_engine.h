@@ -23,15 +23,35 @@ typedef struct {
 /* What a row op computes from its f32 inputs. */
 typedef enum {
 	KDSL_ENG_COPY,     /* dst = a: a converting copy */
-	KDSL_ENG_ALU,      /* dst = a op b (tensor_tensor) */
-	KDSL_ENG_ALU_S,    /* dst = a op y (tensor_scalar) */
-	KDSL_ENG_ACT       /* dst = func(a) (activation) */
+	KDSL_ENG_ALU       /* dst = a op b (tensor_tensor) */
 } kdsl_eng_kind;
 
-/* dst = f(a[, b]) over the rows; code is the kdsl_alu or kdsl_act code
- * (checked), y the f32 scalar operand. */
+/* dst = f(a[, b]) over the rows; code is the kdsl_alu code (checked). */
 void kdsl_engine_map(kdsl_isa isa, kdsl_eng_kind kind, int64_t code, kdsl_eng_rows dst, kdsl_eng_rows a,
-                     kdsl_eng_rows b, float y, int64_t rows, int64_t n);
+                     kdsl_eng_rows b, int64_t rows, int64_t n);
+
+/* A per-partition operand (LANGUAGE.md 7): the f32 number v, or (tile)
+ * element r of the [rows, 1] tile t for row r. */
+typedef struct {
+	int tile;
+	kdsl_eng_rows t;
+	float v;
+} kdsl_eng_scalar;
+
+/* tensor_scalar: dst = (a op0 y0) op1 y1 per row, each operation in f32
+ * (rev: the operand on the left); op1 KDSL_ALU_BYPASS skips the second. */
+void kdsl_engine_tensor_scalar(kdsl_isa isa, kdsl_eng_rows dst, kdsl_eng_rows a, int64_t op0, kdsl_eng_scalar y0,
+                               int rev0, int64_t op1, kdsl_eng_scalar y1, int rev1, int64_t rows, int64_t n);
+
+/* activation: dst = func(src * scale + bias), the product and the sum
+ * each rounded to f32; a number scale 1 or bias 0 is skipped. */
+void kdsl_engine_activation(kdsl_isa isa, int64_t func, kdsl_eng_rows dst, kdsl_eng_rows src,
+                            kdsl_eng_scalar scale, kdsl_eng_scalar bias, int64_t rows, int64_t n);
+
+/* tensor_reduce: element r of dst ([rows, 1]) = op over row r of src,
+ * folded in f32 from element 0 to n - 1 (negate: times -1 at the end). */
+void kdsl_engine_reduce(kdsl_isa isa, int64_t op, int negate, kdsl_eng_rows dst, kdsl_eng_rows src,
+                        int64_t rows, int64_t n);
 
 /* iota: element (r, j) = base + step * (r * n + j) (v0, the default
  * pstep) or (base + pstep * r) + step * j, computed in double and rounded

@@ -207,6 +207,14 @@ static inline float KN(nan_rule)(float r, float x, float y)
 			float x = a[j];                                                                    \
 			o[j] = EXPR;                                                                       \
 		}                                                                                      \
+	}                                                                                          \
+	/* reversed: the scalar is the left operand (tensor_scalar's reverse) */                   \
+	static void KN(rsca_##NAME)(float *restrict o, const float *restrict a, float x, int64_t n) \
+	{                                                                                          \
+		for (int64_t j = 0; j < n; j++) {                                                      \
+			float y = a[j];                                                                    \
+			o[j] = EXPR;                                                                       \
+		}                                                                                      \
 	}
 /* max and min in this form: NaN in x gives y, NaN in y gives y (x86's
  * maxps/minps, and what the engines' reference defines) */
@@ -215,6 +223,8 @@ KBIN(sub, KN(nan_rule)(x - y, x, y))
 KBIN(mul, KN(nan_rule)(x * y, x, y))
 KBIN(max, x > y ? x : y)
 KBIN(min, x < y ? x : y)
+/* IEEE division, correctly rounded on every isa (divps is) */
+KBIN(div, KN(nan_rule)(x / y, x, y))
 
 static void KN(act_copy)(float *restrict o, const float *restrict a, int64_t n)
 {
@@ -235,6 +245,54 @@ static void KN(act_relu)(float *restrict o, const float *restrict a, int64_t n)
 {
 	for (int64_t j = 0; j < n; j++)
 		o[j] = a[j] > 0 ? a[j] : 0;
+}
+
+/* The functions below are one f32 (or double) operation each, correctly
+ * rounded, so vector and scalar code agree; the transcendental ones call
+ * libm's double function and round once to f32, like exp above. */
+static void KN(act_square)(float *restrict o, const float *restrict a, int64_t n)
+{
+	for (int64_t j = 0; j < n; j++)
+		o[j] = a[j] * a[j];
+}
+
+static void KN(act_sqrt)(float *restrict o, const float *restrict a, int64_t n)
+{
+	for (int64_t j = 0; j < n; j++)
+		o[j] = sqrtf(a[j]);
+}
+
+/* 1/sqrt(x) in double (each step correctly rounded), rounded once to f32:
+ * within half an f32 ulp but for a double rounding no test input meets */
+static void KN(act_rsqrt)(float *restrict o, const float *restrict a, int64_t n)
+{
+	for (int64_t j = 0; j < n; j++)
+		o[j] = (float)(1.0 / sqrt((double)a[j]));
+}
+
+static void KN(act_reciprocal)(float *restrict o, const float *restrict a, int64_t n)
+{
+	for (int64_t j = 0; j < n; j++)
+		o[j] = 1.0f / a[j];
+}
+
+static void KN(act_log)(float *restrict o, const float *restrict a, int64_t n)
+{
+	for (int64_t j = 0; j < n; j++)
+		o[j] = (float)log((double)a[j]);
+}
+
+static void KN(act_tanh)(float *restrict o, const float *restrict a, int64_t n)
+{
+	for (int64_t j = 0; j < n; j++)
+		o[j] = (float)tanh((double)a[j]);
+}
+
+/* 1 / (1 + e^-x) in double, rounded once */
+static void KN(act_sigmoid)(float *restrict o, const float *restrict a, int64_t n)
+{
+	for (int64_t j = 0; j < n; j++)
+		o[j] = (float)(1.0 / (1.0 + exp(-(double)a[j])));
 }
 
 /* ---- nc_matmul ---- */
@@ -330,10 +388,16 @@ static const eng_kernels KN(kernels) = {
 	          [KDSL_U32] = KN(store_u32), [KDSL_U64] = KN(store_u64), [KDSL_F16] = KN(store_f16),
 	          [KDSL_BF16] = KN(store_bf16), [KDSL_F32] = KN(store_f32), [KDSL_BOOL] = KN(store_bool)},
 	.bin = {[KDSL_ALU_ADD] = KN(bin_add), [KDSL_ALU_SUBTRACT] = KN(bin_sub), [KDSL_ALU_MULTIPLY] = KN(bin_mul),
-	        [KDSL_ALU_MAX] = KN(bin_max), [KDSL_ALU_MIN] = KN(bin_min)},
+	        [KDSL_ALU_MAX] = KN(bin_max), [KDSL_ALU_MIN] = KN(bin_min), [KDSL_ALU_DIVIDE] = KN(bin_div)},
 	.sca = {[KDSL_ALU_ADD] = KN(sca_add), [KDSL_ALU_SUBTRACT] = KN(sca_sub), [KDSL_ALU_MULTIPLY] = KN(sca_mul),
-	        [KDSL_ALU_MAX] = KN(sca_max), [KDSL_ALU_MIN] = KN(sca_min)},
-	.act = {[KDSL_ACT_COPY] = KN(act_copy), [KDSL_ACT_EXP] = KN(act_exp), [KDSL_ACT_RELU] = KN(act_relu)},
+	        [KDSL_ALU_MAX] = KN(sca_max), [KDSL_ALU_MIN] = KN(sca_min), [KDSL_ALU_DIVIDE] = KN(sca_div)},
+	.rsca = {[KDSL_ALU_ADD] = KN(rsca_add), [KDSL_ALU_SUBTRACT] = KN(rsca_sub),
+	         [KDSL_ALU_MULTIPLY] = KN(rsca_mul), [KDSL_ALU_MAX] = KN(rsca_max), [KDSL_ALU_MIN] = KN(rsca_min),
+	         [KDSL_ALU_DIVIDE] = KN(rsca_div)},
+	.act = {[KDSL_ACT_COPY] = KN(act_copy), [KDSL_ACT_EXP] = KN(act_exp), [KDSL_ACT_RELU] = KN(act_relu),
+	        [KDSL_ACT_SQUARE] = KN(act_square), [KDSL_ACT_SQRT] = KN(act_sqrt), [KDSL_ACT_RSQRT] = KN(act_rsqrt),
+	        [KDSL_ACT_RECIPROCAL] = KN(act_reciprocal), [KDSL_ACT_LOG] = KN(act_log),
+	        [KDSL_ACT_TANH] = KN(act_tanh), [KDSL_ACT_SIGMOID] = KN(act_sigmoid)},
 	.mm4 = {KN(mm4), KN(mm4_nan)},
 	.mm1 = {KN(mm1), KN(mm1_nan)},
 	.any_nan = KN(any_nan),

@@ -11,6 +11,10 @@
 const char *const kd_neuron_alu_ops[KDSL_NALU + 1] = {KDSL_ALU_LIST(STR) [KDSL_NALU] = NULL};
 const char *const kd_neuron_act_funcs[KDSL_NACT + 1] = {KDSL_ACT_LIST(STR) [KDSL_NACT] = NULL};
 const char *const kd_neuron_cmp_ops[KDSL_NCMP + 1] = {KDSL_CMP_LIST(STR) [KDSL_NCMP] = NULL};
+/* tensor_scalar's op1: the ALU ops and, at KDSL_ALU_BYPASS, what its
+ * default None lowers to */
+const char *const kd_neuron_alu_ops_opt[KDSL_NALU + 2] = {KDSL_ALU_LIST(STR) [KDSL_ALU_BYPASS] = "bypass",
+                                                          [KDSL_NALU + 1] = NULL};
 #undef STR
 
 typedef struct {
@@ -140,6 +144,66 @@ void kd_check_neuron_tensor_tensor(KdCheck *c, const KdIns *ins)
 	if (a->space == KD_SP_PSUM && b->space == KD_SP_PSUM)
 		kd_check_error(c, ins, TENSOR_TENSOR_B, "a and b must not both be in psum ('%s' and '%s')", a->name,
 		               b->name);
+}
+
+/* load and store */
+_Static_assert(KD_SAME_POS(LOAD_DST, STORE_DST) && KD_SAME_POS(LOAD_SRC, STORE_SRC),
+               "load and store take (dst, src)");
+
+/* A per-partition operand (LANGUAGE.md 7): a number, or a [P, 1] tile
+ * in sbuf or psum with P dst's partitions. */
+static void per_part(KdCheck *c, const KdIns *ins, int i, const Tile *t, const Tile *d)
+{
+	const char *pn = kd_ops[ins->op].param[i].name;
+	if (c->f->val[ins->args[i]].type != VT_REF)
+		return;
+	if (t->b->space != KD_SP_SBUF && t->b->space != KD_SP_PSUM)
+		kd_check_error(c, ins, i, "%s must be in sbuf or psum, got '%s' in %s", pn, t->b->name,
+		               kd_spaces[t->b->space].name);
+	if (t->np != d->np || t->nf != 1)
+		kd_check_error(c, ins, i, "%s must be [%lld, 1] (one value per partition of dst), got [%lld, %lld]",
+		               pn, (long long)d->np, (long long)t->np, (long long)t->nf);
+}
+
+void kd_check_neuron_tensor_scalar(KdCheck *c, const KdIns *ins)
+{
+	Tile t[KD_MAXPARAM];
+	tiles(c, ins, t, 0);
+	same_shape(c, ins, TENSOR_SCALAR_A, &t[TENSOR_SCALAR_A], &t[TENSOR_SCALAR_DST], TENSOR_SCALAR_DST);
+	per_part(c, ins, TENSOR_SCALAR_OPERAND0, &t[TENSOR_SCALAR_OPERAND0], &t[TENSOR_SCALAR_DST]);
+	per_part(c, ins, TENSOR_SCALAR_OPERAND1, &t[TENSOR_SCALAR_OPERAND1], &t[TENSOR_SCALAR_DST]);
+}
+
+void kd_check_neuron_activation(KdCheck *c, const KdIns *ins)
+{
+	Tile t[KD_MAXPARAM];
+	tiles(c, ins, t, 0);
+	same_shape(c, ins, ACTIVATION_SRC, &t[ACTIVATION_SRC], &t[ACTIVATION_DST], ACTIVATION_DST);
+	per_part(c, ins, ACTIVATION_BIAS, &t[ACTIVATION_BIAS], &t[ACTIVATION_DST]);
+	per_part(c, ins, ACTIVATION_SCALE, &t[ACTIVATION_SCALE], &t[ACTIVATION_DST]);
+}
+
+/* tensor_reduce: dst [P, 1] for src's P partitions, and one of the four
+ * reduction ops (kdsl_hw.h). */
+void kd_check_neuron_reduce(KdCheck *c, const KdIns *ins)
+{
+	Tile t[KD_MAXPARAM];
+	tiles(c, ins, t, 0);
+	const Tile *d = &t[TENSOR_REDUCE_DST], *s = &t[TENSOR_REDUCE_SRC];
+	if (d->np != s->np || d->nf != 1)
+		kd_check_error(c, ins, TENSOR_REDUCE_DST, "dst must be [%lld, 1] (the partitions of src), got [%lld, %lld]",
+		               (long long)s->np, (long long)d->np, (long long)d->nf);
+	int64_t op = 0;
+	if (kd_arg_const(c->f, ins, TENSOR_REDUCE_OP, &op) && !kdsl_neuron_reduce_op_ok(op))
+		kd_check_error(c, ins, TENSOR_REDUCE_OP, "op must be \"add\", \"max\", \"min\" or \"multiply\", got \"%s\"",
+		               kd_neuron_alu_ops[op]);
+}
+
+void kd_check_neuron_same(KdCheck *c, const KdIns *ins)
+{
+	Tile t[KD_MAXPARAM];
+	tiles(c, ins, t, 1);
+	same_dtype(c, ins, LOAD_SRC, &t[LOAD_SRC], &t[LOAD_DST], LOAD_DST);
 }
 
 void kd_check_neuron_matmul(KdCheck *c, const KdIns *ins)
@@ -428,6 +492,14 @@ int64_t kd_cost_neuron_vec(const KdFunc *f, const KdIns *ins)
 int64_t kd_cost_neuron_act(const KdFunc *f, const KdIns *ins)
 {
 	return min_ii(nfree(f, ins, dst_of(ins)));
+}
+
+/* tensor_reduce: max(MIN_II, N), N the elements per partition of src
+ * (kdsl's model: NKI's page gives no formula; the Vector Engine streams
+ * one element per cycle as in its other ops). */
+int64_t kd_cost_neuron_reduce(const KdFunc *f, const KdIns *ins)
+{
+	return min_ii(nfree(f, ins, TENSOR_REDUCE_SRC));
 }
 
 /* NKI's iota page: 150 + N GpSimd Engine cycles, N the elements per

@@ -10,9 +10,15 @@
 #include "irsyn.h"
 #include "verify.h"
 
-static const char *const kind_names[] = {"tensor", "integer", "number", "string", "vector",
-                                         "mask", "tuple", "bool", "dtype", "list",
-                                         "tensor or number"};
+/* One name per KdParamKind: the message indexes it by any parameter's
+ * kind (an ascend mask given a string once read past its end). */
+static const char *const kind_names[] = {
+	[PK_TENSOR] = "tensor", [PK_INT] = "integer", [PK_NUM] = "number", [PK_STR] = "string",
+	[PK_VEC] = "vector", [PK_MASK] = "mask", [PK_TUPLE] = "tuple", [PK_BOOL] = "bool",
+	[PK_DTYPE] = "dtype", [PK_LIST] = "list", [PK_TILE_OR_NUM] = "tensor or number",
+	[PK_INT_OR_LIST] = "integer or list of integers"};
+_Static_assert(sizeof kind_names / sizeof kind_names[0] == PK_INT_OR_LIST + 1,
+               "irread_check.c: a KdParamKind has no name");
 
 /* Operands sema lowers to an index (a dtype, one of a string parameter's
  * enums): later stages index tables with them. */

@@ -20,6 +20,19 @@
 #include "rt_internal.h"
 #include "../check_run.h"
 
+/* The v0 forms of tensor_scalar and activation (one number operand, no
+ * bias or scale). */
+static int ts1(kdsl_rt *r, const kdsl_site *s, kdsl_tile d, kdsl_ctile a, int64_t op, double y)
+{
+	return kdsl_neuron_tensor_scalar(r, s, d, a, op, kdsl_ctile_none(), y, 0, KDSL_ALU_BYPASS,
+	                                 kdsl_ctile_none(), 0, 0);
+}
+
+static int act1(kdsl_rt *r, const kdsl_site *s, kdsl_tile d, kdsl_ctile a, int64_t func)
+{
+	return kdsl_neuron_activation(r, s, d, a, func, kdsl_ctile_none(), 0, kdsl_ctile_none(), 1);
+}
+
 static kdsl_rt *rt;
 static const kdsl_site site = {"t.k", 1, 1, "op"};
 static unsigned char *sbuf, *psum;
@@ -199,6 +212,7 @@ static float ref_alu(int64_t op, float x, float y)
 	case KDSL_ALU_SUBTRACT: return nan_rule(x - y, x, y);
 	case KDSL_ALU_MULTIPLY: return nan_rule(x * y, x, y);
 	case KDSL_ALU_MAX: return x > y ? x : y;
+	case KDSL_ALU_DIVIDE: return nan_rule(x / y, x, y);
 	default: return x < y ? x : y;
 	}
 }
@@ -208,6 +222,13 @@ static float ref_act(int64_t func, float x)
 	switch (func) {
 	case KDSL_ACT_EXP: return (float)exp((double)x);
 	case KDSL_ACT_RELU: return x > 0 ? x : 0;
+	case KDSL_ACT_SQUARE: return x * x;
+	case KDSL_ACT_SQRT: return sqrtf(x);
+	case KDSL_ACT_RSQRT: return (float)(1.0 / sqrt((double)x));
+	case KDSL_ACT_RECIPROCAL: return 1.0f / x;
+	case KDSL_ACT_LOG: return (float)log((double)x);
+	case KDSL_ACT_TANH: return (float)tanh((double)x);
+	case KDSL_ACT_SIGMOID: return (float)(1.0 / (1.0 + exp(-(double)x)));
 	default: return x;
 	}
 }
@@ -246,8 +267,8 @@ static int run_op(int kind, int64_t code, kdsl_tile d, kdsl_tile a, kdsl_tile b,
 	switch (kind) {
 	case K_COPY: return kdsl_neuron_tensor_copy(rt, &site, d, ct(a));
 	case K_TT: return kdsl_neuron_tensor_tensor(rt, &site, d, ct(a), ct(b), code);
-	case K_TS: return kdsl_neuron_tensor_scalar(rt, &site, d, ct(a), code, y);
-	default: return kdsl_neuron_activation(rt, &site, d, ct(a), code);
+	case K_TS: return ts1(rt, &site, d, ct(a), code, y);
+	default: return act1(rt, &site, d, ct(a), code);
 	}
 }
 
@@ -271,6 +292,11 @@ static const struct {
 	{K_TS, KDSL_ALU_MIN, "tensor_scalar min"},
 	{K_ACT, KDSL_ACT_COPY, "activation copy"}, {K_ACT, KDSL_ACT_EXP, "activation exp"},
 	{K_ACT, KDSL_ACT_RELU, "activation relu"},
+	{K_TT, KDSL_ALU_DIVIDE, "tensor_tensor divide"}, {K_TS, KDSL_ALU_DIVIDE, "tensor_scalar divide"},
+	{K_ACT, KDSL_ACT_SQUARE, "activation square"}, {K_ACT, KDSL_ACT_SQRT, "activation sqrt"},
+	{K_ACT, KDSL_ACT_RSQRT, "activation rsqrt"}, {K_ACT, KDSL_ACT_RECIPROCAL, "activation reciprocal"},
+	{K_ACT, KDSL_ACT_LOG, "activation log"}, {K_ACT, KDSL_ACT_TANH, "activation tanh"},
+	{K_ACT, KDSL_ACT_SIGMOID, "activation sigmoid"},
 };
 
 /* One op over all (a, dst) dtype pairs (b's dtype rotating), each pair

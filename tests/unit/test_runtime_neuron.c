@@ -10,6 +10,19 @@
 #include "kdsl_rt.h"
 #include "../check_run.h"
 
+/* The v0 forms of tensor_scalar and activation (one number operand, no
+ * bias or scale). */
+static int ts1(kdsl_rt *r, const kdsl_site *s, kdsl_tile d, kdsl_ctile a, int64_t op, double y)
+{
+	return kdsl_neuron_tensor_scalar(r, s, d, a, op, kdsl_ctile_none(), y, 0, KDSL_ALU_BYPASS,
+	                                 kdsl_ctile_none(), 0, 0);
+}
+
+static int act1(kdsl_rt *r, const kdsl_site *s, kdsl_tile d, kdsl_ctile a, int64_t func)
+{
+	return kdsl_neuron_activation(r, s, d, a, func, kdsl_ctile_none(), 0, kdsl_ctile_none(), 1);
+}
+
 static kdsl_rt *rt;
 static const kdsl_site site = {"t.k", 1, 1, "op"};
 
@@ -625,10 +638,10 @@ START_TEST(elementwise_overlap)
 	                                           ct(sub(t, 0, 7, 0, 4)), KDSL_ALU_ADD), KDSL_OK);
 	for (int p = 1; p < 8; p++)
 		ck_assert_float_eq(*fat(t, p, 2), 2.0f * (float)((p - 1) * 1000 + 2));
-	ck_assert_int_eq(kdsl_neuron_activation(rt, &site, t, ct(t), 3), KDSL_ERR_RANGE);
+	ck_assert_int_eq(act1(rt, &site, t, ct(t), KDSL_NACT), KDSL_ERR_RANGE);
 	ck_assert_int_eq(kdsl_neuron_iota(rt, &site, t, 1, 2, KDSL_NEURON_IOTA_PSTEP_DEFAULT), KDSL_OK);
 	ck_assert_float_eq(*fat(t, 7, 3), 1.0f + 2.0f * 31);
-	ck_assert_int_eq(kdsl_neuron_tensor_scalar(rt, &site, t, ct(t), KDSL_ALU_MIN, 10), KDSL_OK);
+	ck_assert_int_eq(ts1(rt, &site, t, ct(t), KDSL_ALU_MIN, 10), KDSL_OK);
 	ck_assert_float_eq(*fat(t, 7, 3), 10.0f);
 	ck_assert_float_eq(*fat(t, 0, 1), 3.0f);
 }
@@ -650,7 +663,7 @@ START_TEST(engines_compute_in_f32)
 		float x = (float)(int64_t)(mix(&seed) % 2000001u) / 1000.0f - 1000.0f;
 		*fat(a, 0, j) = x;
 	}
-	ck_assert_int_eq(kdsl_neuron_tensor_scalar(rt, &site, d, ct(a), KDSL_ALU_ADD, 2.2), KDSL_OK);
+	ck_assert_int_eq(ts1(rt, &site, d, ct(a), KDSL_ALU_ADD, 2.2), KDSL_OK);
 	for (int j = 0; j < N; j++) {
 		float x = *fat(a, 0, j), want = x + (float)2.2;
 		ck_assert_int_eq(memcmp(fat(d, 0, j), &want, 4), 0);
@@ -662,7 +675,7 @@ START_TEST(engines_compute_in_f32)
 	*fat(a, 0, 1) = INFINITY;
 	*fat(a, 0, 2) = -INFINITY;
 	*fat(a, 0, 3) = 3.0e38f;
-	ck_assert_int_eq(kdsl_neuron_tensor_scalar(rt, &site, sub(d, 0, 1, 0, 4), ct(sub(a, 0, 1, 0, 4)),
+	ck_assert_int_eq(ts1(rt, &site, sub(d, 0, 1, 0, 4), ct(sub(a, 0, 1, 0, 4)),
 	                                           KDSL_ALU_MULTIPLY, 2), KDSL_OK);
 	ck_assert(isnan(*fat(d, 0, 0)));
 	ck_assert(isinf(*fat(d, 0, 1)) && *fat(d, 0, 1) > 0);
@@ -672,7 +685,7 @@ START_TEST(engines_compute_in_f32)
 	*fat(a, 0, 0) = 1.0f;
 	*fat(a, 0, 1) = -2.5f;
 	*fat(a, 0, 2) = 89.0f;   /* past f32's range */
-	ck_assert_int_eq(kdsl_neuron_activation(rt, &site, sub(d, 0, 1, 0, 3), ct(sub(a, 0, 1, 0, 3)), KDSL_ACT_EXP),
+	ck_assert_int_eq(act1(rt, &site, sub(d, 0, 1, 0, 3), ct(sub(a, 0, 1, 0, 3)), KDSL_ACT_EXP),
 	                 KDSL_OK);
 	ck_assert_float_eq(*fat(d, 0, 0), (float)exp(1.0));
 	ck_assert_float_eq(*fat(d, 0, 1), (float)exp(-2.5));
@@ -699,17 +712,17 @@ START_TEST(engines_compute_in_f32)
 	ck_assert_uint_eq(ug[6], 4294967293u);
 	ck_assert_uint_eq(ug[7], 7u);
 	/* activation "copy" and tensor_scalar add 0 on i32 round the same way */
-	ck_assert_int_eq(kdsl_neuron_activation(rt, &site, id, ct(ia), KDSL_ACT_COPY), KDSL_OK);
+	ck_assert_int_eq(act1(rt, &site, id, ct(ia), KDSL_ACT_COPY), KDSL_OK);
 	memcpy(got, id.base, sizeof got);
 	ck_assert_int_eq(got[0], 16777216);
 	ck_assert_int_eq(got[1], 16777216);
 	ck_assert_int_eq(got[3], -2147483647 - 1);   /* 2^31 wraps */
 	ck_assert_int_eq(got[4], -2147483647 - 1);
-	ck_assert_int_eq(kdsl_neuron_tensor_scalar(rt, &site, id, ct(ia), KDSL_ALU_ADD, 0), KDSL_OK);
+	ck_assert_int_eq(ts1(rt, &site, id, ct(ia), KDSL_ALU_ADD, 0), KDSL_OK);
 	memcpy(got, id.base, sizeof got);
 	ck_assert_int_eq(got[0], 16777216);
 	/* the scalar operand is an f32 too: 16777217 + 16777217 is 2^25 */
-	ck_assert_int_eq(kdsl_neuron_tensor_scalar(rt, &site, id, ct(ia), KDSL_ALU_ADD, 16777217), KDSL_OK);
+	ck_assert_int_eq(ts1(rt, &site, id, ct(ia), KDSL_ALU_ADD, 16777217), KDSL_OK);
 	memcpy(got, id.base, sizeof got);
 	ck_assert_int_eq(got[0], 33554432);
 	/* negative f32 to u32 and NaN/inf to integers: truncated and wrapped, NaN and inf 0 */
@@ -748,6 +761,73 @@ END_TEST
  * tensor_tensor reads at most one input from psum; nc_matmul multiplies
  * f32 only by f32.  Each at its boundary and past it, and a refused op
  * leaves dst untouched. */
+/* tensor_reduce, the two-operator tensor_scalar with [P, 1] operands and
+ * reverse, and activation's bias and scale (LANGUAGE.md 7): values per
+ * partition, the fold order, and each rule at run time. */
+START_TEST(reduce_and_per_partition_operands)
+{
+	kdsl_tile a = tile(KDSL_MEM_SBUF, 0, 4, 3, KDSL_F32), d = tile(KDSL_MEM_SBUF, 1024, 4, 3, KDSL_F32);
+	kdsl_tile r = tile(KDSL_MEM_SBUF, 2048, 4, 1, KDSL_F32), o = tile(KDSL_MEM_PSUM, 0, 4, 2, KDSL_F32);
+	kdsl_tile o0 = sub(o, 0, 4, 0, 1), o1 = sub(o, 0, 4, 1, 1);
+	for (int64_t p = 0; p < 4; p++) {
+		*fat(a, p, 0) = (float)(p + 1);
+		*fat(a, p, 1) = -2.0f;
+		*fat(a, p, 2) = 0.5f;
+		*fat(o, p, 0) = (float)(10 * (p + 1));
+		*fat(o, p, 1) = 4.0f;
+	}
+	/* per partition: 1e8 + 1 - 1e8 folds left to right in f32 to 0 */
+	*fat(a, 3, 0) = 1e8f;
+	*fat(a, 3, 1) = 1.0f;
+	*fat(a, 3, 2) = -1e8f;
+	ck_assert_int_eq(kdsl_neuron_tensor_reduce(rt, &site, r, ct(a), KDSL_ALU_ADD, 0), KDSL_OK);
+	ck_assert_float_eq(*fat(r, 0, 0), -0.5f);
+	ck_assert_float_eq(*fat(r, 2, 0), 1.5f);
+	ck_assert_float_eq(*fat(r, 3, 0), 0.0f);
+	ck_assert_int_eq(kdsl_neuron_tensor_reduce(rt, &site, r, ct(a), KDSL_ALU_MAX, 1), KDSL_OK);
+	ck_assert_float_eq(*fat(r, 1, 0), -2.0f);
+	ck_assert_int_eq(kdsl_neuron_tensor_reduce(rt, &site, r, ct(a), KDSL_ALU_MULTIPLY, 0), KDSL_OK);
+	ck_assert_float_eq(*fat(r, 1, 0), -2.0f);
+	ck_assert_int_eq(kdsl_neuron_tensor_reduce(rt, &site, r, ct(a), KDSL_ALU_MIN, 0), KDSL_OK);
+	ck_assert_float_eq(*fat(r, 0, 0), -2.0f);
+	/* (operand0 - a) / operand1 with operand0 10(p+1) from psum, operand1 4 */
+	ck_assert_int_eq(kdsl_neuron_tensor_scalar(rt, &site, d, ct(a), KDSL_ALU_SUBTRACT, ct(o0), 0, 1,
+	                                           KDSL_ALU_DIVIDE, ct(o1), 0, 0), KDSL_OK);
+	ck_assert_float_eq(*fat(d, 1, 0), (20.0f - 2.0f) / 4.0f);
+	ck_assert_float_eq(*fat(d, 2, 1), (30.0f + 2.0f) / 4.0f);
+	/* reverse1: operand1 / (a - 1) */
+	ck_assert_int_eq(kdsl_neuron_tensor_scalar(rt, &site, d, ct(a), KDSL_ALU_SUBTRACT, kdsl_ctile_none(), 1, 0,
+	                                           KDSL_ALU_DIVIDE, kdsl_ctile_none(), 3, 1), KDSL_OK);
+	ck_assert_float_eq(*fat(d, 0, 1), 3.0f / -3.0f);
+	/* activation: func(src * scale + bias), scale a [P, 1] tile */
+	ck_assert_int_eq(kdsl_neuron_activation(rt, &site, d, ct(a), KDSL_ACT_SQUARE, kdsl_ctile_none(), 1, ct(o1), 0),
+	                 KDSL_OK);
+	ck_assert_float_eq(*fat(d, 0, 1), 49.0f);   /* (-2 * 4 + 1)^2 */
+	ck_assert_int_eq(kdsl_neuron_activation(rt, &site, d, ct(a), KDSL_ACT_RSQRT, ct(o1), 0, kdsl_ctile_none(), 1),
+	                 KDSL_OK);
+	ck_assert_float_eq(*fat(d, 0, 0), (float)(1.0 / sqrt(5.0)));
+	/* -0.0 passes the v0 form unchanged (scale 1.0, no bias) */
+	*fat(a, 0, 0) = -0.0f;
+	ck_assert_int_eq(act1(rt, &site, d, ct(a), KDSL_ACT_COPY), KDSL_OK);
+	ck_assert(signbit(*fat(d, 0, 0)));
+	/* the rules */
+	ck_assert_int_eq(kdsl_neuron_tensor_reduce(rt, &site, sub(d, 0, 4, 0, 2), ct(a), KDSL_ALU_ADD, 0), KDSL_ERR_RANGE);
+	ck_assert_int_eq(kdsl_neuron_tensor_reduce(rt, &site, sub(r, 0, 3, 0, 1), ct(a), KDSL_ALU_ADD, 0), KDSL_ERR_RANGE);
+	ck_assert_int_eq(kdsl_neuron_tensor_reduce(rt, &site, r, ct(a), KDSL_ALU_SUBTRACT, 0), KDSL_ERR_RANGE);
+	ck_assert_int_eq(kdsl_neuron_tensor_reduce(rt, &site, r, ct(a), KDSL_NALU, 0), KDSL_ERR_RANGE);
+	ck_assert_int_eq(kdsl_neuron_tensor_scalar(rt, &site, d, ct(a), KDSL_ALU_ADD, ct(sub(o, 0, 4, 0, 2)), 0, 0,
+	                                           KDSL_ALU_BYPASS, kdsl_ctile_none(), 0, 0), KDSL_ERR_RANGE);
+	ck_assert_int_eq(kdsl_neuron_tensor_scalar(rt, &site, d, ct(a), KDSL_ALU_ADD, ct(sub(o, 0, 3, 0, 1)), 0, 0,
+	                                           KDSL_ALU_BYPASS, kdsl_ctile_none(), 0, 0), KDSL_ERR_RANGE);
+	ck_assert_int_eq(kdsl_neuron_tensor_scalar(rt, &site, d, ct(a), KDSL_ALU_ADD, kdsl_ctile_none(), 0, 0,
+	                                           KDSL_ALU_BYPASS + 1, kdsl_ctile_none(), 0, 0), KDSL_ERR_RANGE);
+	ck_assert_int_eq(kdsl_neuron_tensor_scalar(rt, &site, d, ct(a), KDSL_ALU_BYPASS, kdsl_ctile_none(), 0, 0,
+	                                           KDSL_ALU_BYPASS, kdsl_ctile_none(), 0, 0), KDSL_ERR_RANGE);
+	ck_assert_int_eq(kdsl_neuron_activation(rt, &site, d, ct(a), KDSL_ACT_EXP, ct(sub(o, 0, 2, 0, 1)), 0,
+	                                        kdsl_ctile_none(), 1), KDSL_ERR_RANGE);
+}
+END_TEST
+
 START_TEST(engine_rules_at_run_time)
 {
 	kdsl_tile s = tile(KDSL_MEM_SBUF, 0, 4, 4, KDSL_F32), p = tile(KDSL_MEM_PSUM, 0, 4, 4, KDSL_F32);
@@ -915,6 +995,7 @@ int main(void)
 	tcase_add_test(tc, iota_pstep_values_and_rules);
 	tcase_add_test(tc, identity_values_and_rules);
 	tcase_add_test(tc, affine_select_values_and_rules);
+	tcase_add_test(tc, reduce_and_per_partition_operands);
 	suite_add_tcase(s, tc);
 	return kd_check_run(s);
 }

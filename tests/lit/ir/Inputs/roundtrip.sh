@@ -73,6 +73,7 @@ tests/lit/neuron/mod_alloc.k
 tests/lit/neuron/move_convert.k
 tests/lit/neuron/ops.k
 tests/lit/neuron/predicated.k
+tests/lit/neuron/reduce_scalar_rules.k
 tests/lit/neuron/shuffle.k
 tests/lit/neuron/slice_overflow.k
 tests/lit/neuron/transpose.k
