@@ -326,6 +326,12 @@ enum {
  * psum: P and F at most 128, as the engine's stationary operand. */
 enum { KDSL_NEURON_TRANSPOSE_MAX = 128 };
 
+/* ---- neuron: access patterns (LANGUAGE.md 7 "Views") ----  A strided
+ * view is a partition step and up to 3 free dims of (stride, count), as
+ * the hardware's access patterns: a partition dim plus 3 free dims (NKI's
+ * tensor access patterns, [[step, num], ...] of at most 4 entries). */
+enum { KDSL_NEURON_AP_DIMS = 3 };
+
 /* ---- neuron: the string operands of the engine ops (LANGUAGE.md 4) ----
  * The compiler lowers a string operand to its row's code, the runtime
  * switches on the code. */
