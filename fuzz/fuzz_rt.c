@@ -137,8 +137,9 @@ static void trace_tile(const kdsl_ctile *t, int honest)
 {
 	if (tracing())
 		fprintf(stderr, "tile base=%p pstride=%zu pbytes=%zu nparts=%" PRId64 " p0=%" PRId64 " np=%" PRId64
-		        " off=%" PRId64 " n=%" PRId64 " mem=%d dt=%d%s\n", (const void *)t->base, t->pstride, t->pbytes,
-		        t->nparts, t->p0, t->np, t->off, t->n, (int)t->mem, (int)t->dt, honest ? "" : " (skipped)");
+		        " off=%" PRId64 " n=%" PRId64 " mem=%d dt=%d nd=%" PRId64 " pstep=%" PRId64 "%s\n",
+		        (const void *)t->base, t->pstride, t->pbytes, t->nparts, t->p0, t->np, t->off, t->n, (int)t->mem,
+		        (int)t->dt, t->nd, t->pstep, honest ? "" : " (skipped)");
 }
 
 static void trace_ref(const kdsl_cref *r, int honest)
@@ -176,6 +177,16 @@ static int tile(Input *in, World *w, kdsl_rt *rt, kdsl_ctile *t)
 	t->n = num(in);
 	t->mem = mem_of(in);
 	t->dt = (kdsl_dtype)(byte(in) % (KDSL_NDTYPE + 1));
+	/* the access pattern last, so inputs that end before it keep the
+	 * contiguous form: nd 0..3, or a hostile count */
+	t->nd = byte(in) % 5;
+	if (t->nd == 4)
+		t->nd = num(in);
+	t->pstep = t->nd ? num(in) : 0;
+	for (int k = 0; k < KDSL_NEURON_AP_DIMS; k++) {
+		t->st[k] = t->nd ? num(in) : 0;
+		t->ct[k] = t->nd ? num(in) : 0;
+	}
 	remember(w, t->base, room);
 	int honest;
 	if (checked_mem(rt, t->mem, 1))
@@ -190,8 +201,9 @@ static int tile(Input *in, World *w, kdsl_rt *rt, kdsl_ctile *t)
 
 static kdsl_tile wtile(kdsl_ctile c)
 {
-	return kdsl_tile_of((void *)(uintptr_t)c.base, c.pstride, c.pbytes, c.nparts, c.p0, c.np, c.off, c.n,
-	                    c.mem, c.dt);
+	return kdsl_tile_ap(kdsl_tile_of((void *)(uintptr_t)c.base, c.pstride, c.pbytes, c.nparts, c.p0, c.np, c.off,
+	                                 c.n, c.mem, c.dt),
+	                    c.pstep, c.nd, c.st[0], c.ct[0], c.st[1], c.ct[1], c.st[2], c.ct[2]);
 }
 
 static kdsl_ref wref(kdsl_cref c)

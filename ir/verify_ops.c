@@ -124,7 +124,7 @@ static void list(KdVerify *v, const KdIns *in)
  * them); a tile's counts constants.  The buffer is operand 1 in the text,
  * so the value operands count from 2. */
 /* A tile's access pattern (tile.h): TA_N + 1 + 2 * nd operands, nd
- * 1..KDSL_NEURON_AP_DIMS, constants: PSTEP 0 on chip, strides 0..lim and
+ * 1..KDSL_NEURON_AP_DIMS, constants: PSTEP 0 on chip, strides 1..lim and
  * counts 1..lim whose product is NFREE, every (count - 1) * stride within
  * lim, so the span of a partition sums without overflow. */
 static int tile_ap(KdVerify *v, const KdIns *in, int64_t lim)
@@ -139,9 +139,10 @@ static int tile_ap(KdVerify *v, const KdIns *in, int64_t lim)
 	for (int k = TA_PSTEP; k < in->nargs; k++) {
 		const KdVal *x = arg(v, in, k);
 		int cnt = (k - TA_PSTEP) % 2 == 0 && k > TA_PSTEP;
-		if (x->type != VT_INT || x->kind != VK_CONST || x->c < cnt || x->c > lim) {
-			kd_verify_fail(v, in, k, "tile: operand %d must be a constant %s%lld", k + 2,
-			               cnt ? "count 1.." : "stride 0..", (long long)lim);
+		int64_t lo = k > TA_PSTEP;   /* counts and strides >= 1, PSTEP >= 0 */
+		if (x->type != VT_INT || x->kind != VK_CONST || x->c < lo || x->c > lim) {
+			kd_verify_fail(v, in, k, "tile: operand %d must be a constant %s %lld..%lld", k + 2,
+			               cnt ? "count" : "stride", (long long)lo, (long long)lim);
 			return 0;
 		}
 		if (cnt) {

@@ -327,9 +327,10 @@ enum {
 enum { KDSL_NEURON_TRANSPOSE_MAX = 128 };
 
 /* ---- neuron: access patterns (LANGUAGE.md 7 "Views") ----  A strided
- * view is a partition step and up to 3 free dims of (stride, count), as
- * the hardware's access patterns: a partition dim plus 3 free dims (NKI's
- * tensor access patterns, [[step, num], ...] of at most 4 entries). */
+ * view is a partition step and up to 3 free dims of (stride, count): NKI's
+ * access-pattern page says the engines read up to 4-D arrays in a
+ * partition but most instructions take 1 to 3 free dims (instruction
+ * length), so 3 is what every op can be given. */
 enum { KDSL_NEURON_AP_DIMS = 3 };
 
 /* ---- neuron: the string operands of the engine ops (LANGUAGE.md 4) ----

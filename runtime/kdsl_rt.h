@@ -477,7 +477,8 @@ KDSL_API int kdsl_ascend_elem_write(kdsl_rt *rt, const kdsl_site *site, kdsl_dty
  * off + i0*st[0] + i1*st[1] + i2*st[2] of partition p0 + p (sbuf/psum, pstep
  * 0), or, in hbm, element (p0 * row + off) + p*pstep + i0*st[0] + ... of the
  * tensor taken flat (so a view may cross rows: a.T, a[b] of an N-D tensor);
- * ct[k] counts dim k, n is their product.  nd 0 is the contiguous form. */
+ * ct[k] counts dim k, n is their product, strides are at least 1.  nd 0 is
+ * the contiguous form. */
 typedef struct {
 	unsigned char *base;
 	size_t pstride, pbytes;

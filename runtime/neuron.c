@@ -47,7 +47,9 @@ static int64_t last_index(int64_t a, int64_t n)
 /* The largest element offset of an access pattern inside one view
  * partition (sum of (ct - 1) * st), or -1 when the pattern is not one
  * (nd, counts and strides out of range, counts whose product is not n) or
- * that offset exceeds lim.  Overflow-safe for any field values. */
+ * that offset exceeds lim.  Overflow-safe for any field values.  Strides
+ * are at least 1 (no broadcast), so n <= lim + 1: what an op allocates
+ * for a packed copy is bounded by the tensor. */
 static int64_t ap_span(int64_t nd, const int64_t *st, const int64_t *ct, int64_t n, uint64_t lim)
 {
 	uint64_t span = 0, prod = 1, t;
@@ -56,7 +58,7 @@ static int64_t ap_span(int64_t nd, const int64_t *st, const int64_t *ct, int64_t
 	if (nd < 1 || nd > KDSL_NEURON_AP_DIMS)
 		return -1;
 	for (k = 0; k < nd; k++) {
-		if (ct[k] < 1 || st[k] < 0 || __builtin_mul_overflow((uint64_t)(ct[k] - 1), (uint64_t)st[k], &t) ||
+		if (ct[k] < 1 || st[k] < 1 || __builtin_mul_overflow((uint64_t)(ct[k] - 1), (uint64_t)st[k], &t) ||
 		    __builtin_add_overflow(span, t, &span) || span > lim ||
 		    __builtin_mul_overflow(prod, (uint64_t)ct[k], &prod))
 			return -1;
@@ -81,7 +83,7 @@ static int check_ap(kdsl_rt *rt, const kdsl_site *site, const char *what, size_t
 	if (p0 < 0 || p0 >= nparts || (!hbm && p0 > nparts - np))
 		return kdsl_rt_fail(rt, site, KDSL_ERR_BOUNDS,
 		                    "%s: partitions %" PRId64 "..%" PRId64 " are outside its %" PRId64 " partitions",
-		                    what, p0, last_index(p0, np), nparts);
+		                    what, p0, last_index(p0, hbm ? 1 : np), nparts);
 	if (off < 0 || (uint64_t)off >= elems || (!hbm && (uint64_t)span > elems - 1 - (uint64_t)off))
 		return kdsl_rt_fail(rt, site, KDSL_ERR_BOUNDS,
 		                    "%s: elements %" PRId64 "..%" PRId64 " of each partition are outside its %" PRIu64,

@@ -85,9 +85,11 @@ static int slice_step(KdDiag *d, const KdNode *x, int64_t *step, const char *nos
 	if (c->ty && c->ty->kind == TY_ERROR)
 		return -1;
 	if (!c->is_const || c->ty->kind != TY_INT || c->cval < 1) {
-		kd_error(d, c->span, "a slice step must be a positive compile-time integer");
 		if (c->is_const && c->ty->kind == TY_INT)
-			kd_note(d, c->span, "got %lld", (long long)c->cval);
+			kd_error(d, c->span, "a slice step must be a positive compile-time integer, got %lld",
+			         (long long)c->cval);
+		else
+			kd_error(d, c->span, "a slice step must be a positive compile-time integer");
 		return -1;
 	}
 	if (nostep && c->cval != 1) {

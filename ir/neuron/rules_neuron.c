@@ -292,6 +292,13 @@ void kd_check_neuron_shuffle(KdCheck *c, const KdIns *ins)
 	enum { DST = NC_STREAM_SHUFFLE_DST, SRC = NC_STREAM_SHUFFLE_SRC, MASK = NC_STREAM_SHUFFLE_SHUFFLE_MASK };
 	const Tile *d = &t[DST], *s = &t[SRC];
 	same_dtype(c, ins, DST, d, s, SRC);
+	/* the shuffle moves whole partition rows (the runtime refuses it too) */
+	for (int i = DST; i <= SRC; i++)
+		if (t[i].ap.nd) {
+			kd_check_error(c, ins, i, "%s must be a contiguous view: nc_stream_shuffle moves whole partition "
+			               "rows (no slice steps, .T or permute)", kd_ops[ins->op].param[i].name);
+			return;
+		}
 	if (d->nf != s->nf)
 		kd_check_error(c, ins, DST, "dst must have the same number of elements per partition as src, got %lld and %lld",
 		               (long long)d->nf, (long long)s->nf);
