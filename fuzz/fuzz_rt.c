@@ -176,12 +176,18 @@ static int tile(Input *in, World *w, kdsl_rt *rt, kdsl_ctile *t)
 	t->off = num(in);
 	t->n = num(in);
 	t->mem = mem_of(in);
-	t->dt = (kdsl_dtype)(byte(in) % (KDSL_NDTYPE + 1));
-	/* the access pattern last, so inputs that end before it keep the
-	 * contiguous form: nd 0..3, or a hostile count */
-	t->nd = byte(in) % 5;
-	if (t->nd == 4)
-		t->nd = num(in);
+	uint8_t dt = byte(in);
+	t->dt = (kdsl_dtype)(dt % (KDSL_NDTYPE + 1));
+	/* A dtype byte of 0xf0 or more is followed by an access pattern (nd
+	 * 1..3, or a hostile count); any other gives the contiguous form and
+	 * reads nothing more, so the inputs written before patterns existed
+	 * decode as they did. */
+	t->nd = 0;
+	if (dt >= 0xf0) {
+		t->nd = byte(in) % 4 + 1;
+		if (t->nd == 4)
+			t->nd = num(in);
+	}
 	t->pstep = t->nd ? num(in) : 0;
 	for (int k = 0; k < KDSL_NEURON_AP_DIMS; k++) {
 		t->st[k] = t->nd ? num(in) : 0;
