@@ -142,7 +142,8 @@ static int tile_ap(KdVerify *v, const KdIns *in, int64_t lim)
 		int64_t lo = k > TA_PSTEP;   /* counts and strides >= 1, PSTEP >= 0 */
 		if (x->type != VT_INT || x->kind != VK_CONST || x->c < lo || x->c > lim) {
 			kd_verify_fail(v, in, k, "tile: operand %d must be a constant %s %lld..%lld", k + 2,
-			               cnt ? "count" : "stride", (long long)lo, (long long)lim);
+			               cnt ? "count" : k == TA_PSTEP ? "partition step" : "stride", (long long)lo,
+			               (long long)lim);
 			return 0;
 		}
 		if (cnt) {
