@@ -12,7 +12,9 @@
 
 static const char *const kind_names[] = {"tensor", "integer", "number", "string", "vector",
                                          "mask", "tuple", "bool", "dtype", "list",
-                                         "tensor or number"};
+                                         "tensor or number", "integer or list"};
+/* one name per kind: a kind without one read past the table (vec_add's mask) */
+_Static_assert(sizeof kind_names / sizeof kind_names[0] == PK_INT_OR_LIST + 1, "a parameter kind has no name");
 
 /* Operands sema lowers to an index (a dtype, one of a string parameter's
  * enums): later stages index tables with them. */
