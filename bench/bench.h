@@ -54,6 +54,8 @@ void *bench_buf(size_t bytes, uint64_t seed);
 void bench_sink(const void *p);
 
 void bench_rt_ops(kdsl_rt *ascend, kdsl_rt *neuron, int quick);
+/* The transpose through a strided load (kdsl-bench --transpose alone). */
+void bench_transpose(kdsl_rt *neuron);
 /* The nc_stream_shuffle rows alone (kdsl-bench --shuffle). */
 void bench_rt_shuffles(kdsl_rt *neuron, int quick);
 /* The neuron engine ops and nc_matmul (bench_engine.c). */

@@ -625,9 +625,94 @@ static void bench_predicated(kdsl_rt *rt, int quick)
 	free(c.pr);
 }
 
+/* ---- a transpose through a strided view (LANGUAGE.md 7) ----
+ * b = a.T for a [512, 128] f32 in hbm, as examples/nki_transpose2d_load.k
+ * does it: load(t, a.T) (one strided DMA into a [128, 512] sbuf tile),
+ * then store(b, t).  Against memcpy of the 256 KiB, the scalar loop and
+ * the transpose written by hand in C from a to b (the acceptance: kdsl at
+ * least half its speed, although kdsl also goes through sbuf). */
+
+enum { TR_R = 512, TR_C = 128 };
+
+typedef struct {
+	kdsl_rt *rt;
+	float *a, *b;
+	unsigned char *sbuf;
+	size_t ps;
+} tr_ctx;
+
+static void tr_kdsl(void *p)
+{
+	tr_ctx *c = p;
+	kdsl_tile t = kdsl_tile_of(c->sbuf, c->ps, TR_R * 4, TR_C, 0, TR_C, 0, TR_R, KDSL_MEM_SBUF, KDSL_F32);
+	kdsl_ctile aT = kdsl_ctile_ap(kdsl_ctile_of(c->a, TR_C * 4, TR_C * 4, TR_R, 0, TR_C, 0, TR_R, KDSL_MEM_HBM,
+	                                            KDSL_F32),
+	                              1, 1, TR_C, TR_R, 0, 0, 0, 0);
+	must(c->rt, kdsl_neuron_load(c->rt, &site, t, aT));
+	must(c->rt, kdsl_neuron_store(c->rt, &site,
+	                              kdsl_tile_of(c->b, TR_R * 4, TR_R * 4, TR_C, 0, TR_C, 0, TR_R, KDSL_MEM_HBM, KDSL_F32),
+	                              kdsl_ctile_of(c->sbuf, c->ps, TR_R * 4, TR_C, 0, TR_C, 0, TR_R, KDSL_MEM_SBUF,
+	                                            KDSL_F32)));
+	bench_sink(c->b);
+}
+
+static void tr_memcpy(void *p)
+{
+	tr_ctx *c = p;
+	memcpy(c->b, c->a, sizeof(float) * TR_R * TR_C);
+	bench_sink(c->b);
+}
+
+SCALAR static void tr_scalar(void *p)
+{
+	tr_ctx *c = p;
+	for (int i = 0; i < TR_R; i++)
+		for (int j = 0; j < TR_C; j++)
+			c->b[j * TR_R + i] = c->a[i * TR_C + j];
+	bench_sink(c->b);
+}
+
+/* By hand: the loop a person writes, rows of b in turn (reads strided,
+ * writes sequential), left to the compiler's optimiser. */
+static void tr_hand(void *p)
+{
+	tr_ctx *c = p;
+	for (int j = 0; j < TR_C; j++)
+		for (int i = 0; i < TR_R; i++)
+			c->b[j * TR_R + i] = c->a[i * TR_C + j];
+	bench_sink(c->b);
+}
+
+void bench_transpose(kdsl_rt *neuron)
+{
+	static const bench_fn fns[] = {tr_kdsl, tr_memcpy, tr_scalar, tr_hand};
+	tr_ctx c;
+	bench_time t[4];
+	bench_row r;
+
+	c.rt = neuron;
+	c.sbuf = kdsl_rt_mem(neuron, KDSL_MEM_SBUF, NULL);
+	c.ps = kdsl_rt_partition_stride(neuron, KDSL_MEM_SBUF);
+	c.a = bench_buf(sizeof(float) * TR_R * TR_C, 7);
+	c.b = bench_buf(sizeof(float) * TR_R * TR_C, 8);
+	memset(&r, 0, sizeof r);
+	r.op = "transpose (load a.T, store)";
+	r.variant = "512x128 f32 -> 128x512";
+	r.bytes = sizeof(float) * TR_R * TR_C;
+	bench_runs(fns, 4, &c, t);
+	r.kdsl = t[0];
+	r.memcpy_ = t[1];
+	r.scalar = t[2];
+	r.hand = t[3];
+	bench_print_row(&r);
+	free(c.a);
+	free(c.b);
+}
+
 void bench_rt_ops(kdsl_rt *ascend, kdsl_rt *neuron, int quick)
 {
 	bench_moves(ascend, quick);
 	bench_rt_shuffles(neuron, quick);
 	bench_predicated(neuron, quick);
+	bench_transpose(neuron);
 }

@@ -172,6 +172,10 @@ static void put_inline(KdBuf *o, const KdNode *e)
 		kd_buf_puts(o, ":");
 		if (e->b)
 			put_inline(o, e->b);
+		if (e->c) {
+			kd_buf_puts(o, ":");
+			put_inline(o, e->c);
+		}
 		return;
 	case N_LIST:
 	case N_TUPLE:
@@ -374,19 +378,23 @@ static void dump(Dump *d, const KdNode *n, int depth)
 		dump(d, n->a, depth + 1);
 		break;
 	case N_INDEX:
-		open_node(d, depth, "index");
+		open_node(d, depth, n->b ? "index permuted" : "index");
 		put_pos(d, n);
 		dump(d, n->a, depth + 1);
 		dump_list(d, &n->list, depth + 1);
+		if (n->b)
+			dump(d, n->b, depth + 1);
 		break;
 	case N_SLICE:
 		open_node(d, depth, "slice ");
-		kd_buf_printf(o, "%s:%s", n->a ? "lo" : "", n->b ? "hi" : "");
+		kd_buf_printf(o, "%s:%s%s", n->a ? "lo" : "", n->b ? "hi" : "", n->c ? ":step" : "");
 		put_pos(d, n);
 		if (n->a)
 			dump(d, n->a, depth + 1);
 		if (n->b)
 			dump(d, n->b, depth + 1);
+		if (n->c)
+			dump(d, n->c, depth + 1);
 		break;
 	case N_LIST:
 	case N_TUPLE:

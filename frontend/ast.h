@@ -33,8 +33,9 @@ typedef enum {
 	N_CALL,      /* name: callee, name_span, list: arguments (exprs, then N_KWARG) */
 	N_CAST,      /* type: the target type (scalar or vector), list: arguments */
 	N_KWARG,     /* name, a: value */
-	N_INDEX,     /* a: base, list: indices (exprs or N_SLICE) */
-	N_SLICE,     /* a: lo (may be NULL), b: hi (may be NULL) */
+	N_INDEX,     /* a: base, list: indices (exprs or N_SLICE), b: a permutation
+	              * (KD_INDEX_T) or NULL */
+	N_SLICE,     /* a: lo (may be NULL), b: hi (may be NULL), c: step (may be NULL) */
 	N_LIST,      /* list: elements, written [a, b] */
 	N_TUPLE,     /* list: elements, written (a, b) */
 	/* types */
@@ -59,8 +60,10 @@ enum {
 	                      * lowering skips it (a for or if: with its body) */
 	KD_INT_U64 = 8,      /* N_INT: above INT64_MAX; ival holds its 64 bits */
 	KD_INT_U64_OK = 16,  /* N_INT: sema: where an operand is unsigned 64-bit */
-	KD_INDEX_ELEM = 32   /* N_INDEX: sema: the element's value, not a tensor view
+	KD_INDEX_ELEM = 32,  /* N_INDEX: sema: the element's value, not a tensor view
 	                      * (ascend's u[i] outside a tensor operand) */
+	KD_INDEX_T = 64      /* N_INDEX: v.T (b: the N_IDENT after the dot) or
+	                      * permute(v, [...]) (b: the N_LIST); sema checks it */
 };
 
 typedef struct KdNode KdNode;

@@ -33,6 +33,9 @@ typedef struct {
 	int (*tensor_type)(KdDiag *d, KdNode *ty, const KdType *t);
 	/* Tensors may have block dims (psum f32[4][128, 512]). */
 	int blocks;
+	/* Views with slice steps, .T and permute (LANGUAGE.md 7), which the
+	 * index hook reads (N_SLICE's c, N_INDEX's b). */
+	int views;
 	/* The on-chip spaces to name when a buffer is declared in external
 	 * memory (NULL: "on-chip memory"). */
 	const char *onchip;

@@ -273,6 +273,7 @@ loop:
 	"," { tk = TK_COMMA; goto done; }
 	":" { tk = TK_COLON; goto done; }
 	".." { tk = TK_DOTDOT; goto done; }
+	"." { tk = TK_DOT; goto done; }
 	"=" { tk = TK_ASSIGN; goto done; }
 	"(" { tk = TK_LPAREN; goto done; }
 	")" { tk = TK_RPAREN; goto done; }
@@ -301,7 +302,7 @@ loop:
 	"!" { tk = TK_NOT; goto done; }
 
 	bad+ { bad_char(lx, lx->tok, ""); tk = TK_ILLEGAL; goto done; }
-	// Anything else, such as a lone '.'.
+	// Anything else, such as a lone '$'.
 	* { bad_char(lx, lx->tok, ""); tk = TK_ILLEGAL; goto done; }
 	*/
 done:

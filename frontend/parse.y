@@ -34,6 +34,8 @@
 %token SEMI COMMA COLON DOTDOT ASSIGN LPAREN RPAREN LBRACKET RBRACKET LBRACE RBRACE.
 %token OROR ANDAND EQ NE LT LE GT GE PIPE CARET AMP SHL SHR.
 %token PLUS MINUS STAR SLASH PERCENT NOT.
+/* after the others, so their codes (and "expected" lists) stay */
+%token DOT.
 /* What the lexer hands over for malformed input it has already reported;
  * no rule accepts it, and kd_syntax_error stays silent about it. */
 %token ILLEGAL.
@@ -50,7 +52,7 @@
 %left PLUS MINUS.
 %left STAR SLASH PERCENT.
 %right NOT.
-%left LBRACKET.
+%left LBRACKET DOT.
 
 %include {
 #include <stdlib.h>
@@ -105,6 +107,8 @@ static KdNode *mk_cast(KdParseCtx *c, KdNode *type, KdNode *args, KdTok end);
 static KdNode *mk_kwarg(KdParseCtx *c, KdTok name, KdNode *val);
 static KdNode *mk_index(KdParseCtx *c, KdNode *base, KdNode *idx, KdTok end);
 static KdNode *mk_slice(KdParseCtx *c, KdSpan from, KdNode *lo, KdNode *hi, KdSpan to);
+static KdNode *mk_step(KdParseCtx *c, KdNode *slice, KdNode *step);
+static KdNode *mk_member(KdParseCtx *c, KdNode *base, KdTok name);
 static KdNode *mk_seq(KdParseCtx *c, KdNodeKind k, KdNode *holder, KdTok open, KdTok close);
 }
 
@@ -211,6 +215,8 @@ expr(A) ::= MINUS(O) expr(E). [NOT]                  { A = mk_unary(ctx, U_NEG, 
 expr(A) ::= PLUS(O) expr(E). [NOT]                   { A = mk_unary(ctx, U_PLUS, O, E); }
 expr(A) ::= NOT(O) expr(E).                          { A = mk_unary(ctx, U_NOT, O, E); }
 expr(A) ::= expr(B) LBRACKET indices(I) RBRACKET(E). { A = mk_index(ctx, B, I, E); }
+/* v.T: a view's dims swapped (sema: 2-D views only). */
+expr(A) ::= expr(B) DOT IDENT(N).                    { A = mk_member(ctx, B, N); }
 /* Calls name an op (sema resolves it); a call on a type is a cast. */
 expr(A) ::= IDENT(N) LPAREN args(L) RPAREN(E).       { A = mk_call(ctx, N, L, E); }
 expr(A) ::= typename(T) LPAREN args(L) RPAREN(E).    { A = mk_cast(ctx, T, L, E); }
@@ -242,6 +248,11 @@ index(A) ::= expr(L) COLON expr(H).                  { A = mk_slice(ctx, L->span
 index(A) ::= expr(L) COLON(C).                       { A = mk_slice(ctx, L->span, L, NULL, C.sp); }
 index(A) ::= COLON(C) expr(H).                       { A = mk_slice(ctx, C.sp, NULL, H, H->span); }
 index(A) ::= COLON(C).                               { A = mk_slice(ctx, C.sp, NULL, NULL, C.sp); }
+/* lo:hi:step, any bound left out */
+index(A) ::= expr(L) COLON expr(H) COLON expr(S).    { A = mk_step(ctx, mk_slice(ctx, L->span, L, H, H->span), S); }
+index(A) ::= expr(L) COLON COLON expr(S).            { A = mk_step(ctx, mk_slice(ctx, L->span, L, NULL, L->span), S); }
+index(A) ::= COLON(C) expr(H) COLON expr(S).         { A = mk_step(ctx, mk_slice(ctx, C.sp, NULL, H, H->span), S); }
+index(A) ::= COLON(C) COLON expr(S).                 { A = mk_step(ctx, mk_slice(ctx, C.sp, NULL, NULL, C.sp), S); }
 
 /* Arguments gather in an N_CALL: positional ones first, then keywords. */
 args(A) ::= .                                        { A = mk_holder(ctx, N_CALL, NULL); }
@@ -367,7 +378,7 @@ static void kd_syntax_error(struct yyParser *p, int major, KdTok tok)
 	static const int typestart[] = {TK_IDENT, TK_DTYPE, TK_VTYPE, TK_MTYPE};
 	static const int binop[] = {
 		TK_OROR, TK_ANDAND, TK_EQ, TK_NE, TK_LT, TK_LE, TK_GT, TK_GE, TK_PIPE, TK_CARET,
-		TK_AMP, TK_SHL, TK_SHR, TK_PLUS, TK_MINUS, TK_STAR, TK_SLASH, TK_PERCENT, TK_LBRACKET,
+		TK_AMP, TK_SHL, TK_SHR, TK_PLUS, TK_MINUS, TK_STAR, TK_SLASH, TK_PERCENT, TK_LBRACKET, TK_DOT,
 	};
 	KdParseCtx *c = p->ctx;
 	if (major == TK_ILLEGAL || c->stop)
@@ -706,6 +717,36 @@ static KdNode *mk_slice(KdParseCtx *c, KdSpan from, KdNode *lo, KdNode *hi, KdSp
 	int hl = lo ? lo->height : 0, hh = hi ? hi->height : 0;
 	n->height = (hl > hh ? hl : hh) + 1;
 	return n;
+}
+
+/* The step of a slice (N_SLICE's c). */
+static KdNode *mk_step(KdParseCtx *c, KdNode *slice, KdNode *step)
+{
+	(void)c;
+	slice->c = step;
+	slice->span = kd_span_join(slice->span, step->span);
+	if (step->height >= slice->height)
+		slice->height = step->height + 1;
+	return slice;
+}
+
+/* v.T: an N_INDEX whose b is the permutation [1, 0] (a view's index list
+ * is kept; any other base gets an empty one).  Other names are sema's
+ * error (b an N_IDENT then). */
+static KdNode *mk_member(KdParseCtx *c, KdNode *base, KdTok name)
+{
+	KdNode *n = base->kind == N_INDEX && !base->b ? base : kd_node(c->a, N_INDEX, base->span);
+	KdNode *perm = named(c, N_IDENT, name, name.sp);
+	if (n != base) {
+		n->a = base;
+		n->height = base->height + 1;
+	}
+	n->b = perm;
+	n->flags |= KD_INDEX_T;
+	n->span = kd_span_join(base->span, name.sp);
+	if (n->height < 2)
+		n->height = 2;
+	return expr_done(c, n);
 }
 
 static KdNode *mk_seq(KdParseCtx *c, KdNodeKind k, KdNode *holder, KdTok open, KdTok close)

@@ -264,6 +264,13 @@ static KdType *ident(Sema *s, KdNode *n)
 static KdType *index_expr(Sema *s, KdNode *n)
 {
 	KdType *b = expr(s, n->a);
+	int views = 0;   /* steps and permutations, for targets that take them */
+	if (n->b && n->b->kind == N_LIST) {
+		views = 1;
+		for (int i = 0; i < n->b->list.n; i++)
+			expr(s, n->b->list.v[i]);
+	}
+	views |= n->b != NULL;
 	for (int i = 0; i < n->list.n; i++) {
 		KdNode *x = n->list.v[i];
 		if (x->kind == N_SLICE) {
@@ -271,6 +278,8 @@ static KdType *index_expr(Sema *s, KdNode *n)
 				expr(s, x->a);
 			if (x->b)
 				expr(s, x->b);
+			if (x->c)
+				expr(s, x->c), views = 1;
 			continue;
 		}
 		KdType *t = expr(s, x);
@@ -286,7 +295,13 @@ static KdType *index_expr(Sema *s, KdNode *n)
 	if (b->is_view && s->tg->index_chain && s->tg->index_chain(s->a, n))
 		b = n->a->ty;   /* acc[i][a:b, :] is acc[i, a:b, :] */
 	if (b->is_view) {
-		kd_error(s->d, n->span, "a tensor view cannot be indexed again");
+		kd_error(s->d, n->span, "a tensor view cannot be indexed again%s",
+		         n->b ? " (.T and permute take a name or one index of it)" : "");
+		return s->t_err;
+	}
+	if (views && !s->tg->views) {
+		kd_error(s->d, n->span, "slice steps, .T and permute are views of target neuron only, not of %s",
+		         kd_target_names[s->target]);
 		return s->t_err;
 	}
 	if (s->tg->index)
@@ -393,8 +408,29 @@ static void unknown_kwarg(Sema *s, const KdOpDesc *d, const KdNode *x)
 
 /* Binds a call's arguments to the op's parameters: positional first, then
  * keywords by the vendor's names, then defaults. */
+/* permute(v, [d0, d1, ...]): v (a tensor or one index of one) as an
+ * N_INDEX permuted by the list (LANGUAGE.md 7), typed by index_expr. */
+static KdType *permute(Sema *s, KdNode *n)
+{
+	KdNode *v = n->list.n == 2 ? n->list.v[0] : NULL, *p = n->list.n == 2 ? n->list.v[1] : NULL;
+	if (!v || v->kind == N_KWARG || p->kind == N_KWARG || p->kind != N_LIST ||
+	    (v->kind != N_IDENT && (v->kind != N_INDEX || v->b))) {
+		kd_error(s->d, n->span, "permute takes a tensor (or one index of it) and a list of its dims, "
+		         "e.g. permute(t, [0, 2, 1])");
+		return s->t_err;
+	}
+	n->kind = N_INDEX;
+	n->a = v->kind == N_INDEX ? v->a : v;
+	n->list = v->kind == N_INDEX ? v->list : (KdNodeList){0};
+	n->b = p;
+	n->flags |= KD_INDEX_T;
+	return index_expr(s, n);
+}
+
 static KdType *call(Sema *s, KdNode *n)
 {
+	if (s->tg->views && !strcmp(n->name, "permute") && !kd_op_lookup(s->target, n->name))
+		return permute(s, n);
 	const KdOpDesc *d = kd_op_lookup(s->target, n->name);
 	int takes_dtype = 0, takes_u64 = 0;
 	for (int p = 0; d && p < d->nparam; p++) {

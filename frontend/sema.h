@@ -30,6 +30,8 @@ struct KdType {
 	int nbdim;
 	int64_t bdims[KD_MAXDIM];
 	const struct KdAllocSpec *alloc;
+	/* neuron: a view's access pattern over its tensor (sema_neuron.h) */
+	const struct KdViewAp *ap;
 };
 
 typedef enum {

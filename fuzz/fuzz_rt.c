@@ -137,8 +137,9 @@ static void trace_tile(const kdsl_ctile *t, int honest)
 {
 	if (tracing())
 		fprintf(stderr, "tile base=%p pstride=%zu pbytes=%zu nparts=%" PRId64 " p0=%" PRId64 " np=%" PRId64
-		        " off=%" PRId64 " n=%" PRId64 " mem=%d dt=%d%s\n", (const void *)t->base, t->pstride, t->pbytes,
-		        t->nparts, t->p0, t->np, t->off, t->n, (int)t->mem, (int)t->dt, honest ? "" : " (skipped)");
+		        " off=%" PRId64 " n=%" PRId64 " mem=%d dt=%d nd=%" PRId64 " pstep=%" PRId64 "%s\n",
+		        (const void *)t->base, t->pstride, t->pbytes, t->nparts, t->p0, t->np, t->off, t->n, (int)t->mem,
+		        (int)t->dt, t->nd, t->pstep, honest ? "" : " (skipped)");
 }
 
 static void trace_ref(const kdsl_cref *r, int honest)
@@ -175,7 +176,23 @@ static int tile(Input *in, World *w, kdsl_rt *rt, kdsl_ctile *t)
 	t->off = num(in);
 	t->n = num(in);
 	t->mem = mem_of(in);
-	t->dt = (kdsl_dtype)(byte(in) % (KDSL_NDTYPE + 1));
+	uint8_t dt = byte(in);
+	t->dt = (kdsl_dtype)(dt % (KDSL_NDTYPE + 1));
+	/* A dtype byte of 0xf0 or more is followed by an access pattern (nd
+	 * 1..3, or a hostile count); any other gives the contiguous form and
+	 * reads nothing more, so the inputs written before patterns existed
+	 * decode as they did. */
+	t->nd = 0;
+	if (dt >= 0xf0) {
+		t->nd = byte(in) % 4 + 1;
+		if (t->nd == 4)
+			t->nd = num(in);
+	}
+	t->pstep = t->nd ? num(in) : 0;
+	for (int k = 0; k < KDSL_NEURON_AP_DIMS; k++) {
+		t->st[k] = t->nd ? num(in) : 0;
+		t->ct[k] = t->nd ? num(in) : 0;
+	}
 	remember(w, t->base, room);
 	int honest;
 	if (checked_mem(rt, t->mem, 1))
@@ -190,8 +207,9 @@ static int tile(Input *in, World *w, kdsl_rt *rt, kdsl_ctile *t)
 
 static kdsl_tile wtile(kdsl_ctile c)
 {
-	return kdsl_tile_of((void *)(uintptr_t)c.base, c.pstride, c.pbytes, c.nparts, c.p0, c.np, c.off, c.n,
-	                    c.mem, c.dt);
+	return kdsl_tile_ap(kdsl_tile_of((void *)(uintptr_t)c.base, c.pstride, c.pbytes, c.nparts, c.p0, c.np, c.off,
+	                                 c.n, c.mem, c.dt),
+	                    c.pstep, c.nd, c.st[0], c.ct[0], c.st[1], c.ct[1], c.st[2], c.ct[2]);
 }
 
 static kdsl_ref wref(kdsl_cref c)

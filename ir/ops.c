@@ -44,7 +44,8 @@ const KdOpDesc kd_ops[KD_NOP] = {
 	[OP_NOT] = ARITH("not", "!", 1, KD_OPF_LOGIC, NOT),
 	[OP_CAST] = {.name = "cast", .kind = OK_PURE, .arity = 1, .verify = kd_verify_core},
 	[OP_VIEW] = {.name = "view", .kind = OK_PURE, .arity = 1, .verify = kd_verify_core},
-	[OP_TILE] = {.name = "tile", .kind = OK_PURE, .arity = TA_N, .verify = kd_verify_core},
+	/* TA_N operands, or TA_N + 1 + 2 * nd with an access pattern (tile.h) */
+	[OP_TILE] = {.name = "tile", .kind = OK_PURE, .arity = -1, .verify = kd_verify_core},
 	[OP_LIST] = {.name = "list", .kind = OK_PURE, .arity = -1, .verify = kd_verify_core},
 	[OP_VSPLAT] = {.name = "vsplat", .kind = OK_PURE, .flags = KD_OPF_VECTOR_ONLY, .arity = 1,
 	                .verify = kd_verify_aipu},

@@ -123,12 +123,63 @@ static void list(KdVerify *v, const KdIns *in)
  * checks bound on source (the rule checker computes byte addresses from
  * them); a tile's counts constants.  The buffer is operand 1 in the text,
  * so the value operands count from 2. */
+/* A tile's access pattern (tile.h): TA_N + 1 + 2 * nd operands, nd
+ * 1..KDSL_NEURON_AP_DIMS, constants: PSTEP 0 on chip, strides 1..lim and
+ * counts 1..lim whose product is NFREE, every (count - 1) * stride within
+ * lim, so the span of a partition sums without overflow. */
+static int tile_ap(KdVerify *v, const KdIns *in, int64_t lim)
+{
+	int nd = (in->nargs - TA_N - 1) / 2;
+	if (nd < 1 || nd > KDSL_NEURON_AP_DIMS || in->nargs != TA_N + 1 + 2 * nd) {
+		kd_verify_fail(v, in, -1, "tile takes %d operands, or %d, %d or %d with an access pattern, got %d", TA_N,
+		               TA_N + 3, TA_N + 5, TA_N + 7, in->nargs);
+		return 0;
+	}
+	int64_t prod = 1;
+	for (int k = TA_PSTEP; k < in->nargs; k++) {
+		const KdVal *x = arg(v, in, k);
+		int cnt = (k - TA_PSTEP) % 2 == 0 && k > TA_PSTEP;
+		int64_t lo = k > TA_PSTEP;   /* counts and strides >= 1, PSTEP >= 0 */
+		if (x->type != VT_INT || x->kind != VK_CONST || x->c < lo || x->c > lim) {
+			kd_verify_fail(v, in, k, "tile: operand %d must be a constant %s %lld..%lld", k + 2,
+			               cnt ? "count" : k == TA_PSTEP ? "partition step" : "stride", (long long)lo,
+			               (long long)lim);
+			return 0;
+		}
+		if (cnt) {
+			int64_t span, s = arg(v, in, k - 1)->c;
+			if (__builtin_mul_overflow(x->c - 1, s, &span) || span > lim ||
+			    __builtin_mul_overflow(prod, x->c, &prod) || prod > lim) {
+				kd_verify_fail(v, in, k, "tile: the access pattern reaches past %lld elements", (long long)lim);
+				return 0;
+			}
+		}
+	}
+	const KdVal *nf = arg(v, in, TA_NFREE), *ps = arg(v, in, TA_PSTEP);
+	const KdBuffer *b = in->res >= 0 && v->f->val[in->res].buf >= 0 ? &v->f->buf[v->f->val[in->res].buf] : NULL;
+	if (nf->kind == VK_CONST && nf->c != prod) {
+		kd_verify_fail(v, in, TA_NFREE, "tile: the access pattern's counts multiply to %lld, NFREE is %lld",
+		               (long long)prod, (long long)nf->c);
+		return 0;
+	}
+	if (b && !kd_spaces[b->space].external && ps->c != 0) {
+		kd_verify_fail(v, in, TA_PSTEP, "tile: the partition step of a view in %s must be 0, got %lld",
+		               kd_spaces[b->space].name, (long long)ps->c);
+		return 0;
+	}
+	return 1;
+}
+
 static void view(KdVerify *v, const KdIns *in)
 {
-	if (!count(v, in, in->op == OP_TILE ? TA_N : 1))
+	if (in->op == OP_TILE && in->nargs > TA_N) {
+		if (!tile_ap(v, in, (int64_t)1 << 40))
+			return;
+	} else if (!count(v, in, in->op == OP_TILE ? TA_N : 1)) {
 		return;
+	}
 	int64_t lim = (int64_t)1 << 40;
-	for (int k = 0; k < in->nargs; k++) {
+	for (int k = 0; k < (in->op == OP_TILE ? TA_N : in->nargs); k++) {
 		const KdVal *x = arg(v, in, k);
 		int counts = in->op == OP_TILE && (k == TA_NPART || k == TA_NFREE);
 		if (x->type != VT_INT)

@@ -403,6 +403,13 @@ enum {
  * psum: P and F at most 128, as the engine's stationary operand. */
 enum { KDSL_NEURON_TRANSPOSE_MAX = 128 };
 
+/* ---- neuron: access patterns (LANGUAGE.md 7 "Views") ----  A strided
+ * view is a partition step and up to 3 free dims of (stride, count): NKI's
+ * access-pattern page says the engines read up to 4-D arrays in a
+ * partition but most instructions take 1 to 3 free dims (instruction
+ * length), so 3 is what every op can be given. */
+enum { KDSL_NEURON_AP_DIMS = 3 };
+
 /* ---- neuron: the string operands of the engine ops (LANGUAGE.md 4) ----
  * The compiler lowers a string operand to its row's code, the runtime
  * switches on the code. */

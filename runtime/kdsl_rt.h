@@ -481,13 +481,21 @@ KDSL_API int kdsl_ascend_elem_write(kdsl_rt *rt, const kdsl_site *site, kdsl_dty
  * partition and its partitions, and the view: partitions p0..p0+np-1 and
  * elements off..off+n-1 of each.  An hbm tensor [R, C...] is a tile of R
  * partitions (rows).  Every op checks the view against the tile, and an
- * sbuf/psum tile against the runtime's memory, before it writes. */
+ * sbuf/psum tile against the runtime's memory, before it writes.
+ * An access pattern (nd 1..KDSL_NEURON_AP_DIMS, set by kdsl_tile_ap) makes
+ * the view strided: element (p, i0, i1, i2) of it is element
+ * off + i0*st[0] + i1*st[1] + i2*st[2] of partition p0 + p (sbuf/psum, pstep
+ * 0), or, in hbm, element (p0 * row + off) + p*pstep + i0*st[0] + ... of the
+ * tensor taken flat (so a view may cross rows: a.T, a[b] of an N-D tensor);
+ * ct[k] counts dim k, n is their product, strides are at least 1.  nd 0 is
+ * the contiguous form. */
 typedef struct {
 	unsigned char *base;
 	size_t pstride, pbytes;
 	int64_t nparts, p0, np, off, n;
 	kdsl_mem mem;
 	kdsl_dtype dt;
+	int64_t pstep, nd, st[KDSL_NEURON_AP_DIMS], ct[KDSL_NEURON_AP_DIMS];
 } kdsl_tile;
 typedef struct {
 	const unsigned char *base;
@@ -495,6 +503,7 @@ typedef struct {
 	int64_t nparts, p0, np, off, n;
 	kdsl_mem mem;
 	kdsl_dtype dt;
+	int64_t pstep, nd, st[KDSL_NEURON_AP_DIMS], ct[KDSL_NEURON_AP_DIMS];
 } kdsl_ctile;
 
 /* tensor_tensor / tensor_scalar take an op code KDSL_ALU_*, activation
@@ -573,6 +582,8 @@ static inline kdsl_tile kdsl_tile_of(void *base, size_t pstride, size_t pbytes, 
 	t.n = n;
 	t.mem = mem;
 	t.dt = dt;
+	t.pstep = t.nd = 0;
+	t.st[0] = t.st[1] = t.st[2] = t.ct[0] = t.ct[1] = t.ct[2] = 0;
 	return t;
 }
 static inline kdsl_ctile kdsl_ctile_of(const void *base, size_t pstride, size_t pbytes, int64_t nparts,
@@ -590,11 +601,32 @@ static inline kdsl_ctile kdsl_ctile_of(const void *base, size_t pstride, size_t 
 	t.n = n;
 	t.mem = mem;
 	t.dt = dt;
+	t.pstep = t.nd = 0;
+	t.st[0] = t.st[1] = t.st[2] = t.ct[0] = t.ct[1] = t.ct[2] = 0;
 	return t;
 }
 static inline kdsl_ctile kdsl_ctile_none(void)
 {
 	return kdsl_ctile_of(NULL, 0, 0, 0, 0, 0, 0, 0, (kdsl_mem)0, (kdsl_dtype)0);
+}
+
+/* A strided view (the access pattern above): t with partition step pstep
+ * and nd free dims of (stride, count) in elements, outermost first. */
+static inline kdsl_tile kdsl_tile_ap(kdsl_tile t, int64_t pstep, int64_t nd, int64_t s0, int64_t c0, int64_t s1,
+                                     int64_t c1, int64_t s2, int64_t c2)
+{
+	t.pstep = pstep;
+	t.nd = nd;
+	t.st[0] = s0, t.ct[0] = c0, t.st[1] = s1, t.ct[1] = c1, t.st[2] = s2, t.ct[2] = c2;
+	return t;
+}
+static inline kdsl_ctile kdsl_ctile_ap(kdsl_ctile t, int64_t pstep, int64_t nd, int64_t s0, int64_t c0,
+                                       int64_t s1, int64_t c1, int64_t s2, int64_t c2)
+{
+	t.pstep = pstep;
+	t.nd = nd;
+	t.st[0] = s0, t.ct[0] = c0, t.st[1] = s1, t.ct[1] = c1, t.st[2] = s2, t.ct[2] = c2;
+	return t;
 }
 
 /* Helpers for generated code: views of a kernel's tensors. */

@@ -13,7 +13,12 @@
 #include "neuron_engine.h"
 #include "rt_internal.h"
 
-/* A checked view: the first viewed element of partition p0, and the rest. */
+/* A checked view: the first viewed element of partition p0, the bytes
+ * from one viewed partition to the next, and the rest.  nd > 0: a strided
+ * view (kdsl_rt.h's access pattern), whose partition p holds the elements
+ * i0*st[0] + i1*st[1] + i2*st[2] from row(v, p), span the largest of those
+ * offsets; nd 0: a run of n elements (span n - 1).  Ops reach strided
+ * views only through the ap_* helpers below. */
 typedef struct {
 	const unsigned char *p;
 	size_t pstride;
@@ -21,6 +26,8 @@ typedef struct {
 	size_t size;
 	kdsl_mem mem;
 	kdsl_dtype dt;
+	int nd;
+	int64_t st[KDSL_NEURON_AP_DIMS], ct[KDSL_NEURON_AP_DIMS], span;
 } view;
 
 static int dtype_ok(kdsl_dtype dt)
@@ -37,12 +44,73 @@ static int64_t last_index(int64_t a, int64_t n)
 	return a < INT64_MIN - n + 1 ? INT64_MIN : a + n - 1;
 }
 
+/* The largest element offset of an access pattern inside one view
+ * partition (sum of (ct - 1) * st), or -1 when the pattern is not one
+ * (nd, counts and strides out of range, counts whose product is not n) or
+ * that offset exceeds lim.  Overflow-safe for any field values.  Strides
+ * are at least 1 (no broadcast), so n <= lim + 1: what an op allocates
+ * for a packed copy is bounded by the tensor. */
+static int64_t ap_span(int64_t nd, const int64_t *st, const int64_t *ct, int64_t n, uint64_t lim)
+{
+	uint64_t span = 0, prod = 1, t;
+	int64_t k;
+
+	if (nd < 1 || nd > KDSL_NEURON_AP_DIMS)
+		return -1;
+	for (k = 0; k < nd; k++) {
+		if (ct[k] < 1 || st[k] < 1 || __builtin_mul_overflow((uint64_t)(ct[k] - 1), (uint64_t)st[k], &t) ||
+		    __builtin_add_overflow(span, t, &span) || span > lim ||
+		    __builtin_mul_overflow(prod, (uint64_t)ct[k], &prod))
+			return -1;
+	}
+	return prod == (uint64_t)n ? (int64_t)span : -1;
+}
+
+/* A strided view's place (the tile's other fields are checked): on chip,
+ * partitions p0.. of the tile and the pattern inside each; in hbm, the
+ * elements it reaches of the tensor taken flat.  Fills v's pattern. */
+static int check_ap(kdsl_rt *rt, const kdsl_site *site, const char *what, size_t pstride, size_t pbytes,
+                    int64_t nparts, int64_t p0, int64_t np, int64_t off, int64_t n, int64_t pstep, int64_t nd,
+                    const int64_t *st, const int64_t *ct, uint64_t elems, view *v)
+{
+	int hbm = !(v->mem == KDSL_MEM_SBUF || v->mem == KDSL_MEM_PSUM);
+	/* hbm: nparts * elems fits (check_view bounded nparts * pstride) */
+	uint64_t all = hbm ? (uint64_t)nparts * elems : elems, first, last;
+	int64_t span = ap_span(nd, st, ct, n, all ? all - 1 : 0), k;
+
+	if (span < 0 || np < 1 || pstep < 0 || (!hbm && pstep) || (hbm && pstride != pbytes))
+		return kdsl_rt_fail(rt, site, KDSL_ERR_ARG, "%s has no valid access pattern", what);
+	if (p0 < 0 || p0 >= nparts || (!hbm && p0 > nparts - np))
+		return kdsl_rt_fail(rt, site, KDSL_ERR_BOUNDS,
+		                    "%s: partitions %" PRId64 "..%" PRId64 " are outside its %" PRId64 " partitions",
+		                    what, p0, last_index(p0, hbm ? 1 : np), nparts);
+	if (off < 0 || (uint64_t)off >= elems || (!hbm && (uint64_t)span > elems - 1 - (uint64_t)off))
+		return kdsl_rt_fail(rt, site, KDSL_ERR_BOUNDS,
+		                    "%s: elements %" PRId64 "..%" PRId64 " of each partition are outside its %" PRIu64,
+		                    what, off, last_index(off, span + 1), elems);
+	first = (uint64_t)p0 * elems + (uint64_t)off;
+	if (hbm && (__builtin_mul_overflow((uint64_t)(np - 1), (uint64_t)pstep, &last) ||
+	            __builtin_add_overflow(last, first + (uint64_t)span, &last) || last >= all))
+		return kdsl_rt_fail(rt, site, KDSL_ERR_BOUNDS,
+		                    "%s: the access pattern reaches element %" PRIu64 " of a tensor of %" PRIu64, what,
+		                    last < first ? UINT64_MAX : last, all);
+	v->nd = (int)nd;
+	for (k = 0; k < nd; k++)
+		v->st[k] = st[k], v->ct[k] = ct[k];
+	v->span = span;
+	if (hbm)
+		v->pstride = (size_t)pstep * v->size;
+	return KDSL_OK;
+}
+
 /* The tile's fields against each other and, on chip, against the memory. */
 static int check_view(kdsl_rt *rt, const kdsl_site *site, const char *what, const unsigned char *base,
                       size_t pstride, size_t pbytes, int64_t nparts, int64_t p0, int64_t np, int64_t off,
-                      int64_t n, kdsl_mem mem, kdsl_dtype dt, view *v)
+                      int64_t n, kdsl_mem mem, kdsl_dtype dt, int64_t pstep, int64_t nd, const int64_t *st,
+                      const int64_t *ct, view *v)
 {
 	size_t size, elems;
+	int rc;
 
 	if (!base)
 		return kdsl_rt_fail(rt, site, KDSL_ERR_ARG, "%s tensor is NULL", what);
@@ -53,11 +121,13 @@ static int check_view(kdsl_rt *rt, const kdsl_site *site, const char *what, cons
 	elems = size == 1 ? pbytes : size == 2 ? pbytes >> 1 : size == 4 ? pbytes >> 2 : pbytes >> 3;
 	if (nparts < 1 || (nparts > 1 && pbytes > pstride) || (pbytes & (size - 1)))
 		return kdsl_rt_fail(rt, site, KDSL_ERR_ARG, "%s is not a valid tile", what);
-	if (np < 1 || p0 < 0 || p0 > nparts - np)
+	if (nd && (nd < 0 || nd > KDSL_NEURON_AP_DIMS))
+		return kdsl_rt_fail(rt, site, KDSL_ERR_ARG, "%s has no valid access pattern", what);
+	if (!nd && (np < 1 || p0 < 0 || p0 > nparts - np))
 		return kdsl_rt_fail(rt, site, KDSL_ERR_BOUNDS,
 		                    "%s: partitions %" PRId64 "..%" PRId64 " are outside its %" PRId64 " partitions",
 		                    what, p0, last_index(p0, np), nparts);
-	if (n < 1 || off < 0 || (uint64_t)n > elems || (uint64_t)off > elems - (uint64_t)n)
+	if (!nd && (n < 1 || off < 0 || (uint64_t)n > elems || (uint64_t)off > elems - (uint64_t)n))
 		return kdsl_rt_fail(rt, site, KDSL_ERR_BOUNDS,
 		                    "%s: elements %" PRId64 "..%" PRId64 " of each partition are outside its %zu",
 		                    what, off, last_index(off, n), elems);
@@ -90,12 +160,17 @@ static int check_view(kdsl_rt *rt, const kdsl_site *site, const char *what, cons
 	v->size = size;
 	v->mem = mem;
 	v->dt = dt;
+	v->nd = 0;
+	v->span = n - 1;
+	if (nd && (rc = check_ap(rt, site, what, pstride, pbytes, nparts, p0, np, off, n, pstep, nd, st, ct,
+	                         (uint64_t)elems, v)))
+		return rc;
 	return KDSL_OK;
 }
 
 #define CHECK_TILE(rt, site, what, t, v) \
 	check_view(rt, site, what, (t).base, (t).pstride, (t).pbytes, (t).nparts, (t).p0, (t).np, (t).off, \
-	           (t).n, (t).mem, (t).dt, v)
+	           (t).n, (t).mem, (t).dt, (t).pstep, (t).nd, (t).st, (t).ct, v)
 
 static unsigned char *wrow(const view *v, int64_t p)
 {
@@ -106,6 +181,75 @@ static unsigned char *wrow(const view *v, int64_t p)
 static const unsigned char *row(const view *v, int64_t p)
 {
 	return v->p + (size_t)p * v->pstride;
+}
+
+/* ---- access patterns: the one place that walks strided views ----
+ * An op accepts strided views by calling, after its checks and its
+ * uninit call (uninit_src/uninit_dst/uninit_op walk patterns themselves):
+ *   ap_src(rt, site, &s, &buf)             on each source view: a strided
+ *                                          one is packed (free(buf) after);
+ *   ap_dst(rt, site, &d, &orig, &buf)      on its dst: a strided one is
+ *                                          worked on in a packed copy;
+ *   ap_done(&orig, &d, buf)                after its work: unpacks the copy
+ *                                          into the strided dst and frees it.
+ * Between them every view is a run of n elements per partition, which is
+ * what row()/wrow() and the engine kernels assume.  The copies (copy_rows)
+ * walk patterns directly instead: typed loops, memcpy runs where the
+ * innermost stride is 1. */
+
+/* The pattern as three dims (outer ones of count 1 added). */
+static void ap_dims(const view *v, int64_t *st, int64_t *ct)
+{
+	int k, pad = KDSL_NEURON_AP_DIMS - v->nd;
+
+	for (k = 0; k < KDSL_NEURON_AP_DIMS; k++) {
+		st[k] = k < pad ? 0 : v->st[k - pad];
+		ct[k] = k < pad ? 1 : v->ct[k - pad];
+	}
+	if (!v->nd)
+		st[2] = 1, ct[2] = v->n;
+}
+
+/* Element-size-specialised strided runs: fixed-size memcpy compiles to a
+ * move, so there is no call per element. */
+#define AP_RUN(Z, DST, DS, SRC, SS, C) \
+	for (int64_t j_ = 0; j_ < (C); j_++) \
+		memcpy((DST) + (size_t)j_ * (size_t)(DS) * (Z), (SRC) + (size_t)j_ * (size_t)(SS) * (Z), (Z))
+
+static void ap_run(unsigned char *d, int64_t ds, const unsigned char *s, int64_t ss, int64_t c, size_t z)
+{
+	if (ds == 1 && ss == 1) {
+		memcpy(d, s, (size_t)c * z);
+		return;
+	}
+	switch (z) {
+	case 1: AP_RUN(1, d, ds, s, ss, c); break;
+	case 2: AP_RUN(2, d, ds, s, ss, c); break;
+	case 4: AP_RUN(4, d, ds, s, ss, c); break;
+	default: AP_RUN(8, d, ds, s, ss, c); break;
+	}
+}
+
+/* Packs view partition r (its first element at q) into out (n elements),
+ * or (scatter) unpacks in into it. */
+static void ap_gather(unsigned char *out, const view *v, const unsigned char *q)
+{
+	int64_t st[KDSL_NEURON_AP_DIMS], ct[KDSL_NEURON_AP_DIMS], i0, i1;
+
+	ap_dims(v, st, ct);
+	for (i0 = 0; i0 < ct[0]; i0++)
+		for (i1 = 0; i1 < ct[1]; i1++, out += (size_t)ct[2] * v->size)
+			ap_run(out, 1, q + (size_t)(i0 * st[0] + i1 * st[1]) * v->size, st[2], ct[2], v->size);
+}
+
+static void ap_scatter(const view *v, unsigned char *q, const unsigned char *in)
+{
+	int64_t st[KDSL_NEURON_AP_DIMS], ct[KDSL_NEURON_AP_DIMS], i0, i1;
+
+	ap_dims(v, st, ct);
+	for (i0 = 0; i0 < ct[0]; i0++)
+		for (i1 = 0; i1 < ct[1]; i1++, in += (size_t)ct[2] * v->size)
+			ap_run(q + (size_t)(i0 * st[0] + i1 * st[1]) * v->size, st[2], in, 1, ct[2], v->size);
 }
 
 static int same_shape(kdsl_rt *rt, const kdsl_site *site, const char *a, const view *x, const char *b,
@@ -146,10 +290,11 @@ static int in_mem(kdsl_rt *rt, const kdsl_site *site, const char *what, const vi
  * memory interleave: each owns a column range of the same partitions, so
  * their spans overlap although no byte is shared.  With one partition
  * stride the rows are compared exactly (tiles side by side in sbuf then
- * need no snapshot); otherwise the spans are. */
+ * need no snapshot); otherwise the spans are.  A strided view counts as
+ * every byte from its first to its last (conservative). */
 static int overlap(const view *a, const view *b)
 {
-	size_t alen = (size_t)a->n * a->size, blen = (size_t)b->n * b->size, ps = a->pstride;
+	size_t alen = ((size_t)a->span + 1) * a->size, blen = ((size_t)b->span + 1) * b->size, ps = a->pstride;
 	uintptr_t as = (uintptr_t)a->p, bs = (uintptr_t)b->p;
 	uintptr_t ae = as + (size_t)(a->np - 1) * a->pstride + alen;
 	uintptr_t be = bs + (size_t)(b->np - 1) * b->pstride + blen;
@@ -195,11 +340,42 @@ static int snapshot(kdsl_rt *rt, const kdsl_site *site, view *v, unsigned char *
 	if (!c)
 		return kdsl_rt_fail(rt, site, KDSL_ERR_NOMEM, "out of memory");
 	for (p = 0; p < v->np; p++)
-		kdsl_copy_row(c + (size_t)p * rb, row(v, p), rb);
+		if (v->nd)
+			ap_gather(c + (size_t)p * rb, v, row(v, p));
+		else
+			kdsl_copy_row(c + (size_t)p * rb, row(v, p), rb);
 	v->p = c;
 	v->pstride = rb;
+	v->nd = 0;
+	v->span = v->n - 1;
 	*buf = c;
 	return KDSL_OK;
+}
+
+static int ap_src(kdsl_rt *rt, const kdsl_site *site, view *v, unsigned char **buf)
+{
+	*buf = NULL;
+	return v->nd ? snapshot(rt, site, v, buf) : KDSL_OK;
+}
+
+/* The packed copy holds dst's values, so ops that keep some (accumulate,
+ * a predicate) keep them. */
+static int ap_dst(kdsl_rt *rt, const kdsl_site *site, view *d, view *orig, unsigned char **buf)
+{
+	*orig = *d;
+	*buf = NULL;
+	return d->nd ? snapshot(rt, site, d, buf) : KDSL_OK;
+}
+
+static void ap_done(const view *orig, const view *d, unsigned char *buf)
+{
+	int64_t p;
+
+	if (!buf)
+		return;
+	for (p = 0; p < orig->np; p++)
+		ap_scatter(orig, wrow(orig, p), row(d, p));
+	free(buf);
 }
 
 /* ---- the uninit check (KDSL_CHECK_UNINIT, check.c) ----
@@ -213,12 +389,38 @@ static int snapshot(kdsl_rt *rt, const kdsl_site *site, view *v, unsigned char *
 static int uninit_src(kdsl_rt *rt, const kdsl_site *site, const char *what, const unsigned char *base,
                       const view *v)
 {
-	return kdsl_uninit_rows(rt, site, what, base, v->mem, v->p, v->pstride, v->np, (size_t)v->n * v->size);
+	int64_t st[KDSL_NEURON_AP_DIMS], ct[KDSL_NEURON_AP_DIMS], p, i0, i1, j;
+	int rc;
+
+	if (!v->nd)
+		return kdsl_uninit_rows(rt, site, what, base, v->mem, v->p, v->pstride, v->np, (size_t)v->n * v->size);
+	ap_dims(v, st, ct);   /* a run per innermost row when its stride is 1, else per element */
+	for (p = 0; p < v->np; p++)
+		for (i0 = 0; i0 < ct[0]; i0++)
+			for (i1 = 0; i1 < ct[1]; i1++)
+				for (j = 0; j < (st[2] == 1 ? 1 : ct[2]); j++)
+					if ((rc = kdsl_uninit_rows(rt, site, what, base, v->mem,
+					                           row(v, p) + (size_t)(i0 * st[0] + i1 * st[1] + j * st[2]) * v->size,
+					                           0, 1, (size_t)(st[2] == 1 ? ct[2] : 1) * v->size)))
+						return rc;
+	return KDSL_OK;
 }
 
 static void uninit_dst(kdsl_rt *rt, const view *d)
 {
-	kdsl_uninit_mark_rows(rt, d->mem, d->p, d->pstride, d->np, (size_t)d->n * d->size);
+	int64_t st[KDSL_NEURON_AP_DIMS], ct[KDSL_NEURON_AP_DIMS], p, i0, i1, j;
+
+	if (!d->nd) {
+		kdsl_uninit_mark_rows(rt, d->mem, d->p, d->pstride, d->np, (size_t)d->n * d->size);
+		return;
+	}
+	ap_dims(d, st, ct);
+	for (p = 0; p < d->np; p++)
+		for (i0 = 0; i0 < ct[0]; i0++)
+			for (i1 = 0; i1 < ct[1]; i1++)
+				for (j = 0; j < (st[2] == 1 ? 1 : ct[2]); j++)
+					kdsl_uninit_mark(rt, d->mem, row(d, p) + (size_t)(i0 * st[0] + i1 * st[1] + j * st[2]) * d->size,
+					                 (size_t)(st[2] == 1 ? ct[2] : 1) * d->size);
 }
 
 /* An op that reads all of a (and b, when not NULL) and writes all of d;
@@ -252,17 +454,31 @@ static kdsl_eng_rows eng_rows(const view *v)
  * NaN payloads included), a converting one goes through f32. */
 static int copy_rows(kdsl_rt *rt, const kdsl_site *site, const view *d, view s)
 {
-	unsigned char *buf = NULL;
+	unsigned char *buf = NULL, *dbuf = NULL;
+	view w = *d, orig;
 	int64_t p;
 	int rc;
 
-	if (overlap(d, &s) && (rc = snapshot(rt, site, &s, &buf)))
+	/* strided on both sides, or converting: a packed source */
+	if ((overlap(d, &s) || (s.nd && (d->nd || d->dt != s.dt))) && (rc = snapshot(rt, site, &s, &buf)))
 		return rc;
-	if (d->dt != s.dt)
-		kdsl_engine_map(rt->isa, KDSL_ENG_COPY, 0, eng_rows(d), eng_rows(&s), eng_rows(&s), d->np, d->n);
-	else
+	if (d->dt != s.dt) {
+		if ((rc = ap_dst(rt, site, &w, &orig, &dbuf))) {
+			free(buf);
+			return rc;
+		}
+		kdsl_engine_map(rt->isa, KDSL_ENG_COPY, 0, eng_rows(&w), eng_rows(&s), eng_rows(&s), w.np, w.n);
+		ap_done(&orig, &w, dbuf);
+	} else if (s.nd) {
+		for (p = 0; p < d->np; p++)
+			ap_gather(wrow(d, p), &s, row(&s, p));
+	} else if (d->nd) {
+		for (p = 0; p < d->np; p++)
+			ap_scatter(d, wrow(d, p), row(&s, p));
+	} else {
 		for (p = 0; p < d->np; p++)
 			kdsl_copy_row(wrow(d, p), row(&s, p), (size_t)d->n * d->size);
+	}
 	free(buf);
 	return KDSL_OK;
 }
@@ -316,8 +532,8 @@ int kdsl_neuron_tensor_copy(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, k
 
 int kdsl_neuron_memset(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, double value)
 {
-	unsigned char one[8];
-	view d;
+	unsigned char one[8], *dbuf;
+	view d, orig;
 	int64_t p;
 	int rc;
 
@@ -327,9 +543,12 @@ int kdsl_neuron_memset(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, double
 		return rc;
 	if (rt->head.check)
 		uninit_dst(rt, &d);
+	if ((rc = ap_dst(rt, site, &d, &orig, &dbuf)))
+		return rc;
 	kdsl_store_value(d.dt, one, value);
 	for (p = 0; p < d.np; p++)
 		kdsl_splat(wrow(&d, p), one, d.size, (size_t)d.n);
+	ap_done(&orig, &d, dbuf);
 	return KDSL_OK;
 }
 
@@ -345,7 +564,8 @@ static int index_ok(kdsl_rt *rt, const kdsl_site *site, const char *what, int64_
 
 int kdsl_neuron_iota(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, double base, double step, int64_t pstep)
 {
-	view d;
+	view d, orig;
+	unsigned char *dbuf;
 	int rc;
 
 	if (!rt)
@@ -356,14 +576,18 @@ int kdsl_neuron_iota(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, double b
 		return rc;
 	if (rt->head.check)
 		uninit_dst(rt, &d);
+	if ((rc = ap_dst(rt, site, &d, &orig, &dbuf)))
+		return rc;
 	kdsl_engine_iota(rt->isa, eng_rows(&d), base, step, pstep, d.np, d.n);
+	ap_done(&orig, &d, dbuf);
 	return KDSL_OK;
 }
 
 int kdsl_neuron_identity(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst)
 {
 	kdsl_eng_rows none = {NULL, 0, KDSL_F32};
-	view d;
+	view d, orig;
+	unsigned char *dbuf;
 	int rc;
 
 	if (!rt)
@@ -377,7 +601,10 @@ int kdsl_neuron_identity(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst)
 		                    d.np, d.n);
 	if (rt->head.check)
 		uninit_dst(rt, &d);
+	if ((rc = ap_dst(rt, site, &d, &orig, &dbuf)))
+		return rc;
 	kdsl_engine_select(eng_rows(&d), none, 0.0f, 1, -1, 0, KDSL_CMP_EQ, d.np, d.n);
+	ap_done(&orig, &d, dbuf);
 	return KDSL_OK;
 }
 
@@ -394,8 +621,8 @@ static int check_enum(kdsl_rt *rt, const kdsl_site *site, const char *what, int6
  * overlap dst are snapshotted first. */
 static int elementwise(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile a, kdsl_ctile b, int64_t op)
 {
-	view d, s, t;
-	unsigned char *ba = NULL, *bb = NULL;
+	view d, s, t, orig;
+	unsigned char *ba = NULL, *bb = NULL, *pa = NULL, *pb = NULL, *dbuf = NULL;
 	int rc;
 
 	if (!rt)
@@ -408,13 +635,16 @@ static int elementwise(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_c
 		return rc;
 	if (rt->head.check && (rc = uninit_op(rt, site, "a", a.base, &s, "b", b.base, &t, dst.base, &d, 0)))
 		return rc;
-	if (overlap(&d, &s) && (rc = snapshot(rt, site, &s, &ba)))
-		return rc;
-	if (overlap(&d, &t) && (rc = snapshot(rt, site, &t, &bb))) {
-		free(ba);
+	if ((rc = ap_src(rt, site, &s, &pa)) || (rc = ap_src(rt, site, &t, &pb)) ||
+	    (rc = ap_dst(rt, site, &d, &orig, &dbuf)) || (overlap(&d, &s) && (rc = snapshot(rt, site, &s, &ba))) ||
+	    (overlap(&d, &t) && (rc = snapshot(rt, site, &t, &bb)))) {
+		free(pa), free(pb), free(dbuf), free(ba);
 		return rc;
 	}
 	kdsl_engine_map(rt->isa, KDSL_ENG_ALU, op, eng_rows(&d), eng_rows(&s), eng_rows(&t), d.np, d.n);
+	ap_done(&orig, &d, dbuf);
+	free(pa);
+	free(pb);
 	free(ba);
 	free(bb);
 	return KDSL_OK;
@@ -436,12 +666,23 @@ typedef struct {
 	view s, o[2];
 	kdsl_eng_scalar y[2];
 	unsigned char *buf[3];
+	view orig;             /* dst as given (ap_dst) */
+	unsigned char *dbuf;   /* a strided dst's packed copy */
 } unary_ops;
 
 static void unary_done(unary_ops *u)
 {
 	for (int i = 0; i < 3; i++)
 		free(u->buf[i]);
+	free(u->dbuf);
+}
+
+/* After the engine ran: a strided dst gets its packed copy back. */
+static void unary_finish(unary_ops *u, const view *d)
+{
+	ap_done(&u->orig, d, u->dbuf);
+	u->dbuf = NULL;
+	unary_done(u);
 }
 
 /* A per-partition operand's rules (LANGUAGE.md 7): none for a number
@@ -475,7 +716,7 @@ static int per_part(kdsl_rt *rt, const kdsl_site *site, const char *what, kdsl_c
 		return KDSL_OK;
 	if (rt->head.check && (rc = uninit_src(rt, site, what, t.base, o)))
 		return rc;
-	if (overlap(d, o) && (rc = snapshot(rt, site, o, buf)))
+	if ((overlap(d, o) || o->nd) && (rc = snapshot(rt, site, o, buf)))
 		return rc;
 	y->t = eng_rows(o);
 	return KDSL_OK;
@@ -512,9 +753,10 @@ static int unary_check(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, view *
 			return rc;
 	if (rt->head.check && (rc = uninit_op(rt, site, sn, src.base, &u->s, NULL, NULL, NULL, dst.base, d, 0)))
 		return rc;
-	if (overlap(d, &u->s) && (rc = snapshot(rt, site, &u->s, &u->buf[0])))
+	/* a strided source is packed like an overlapping one (ap_src) */
+	if ((overlap(d, &u->s) || u->s.nd) && (rc = snapshot(rt, site, &u->s, &u->buf[0])))
 		return rc;
-	return KDSL_OK;
+	return ap_dst(rt, site, d, &u->orig, &u->dbuf);
 }
 
 int kdsl_neuron_tensor_scalar(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile a, int64_t op0,
@@ -539,7 +781,7 @@ int kdsl_neuron_tensor_scalar(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst,
 	}
 	kdsl_engine_tensor_scalar(rt->isa, eng_rows(&d), eng_rows(&u.s), op0, u.y[0], reverse0 != 0, op1, u.y[1],
 	                          reverse1 != 0, d.np, d.n);
-	unary_done(&u);
+	unary_finish(&u, &d);
 	return KDSL_OK;
 }
 
@@ -562,7 +804,7 @@ int kdsl_neuron_activation(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kd
 		return rc;
 	}
 	kdsl_engine_activation(rt->isa, func, eng_rows(&d), eng_rows(&u.s), u.y[0], u.y[1], d.np, d.n);
-	unary_done(&u);
+	unary_finish(&u, &d);
 	return KDSL_OK;
 }
 
@@ -587,15 +829,15 @@ int kdsl_neuron_tensor_reduce(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst,
 		return rc;
 	}
 	kdsl_engine_reduce(rt->isa, op, negate != 0, eng_rows(&d), eng_rows(&u.s), d.np, u.s.n);
-	unary_done(&u);
+	unary_finish(&u, &d);
 	return KDSL_OK;
 }
 
 int kdsl_neuron_affine_select(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile src, double fill,
                               int64_t p, int64_t f, int64_t c, int64_t cmp)
 {
-	unsigned char *buf = NULL;
-	view d, s;
+	unsigned char *buf = NULL, *dbuf = NULL;
+	view d, s, orig;
 	int rc;
 
 	if (!rt)
@@ -609,10 +851,14 @@ int kdsl_neuron_affine_select(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst,
 		return rc;
 	if (rt->head.check && (rc = uninit_op(rt, site, "src", src.base, &s, NULL, NULL, NULL, dst.base, &d, 0)))
 		return rc;
-	if (overlap(&d, &s) && (rc = snapshot(rt, site, &s, &buf)))
+	if (((overlap(&d, &s) || s.nd) && (rc = snapshot(rt, site, &s, &buf))) ||
+	    (rc = ap_dst(rt, site, &d, &orig, &dbuf))) {
+		free(buf);
 		return rc;
+	}
 	/* on_false_value is an f32 (NKI), so fill is rounded to one first */
 	kdsl_engine_select(eng_rows(&d), eng_rows(&s), (float)fill, p, f, c, cmp, d.np, d.n);
+	ap_done(&orig, &d, dbuf);
 	free(buf);
 	return KDSL_OK;
 }
@@ -625,7 +871,8 @@ _Static_assert(KDSL_NEURON_MATMUL_MAX_K == KDSL_NEURON_MATMUL_MAX_M, "nc_matmul'
 int kdsl_neuron_nc_matmul(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile stationary,
                           kdsl_ctile moving, int64_t accumulate)
 {
-	view d, st, mv;
+	view d, st, mv, orig;
+	unsigned char *ps = NULL, *pm = NULL, *dbuf = NULL;
 	int64_t K, M, N;
 	int rc;
 
@@ -660,8 +907,16 @@ int kdsl_neuron_nc_matmul(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kds
 	/* one scratch area per runtime, allocated at the first matmul */
 	if (!rt->eng_scratch && !(rt->eng_scratch = malloc(sizeof(float) * KDSL_ENG_MM_SCRATCH)))
 		return kdsl_rt_fail(rt, site, KDSL_ERR_NOMEM, "out of memory");
+	if ((rc = ap_src(rt, site, &st, &ps)) || (rc = ap_src(rt, site, &mv, &pm)) ||
+	    (rc = ap_dst(rt, site, &d, &orig, &dbuf))) {
+		free(ps), free(pm);
+		return rc;
+	}
 	kdsl_engine_matmul(rt->isa, eng_rows(&d), eng_rows(&st), eng_rows(&mv), K, M, N, accumulate != 0,
 	                   rt->eng_scratch);
+	ap_done(&orig, &d, dbuf);
+	free(ps);
+	free(pm);
 	return KDSL_OK;
 }
 
@@ -672,7 +927,8 @@ int kdsl_neuron_nc_matmul(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kds
  * src is in sbuf and dst in psum, so they never overlap. */
 int kdsl_neuron_nc_transpose(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile src)
 {
-	view d, s;
+	view d, s, orig;
+	unsigned char *ps = NULL, *dbuf = NULL;
 	int64_t p, j;
 	int rc;
 
@@ -691,11 +947,17 @@ int kdsl_neuron_nc_transpose(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, 
 		                    ", %" PRId64 "]", s.n, s.np, d.np, d.n);
 	if (rt->head.check && (rc = uninit_op(rt, site, "src", src.base, &s, NULL, NULL, NULL, dst.base, &d, 0)))
 		return rc;
+	if ((rc = ap_src(rt, site, &s, &ps)) || (rc = ap_dst(rt, site, &d, &orig, &dbuf))) {
+		free(ps);
+		return rc;
+	}
 	for (j = 0; j < d.np; j++) {
 		unsigned char *o = wrow(&d, j);
 		for (p = 0; p < s.np; p++)
 			memcpy(o + (size_t)p * d.size, row(&s, p) + (size_t)j * s.size, s.size);
 	}
+	ap_done(&orig, &d, dbuf);
+	free(ps);
 	return KDSL_OK;
 }
 
@@ -742,6 +1004,10 @@ int kdsl_neuron_nc_stream_shuffle(kdsl_rt *rt, const kdsl_site *site, kdsl_tile 
 	if (d.n != s.n)
 		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "dst must have the same number of elements per partition "
 		                    "as src, got %" PRId64 " and %" PRId64, d.n, s.n);
+	/* The shuffle moves whole partition rows: no access patterns. */
+	if (d.nd || s.nd)
+		return kdsl_rt_fail(rt, site, KDSL_ERR_ARG, "%s must be a contiguous view (no access pattern)",
+		                    d.nd ? "dst" : "src");
 	np = d.np > s.np ? d.np : s.np;
 	active = kdsl_neuron_shuffle_active(np);
 	if (!kdsl_neuron_shuffle_start_ok(active, src.p0) || !kdsl_neuron_shuffle_start_ok(active, dst.p0))
@@ -826,43 +1092,49 @@ static int uninit_predicated(kdsl_rt *rt, const kdsl_site *site, const unsigned 
 	return KDSL_OK;
 }
 
-int kdsl_neuron_tensor_copy_predicated(kdsl_rt *rt, const kdsl_site *site, kdsl_ctile src,
-                                       double src_scalar, kdsl_tile dst, kdsl_ctile predicate,
-                                       int64_t mask, int64_t dtype, int64_t reverse_pred)
+/* Element j of view partition p (j < n), for the element-wise walks. */
+static const unsigned char *elem(const view *v, int64_t p, int64_t j)
 {
-	view d, s, pv;
+	int64_t st[KDSL_NEURON_AP_DIMS], ct[KDSL_NEURON_AP_DIMS], i2;
+
+	ap_dims(v, st, ct);
+	i2 = j % ct[2];
+	j /= ct[2];
+	return row(v, p) + (size_t)((j / ct[1]) * st[0] + (j % ct[1]) * st[1] + i2 * st[2]) * v->size;
+}
+
+/* uninit_predicated for strided operands, an element at a time. */
+static int uninit_predicated_ap(kdsl_rt *rt, const kdsl_site *site, const unsigned char *sbase, const view *s,
+                                const unsigned char *pbase, const view *pv, const view *d, uint64_t flip)
+{
+	int64_t p, j, pass;
+	int rc;
+
+	if ((rc = uninit_src(rt, site, "predicate", pbase, pv)))
+		return rc;
+	for (pass = 0; pass < 2; pass++)   /* every read before any write */
+		for (p = 0; p < d->np; p++)
+			for (j = 0; j < d->n; j++) {
+				if (!pred_selects(elem(pv, p, j), pv->size, 0, flip))
+					continue;
+				if (pass)
+					kdsl_uninit_mark(rt, d->mem, elem(d, p, j), d->size);
+				else if (sbase && kdsl_uninit_first(rt, s->mem, elem(s, p, j), s->size) < s->size)
+					return kdsl_uninit_fail(rt, site, "src", sbase, s->mem, elem(s, p, j));
+			}
+	return KDSL_OK;
+}
+
+/* The predicated copy of checked, contiguous views. */
+static int predicated(kdsl_rt *rt, const kdsl_site *site, double src_scalar, int tile, const view *dp,
+                      const view *sp, const view *pvp, uint64_t flip)
+{
+	view d = *dp, s = *sp, pv = *pvp;
 	unsigned char *bs = NULL, *bp = NULL, *tmp = NULL;
-	int tile = src.base != NULL, rc;
-	uint64_t flip = reverse_pred != 0 ? ~(uint64_t)0 : 0;
 	kdsl_blend_fn blend;
 	int64_t p;
+	int rc;
 
-	if (!rt)
-		return KDSL_ERR_ARG;
-	if ((rc = CHECK_TILE(rt, site, "dst", dst, &d)) || (rc = CHECK_TILE(rt, site, "predicate", predicate, &pv)) ||
-	    (rc = in_mem(rt, site, "dst", &d, 1, 1, 0)) || (rc = in_mem(rt, site, "predicate", &pv, 1, 1, 0)) ||
-	    (rc = same_shape(rt, site, "predicate", &pv, "dst", &d)))
-		return rc;
-	if (!kdsl_neuron_predicate_dtype_ok(pv.dt))
-		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "predicate must be u8, u16 or u32, got %s",
-		                    kdsl_dtype_name(pv.dt));
-	if (dtype && (dtype < 1 || dtype >= KDSL_NDTYPE || (kdsl_dtype)dtype != d.dt))
-		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "dst must have the dtype given by dtype, got %s",
-		                    kdsl_dtype_name(d.dt));
-	if (tile) {
-		if ((rc = CHECK_TILE(rt, site, "src", src, &s)) || (rc = in_mem(rt, site, "src", &s, 1, 1, 0)) ||
-		    (rc = same_shape(rt, site, "src", &s, "dst", &d)))
-			return rc;
-		if (s.mem == KDSL_MEM_PSUM && pv.mem == KDSL_MEM_PSUM)
-			return kdsl_rt_fail(rt, site, KDSL_ERR_ARG, "src and predicate must not both be in psum");
-		if (!dtype && (rc = same_dtype(rt, site, "src", &s, "dst", &d)))
-			return rc;
-	}
-	if (!mask)
-		return KDSL_OK;
-	if (rt->head.check && (rc = uninit_predicated(rt, site, tile ? src.base : NULL, &s, predicate.base, &pv, &d,
-	                                              flip)))
-		return rc;
 	if (tile && overlap(&d, &s)) {
 		/* src is dst element for element: every element keeps its value. */
 		if (s.p == d.p && s.pstride == d.pstride && s.dt == d.dt)
@@ -939,18 +1211,30 @@ static int indirect(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctil
 	if (x.np != on->np || x.n != 1)
 		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "index must be [%" PRId64 ", 1], one row number per "
 		                    "partition of %s, got [%" PRId64 ", %" PRId64 "]", on->np, onn, x.np, x.n);
+	/* a row of the hbm view is one run (the sbuf side may be strided) */
+	if (h->nd)
+		return kdsl_rt_fail(rt, site, KDSL_ERR_ARG, "%s must be a view whose rows are contiguous (no slice steps, "
+		                    ".T or permute in its last dim)", hn);
 	if (rt->head.check && (rc = uninit_src(rt, site, "index", index.base, &x)))
 		return rc;
 	for (p = 0; p < on->np; p++) {
-		memcpy(&at[p], row(&x, p), sizeof at[p]);
+		memcpy(&at[p], elem(&x, p, 0), sizeof at[p]);
 		if (at[p] < 0 || at[p] >= h->np)
 			return kdsl_rt_fail(rt, site, KDSL_ERR_BOUNDS, "index[%" PRId64 "] = %" PRId32
 			                    " is outside %s's %" PRId64 " rows", p, at[p], hn, h->np);
 	}
 	if (rt->head.check && (rc = uninit_op(rt, site, "src", src.base, &s, NULL, NULL, NULL, dst.base, &d, 0)))
 		return rc;
+	unsigned char *sbuf = NULL, *dbuf = NULL;
+	view orig;
+	if ((rc = ap_src(rt, site, &s, &sbuf)) || (rc = ap_dst(rt, site, &d, &orig, &dbuf))) {
+		free(sbuf);
+		return rc;
+	}
 	for (p = 0; p < on->np; p++)
 		kdsl_copy_row(wrow(&d, gather ? p : at[p]), row(&s, gather ? at[p] : p), (size_t)d.n * d.size);
+	ap_done(&orig, &d, dbuf);
+	free(sbuf);
 	return KDSL_OK;
 }
 
@@ -964,3 +1248,50 @@ int kdsl_neuron_store_scatter(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst,
 {
 	return indirect(rt, site, dst, src, index, 0);
 }
+int kdsl_neuron_tensor_copy_predicated(kdsl_rt *rt, const kdsl_site *site, kdsl_ctile src,
+                                       double src_scalar, kdsl_tile dst, kdsl_ctile predicate,
+                                       int64_t mask, int64_t dtype, int64_t reverse_pred)
+{
+	view d, s = {0}, pv, orig;
+	unsigned char *ps = NULL, *pp = NULL, *dbuf = NULL;
+	int tile = src.base != NULL, rc;
+	uint64_t flip = reverse_pred != 0 ? ~(uint64_t)0 : 0;
+
+	if (!rt)
+		return KDSL_ERR_ARG;
+	if ((rc = CHECK_TILE(rt, site, "dst", dst, &d)) || (rc = CHECK_TILE(rt, site, "predicate", predicate, &pv)) ||
+	    (rc = in_mem(rt, site, "dst", &d, 1, 1, 0)) || (rc = in_mem(rt, site, "predicate", &pv, 1, 1, 0)) ||
+	    (rc = same_shape(rt, site, "predicate", &pv, "dst", &d)))
+		return rc;
+	if (!kdsl_neuron_predicate_dtype_ok(pv.dt))
+		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "predicate must be u8, u16 or u32, got %s",
+		                    kdsl_dtype_name(pv.dt));
+	if (dtype && (dtype < 1 || dtype >= KDSL_NDTYPE || (kdsl_dtype)dtype != d.dt))
+		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "dst must have the dtype given by dtype, got %s",
+		                    kdsl_dtype_name(d.dt));
+	if (tile) {
+		if ((rc = CHECK_TILE(rt, site, "src", src, &s)) || (rc = in_mem(rt, site, "src", &s, 1, 1, 0)) ||
+		    (rc = same_shape(rt, site, "src", &s, "dst", &d)))
+			return rc;
+		if (s.mem == KDSL_MEM_PSUM && pv.mem == KDSL_MEM_PSUM)
+			return kdsl_rt_fail(rt, site, KDSL_ERR_ARG, "src and predicate must not both be in psum");
+		if (!dtype && (rc = same_dtype(rt, site, "src", &s, "dst", &d)))
+			return rc;
+	}
+	if (!mask)
+		return KDSL_OK;
+	if (rt->head.check && (rc = (d.nd || pv.nd || (tile && s.nd) ? uninit_predicated_ap : uninit_predicated)(
+	                                 rt, site, tile ? src.base : NULL, &s, predicate.base, &pv, &d, flip)))
+		return rc;
+	if ((tile && (rc = ap_src(rt, site, &s, &ps))) || (rc = ap_src(rt, site, &pv, &pp)) ||
+	    (rc = ap_dst(rt, site, &d, &orig, &dbuf))) {
+		free(ps), free(pp);
+		return rc;
+	}
+	rc = predicated(rt, site, src_scalar, tile, &d, &s, &pv, flip);
+	ap_done(&orig, &d, dbuf);
+	free(ps);
+	free(pp);
+	return rc;
+}
+

@@ -63,6 +63,10 @@ static void tile(KdBuf *o, const KdFunc *f, int v, int writes, KdEmitVal val, vo
 	const KdIns *t = &f->ins[f->val[v].def];
 	const KdBuffer *b = &f->buf[f->val[v].buf];
 	const KdTileInfo *ti = b->tile;
+	KdTileAp ap;
+	kd_tile_ap(f, t, &ap);
+	if (ap.nd)   /* a strided view: the contiguous tile, then its pattern */
+		kd_buf_printf(o, "%s(", writes ? "kdsl_tile_ap" : "kdsl_ctile_ap");
 	kd_buf_printf(o, "%s(", writes ? "kdsl_tile_of" : "kdsl_ctile_of");
 	if (b->param >= 0) {
 		kd_c_name(o, b->name, 'p');
@@ -87,6 +91,12 @@ static void tile(KdBuf *o, const KdFunc *f, int v, int writes, KdEmitVal val, vo
 	val(ctx, t->args[TA_FOFF]);
 	kd_buf_printf(o, ", %lld, %s, %s)", (long long)f->val[t->args[TA_NFREE]].c, kd_spaces[b->space].rt_enum,
 	              kd_dtypes[b->dt].rt_enum);
+	if (!ap.nd)
+		return;
+	kd_buf_printf(o, ", %lld, %d", (long long)ap.pstep, ap.nd);
+	for (int k = 0; k < KDSL_NEURON_AP_DIMS; k++)
+		kd_buf_printf(o, ", %lld, %lld", (long long)(k < ap.nd ? ap.st[k] : 0), (long long)(k < ap.nd ? ap.ct[k] : 0));
+	kd_buf_puts(o, ")");
 }
 
 int kd_emit_neuron_arg(KdBuf *o, const KdFunc *f, const KdOpParam *p, int v, KdEmitVal val, void *ctx)

@@ -51,6 +51,28 @@ static int bin(KdArena *a, KdFunc *f, int blk, KdOp op, int x, int y, KdSpan at)
 	return kd_ins_result(a, f, i, VT_INT, KD_I64, -1, NULL);
 }
 
+/* A strided view: the tile op with its access pattern (tile.h, TA_PSTEP..). */
+static int ap_tile(KdArena *a, KdFunc *f, int blk, int buf, int *args5, const KdSpan *spans5, int64_t npart,
+                   int64_t nfree, const KdViewAp *ap, KdSpan at)
+{
+	int args[TA_N_AP_MAX];
+	KdSpan spans[TA_N_AP_MAX];
+	int n = TA_N + 1 + 2 * ap->nd;
+	for (int k = 0; k < TA_N; k++)
+		args[k] = args5[k], spans[k] = spans5[k];
+	for (int k = TA_N; k < n; k++)
+		spans[k] = at;
+	args[TA_NPART] = kd_val_const(a, f, npart);
+	args[TA_NFREE] = kd_val_const(a, f, nfree);
+	args[TA_PSTEP] = kd_val_const(a, f, ap->pstep);
+	for (int k = 0; k < ap->nd; k++) {
+		args[TA_PSTEP + 1 + 2 * k] = kd_val_const(a, f, ap->st[k]);
+		args[TA_PSTEP + 2 + 2 * k] = kd_val_const(a, f, ap->ct[k]);
+	}
+	int i = kd_ins_add(a, f, blk, OP_TILE, n, args, spans, at);
+	return kd_ins_result(a, f, i, VT_REF, f->buf[buf].dt, buf, NULL);
+}
+
 int kd_lower_tile_view(KdArena *a, KdFunc *f, int blk, int buf, KdNode *n,
                        int (*lower)(void *ctx, KdNode *x), void *ctx)
 {
@@ -71,8 +93,13 @@ int kd_lower_tile_view(KdArena *a, KdFunc *f, int blk, int buf, KdNode *n,
 		}
 		args[TA_BLOCK] = lin;
 		const KdType *vt = n->ty;
+		const KdViewAp *ap = vt->ap;
+		int drop = ap && ap->drop;
 		int64_t stride = t->nfree;
 		nfree = 1;
+		for (int k = 1; k < vt->rank; k++)
+			nfree *= vt->dims[k];
+		npart = vt->dims[0];
 		for (int k = 0; k < b->rank; k++) {
 			if (k)
 				stride /= b->dims[k];
@@ -85,19 +112,19 @@ int kd_lower_tile_view(KdArena *a, KdFunc *f, int blk, int buf, KdNode *n,
 					start = lower(ctx, x->a);
 				if (k == 0)
 					spans[TA_PSTART] = x->span;
-				else if (vt->dims[k] != b->dims[k])
+				else if (n->b || drop ? x->kind != N_SLICE || x->a || x->b || x->c
+				                      : vt->dims[k] != b->dims[k])
 					spans[TA_FOFF] = x->span;
 			}
-			if (k == 0) {
+			if (k == 0)
 				args[TA_PSTART] = start;
-				npart = vt->dims[0];
-			} else {
+			else
 				args[TA_FOFF] = bin(a, f, blk, OP_ADD, args[TA_FOFF],
 				                    bin(a, f, blk, OP_MUL, start, kd_val_const(a, f, stride), n->span),
 				                    n->span);
-				nfree *= vt->dims[k];
-			}
 		}
+		if (ap && ap->nd)
+			return ap_tile(a, f, blk, buf, args, spans, npart, nfree, ap, n->span);
 	}
 	args[TA_NPART] = kd_val_const(a, f, npart);
 	args[TA_NFREE] = kd_val_const(a, f, nfree);

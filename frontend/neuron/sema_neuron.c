@@ -3,6 +3,7 @@
  * (blocked tensors) view sub-tiles whose extents are known at compile
  * time; `mod_alloc(...)`/`alloc(...)` declare direct allocations (seed
  * 003), whose restrictions are checked here where the arguments are. */
+#include <stdio.h>
 #include <string.h>
 
 #include "affine.h"
@@ -72,9 +73,42 @@ static const char *base_name(const KdNode *n)
 	return n->a->kind == N_IDENT ? n->a->name : "tensor";
 }
 
-/* Checks one index or slice of dim `k` (size `dim`); *ext gets its extent. */
-static int one_index(KdDiag *d, const KdNode *x, int64_t dim, int64_t *ext, const char *what)
+/* A slice's step: a positive compile-time integer (1 when absent); a step
+ * other than 1 is refused where `nostep` names the dim (the partitions of
+ * an on-chip tile). */
+static int slice_step(KdDiag *d, const KdNode *x, int64_t *step, const char *nostep)
 {
+	const KdNode *c = x->c;
+	*step = 1;
+	if (!c)
+		return 0;
+	if (c->ty && c->ty->kind == TY_ERROR)
+		return -1;
+	if (!c->is_const || c->ty->kind != TY_INT || c->cval < 1) {
+		if (c->is_const && c->ty->kind == TY_INT)
+			kd_error(d, c->span, "a slice step must be a positive compile-time integer, got %lld",
+			         (long long)c->cval);
+		else
+			kd_error(d, c->span, "a slice step must be a positive compile-time integer");
+		return -1;
+	}
+	if (nostep && c->cval != 1) {
+		kd_error(d, c->span, "a slice step on %s is not allowed (partitions are not strided), got %lld",
+		         nostep, (long long)c->cval);
+		return -1;
+	}
+	*step = c->cval;
+	return 0;
+}
+
+/* Checks one index or slice of dim `k` (size `dim`); *ext gets its extent
+ * (hi - lo), *step its step (1 for an index). */
+static int one_index(KdDiag *d, const KdNode *x, int64_t dim, int64_t *ext, const char *what, int64_t *step,
+                     const char *nostep)
+{
+	*step = 1;
+	if (x->kind == N_SLICE && slice_step(d, x, step, nostep) < 0)
+		return -1;
 	if (x->kind != N_SLICE) {
 		if (x->ty && x->ty->kind == TY_ERROR)
 			return -1;
@@ -123,6 +157,9 @@ static int one_index(KdDiag *d, const KdNode *x, int64_t dim, int64_t *ext, cons
 	return 0;
 }
 
+static int view_ap(KdArena *a, KdDiag *d, KdNode *n, const KdType *base, KdType *t, const int64_t *step,
+                   int drop);
+
 KdType *kd_sema_tile_index(KdArena *a, KdDiag *d, KdNode *n, const KdType *base)
 {
 	int nb = base->nbdim, bad = 0;
@@ -138,11 +175,11 @@ KdType *kd_sema_tile_index(KdArena *a, KdDiag *d, KdNode *n, const KdType *base)
 	}
 	for (int i = 0; i < nb; i++) {
 		KdNode *x = n->list.v[i];
-		int64_t ext;
+		int64_t ext, step;
 		if (x->kind == N_SLICE) {
 			kd_error(d, x->span, "a block index must be one integer, not a slice");
 			bad = 1;
-		} else if (one_index(d, x, base->bdims[i], &ext, "block index") < 0) {
+		} else if (one_index(d, x, base->bdims[i], &ext, "block index", &step, NULL) < 0) {
 			bad = 1;
 		}
 	}
@@ -150,29 +187,125 @@ KdType *kd_sema_tile_index(KdArena *a, KdDiag *d, KdNode *n, const KdType *base)
 	*t = *base;
 	t->nbdim = 0;
 	t->is_view = 1;
+	int onchip = !kd_spaces[base->space].external;
+	int64_t step[KD_MAXDIM];
+	char nostep[64];
+	snprintf(nostep, sizeof nostep, "the partition dim of a tile in %s", kd_spaces[base->space].name);
 	for (int k = 0; k < base->rank; k++) {
 		int64_t ext = base->dims[k];
+		step[k] = 1;
 		if (nb + k < n->list.n && one_index(d, n->list.v[nb + k], base->dims[k], &ext,
-		                                    k ? "index" : "partition index") < 0)
+		                                    k ? "index" : "partition index", &step[k],
+		                                    k || !onchip ? NULL : nostep) < 0)
 			bad = 1;
-		t->dims[k] = ext;
+		t->dims[k] = (ext + step[k] - 1) / step[k];
 	}
 	if (bad)
 		return NULL;
-	/* In each partition the view must be one run of elements: free dims
-	 * before the last partial one are single elements. */
-	int last = 0;
-	for (int k = 1; k < base->rank; k++)
-		if (t->dims[k] != base->dims[k])
-			last = k;
-	for (int k = 1; k < last; k++)
-		if (t->dims[k] != 1) {
-			kd_error(d, n->span, "the view of '%s' must be contiguous in each partition: dim %d "
-			         "takes %lld of %lld elements before a partial dim %d", base_name(n), k,
-			         (long long)t->dims[k], (long long)base->dims[k], last);
-			return NULL;
+	/* a[i] on an N-D hbm tensor drops dim 0 (LANGUAGE.md 7) */
+	int drop = !onchip && base->rank >= 3 && nb < n->list.n && n->list.v[nb]->kind != N_SLICE;
+	return view_ap(a, d, n, base, t, step, drop) < 0 ? NULL : t;
+}
+
+/* The permutation n->b gives a view of `rank` dims (v.T: [1, 0]); <0
+ * after reporting. */
+static int view_perm(KdDiag *d, const KdNode *n, const KdType *base, int rank, int *perm)
+{
+	const KdNode *p = n->b;
+	int onchip = !kd_spaces[base->space].external;
+	if (p->kind == N_IDENT) {
+		if (strcmp(p->name, "T")) {
+			kd_error(d, p->span, "a view has no attribute '%s' (views have .T)", p->name);
+			return -1;
 		}
-	return t;
+		if (rank != 2) {
+			kd_error(d, p->span, ".T needs a 2-D view, '%s' gives %d dims (permute reorders any)",
+			         base_name(n), rank);
+			return -1;
+		}
+		perm[0] = 1, perm[1] = 0;
+	} else {
+		if (p->list.n != rank) {
+			kd_error(d, p->span, "permute: the view of '%s' has %d dims, the permutation %d entries",
+			         base_name(n), rank, p->list.n);
+			return -1;
+		}
+		unsigned seen = 0;
+		for (int i = 0; i < rank; i++) {
+			const KdNode *x = p->list.v[i];
+			if (x->ty && x->ty->kind == TY_ERROR)
+				return -1;
+			if (!x->is_const || x->ty->kind != TY_INT || x->cval < 0 || x->cval >= rank ||
+			    (seen >> x->cval & 1)) {
+				kd_error(d, x->span, "permute: the entries must be a permutation of 0..%d, each once", rank - 1);
+				return -1;
+			}
+			seen |= 1u << x->cval;
+			perm[i] = (int)x->cval;
+		}
+	}
+	if (onchip && perm[0] != 0) {
+		kd_error(d, p->span, "%s: the partition dim of a tile in %s stays dim 0 (only its free dims "
+		         "permute)", p->kind == N_IDENT ? ".T" : "permute", kd_spaces[base->space].name);
+		return -1;
+	}
+	return 0;
+}
+
+/* The view's dims and access pattern (KdViewAp) from the counts and steps
+ * of the base's dims, the dropped dim 0 and the permutation; <0 after
+ * reporting a pattern of more than KDSL_NEURON_AP_DIMS free dims. */
+static int view_ap(KdArena *a, KdDiag *d, KdNode *n, const KdType *base, KdType *t, const int64_t *step, int drop)
+{
+	int64_t st[KD_MAXDIM], ct[KD_MAXDIM], bst = 1;
+	int r = 0, perm[KD_MAXDIM];
+	for (int k = base->rank - 1; k >= 0; k--) {
+		if (!(k == 0 && drop)) {
+			st[k - drop] = bst * step[k];
+			ct[k - drop] = t->dims[k];
+			r++;
+		}
+		bst *= base->dims[k];
+	}
+	for (int i = 0; i < r; i++)
+		perm[i] = i;
+	if (n->b && view_perm(d, n, base, r, perm) < 0)
+		return -1;
+	KdViewAp *ap = kd_alloc(a, sizeof *ap);
+	t->rank = r;
+	for (int i = 0; i < r; i++)
+		t->dims[i] = ct[perm[i]];
+	ap->drop = drop;
+	ap->pstep = kd_spaces[base->space].external ? st[perm[0]] : 0;
+	int nd = 0;
+	int64_t fs[KD_MAXDIM], fc[KD_MAXDIM];
+	for (int i = 1; i < r; i++) {
+		int64_t s1 = st[perm[i]], c1 = ct[perm[i]];
+		if (c1 == 1)
+			continue;
+		if (nd && fs[nd - 1] == s1 * c1)   /* continues the dim before */
+			fs[nd - 1] = s1, fc[nd - 1] *= c1;
+		else
+			fs[nd] = s1, fc[nd++] = c1;
+	}
+	if (!nd)
+		fs[0] = 1, fc[0] = 1, nd = 1;
+	if (nd > KDSL_NEURON_AP_DIMS) {
+		kd_error(d, n->span, "the view of '%s' needs %d free dims of (stride, count) in each partition; "
+		         "an access pattern has at most %d", base_name(n), nd, KDSL_NEURON_AP_DIMS);
+		return -1;
+	}
+	int64_t row = 1;
+	for (int k = 1; k < base->rank; k++)
+		row *= base->dims[k];
+	/* the v0 form: one run per partition, partitions a row apart */
+	int contiguous = nd == 1 && fs[0] == 1 && (!kd_spaces[base->space].external || ap->pstep == row ||
+	                                            t->dims[0] == 1);
+	ap->nd = contiguous ? 0 : nd;
+	for (int i = 0; i < ap->nd; i++)
+		ap->st[i] = fs[i], ap->ct[i] = fc[i];
+	t->ap = ap;
+	return 0;
 }
 
 /* `acc[i][x, y]` on a blocked tensor: the block index, then a view of

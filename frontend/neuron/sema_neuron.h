@@ -14,7 +14,21 @@ typedef struct KdAllocSpec {
 	KdSpan span;           /* the call */
 } KdAllocSpec;
 
-/* t[...] on a tensor: a tile view (NULL after reporting). */
+/* A tile view's access pattern (LANGUAGE.md 7 "Views"), in elements of
+ * its tensor: view dim 0 (the partitions) steps pstep (hbm; 0 on chip,
+ * where it is the tensor's partition dim), the other view dims, with
+ * count-1 dims left out and dims that continue each other merged, are nd
+ * (stride, count) pairs, outermost first.  nd 0: the contiguous form
+ * (one run per partition, as v0), which the tile op writes without one. */
+typedef struct KdViewAp {
+	int64_t pstep;
+	int nd;
+	int64_t st[KDSL_NEURON_AP_DIMS], ct[KDSL_NEURON_AP_DIMS];
+	int drop;              /* a[i] of an hbm tensor of rank >= 3: dim 0 dropped */
+} KdViewAp;
+
+/* t[...] on a tensor: a tile view (NULL after reporting); its type's ap
+ * is set.  n->b, when set, permutes its dims (v.T, permute). */
 KdType *kd_sema_tile_index(KdArena *a, KdDiag *d, KdNode *n, const KdType *base);
 /* acc[i][a:b, :] read as acc[i, a:b, :]: rewrites n, returns 1. */
 int kd_sema_tile_chain(KdArena *a, KdNode *n);

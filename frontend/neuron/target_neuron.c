@@ -21,6 +21,7 @@ const KdFrontendTarget kd_frontend_target_neuron = {
 	.index_chain = kd_sema_tile_chain,
 	.tensor_type = kd_sema_tile_type,
 	.blocks = 1,
+	.views = 1,
 	.is_alloc = kd_sema_is_alloc_call,
 	.alloc = kd_sema_alloc,
 	.lower_view = lower_view,

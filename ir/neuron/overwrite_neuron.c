@@ -23,6 +23,7 @@
 typedef struct {
 	int buf, by;          /* the buffer; the nc_matmul that wrote it */
 	int64_t blk, p0, np, f0, nf;
+	int strided;          /* an access pattern: f0..f0+nf is its span, a superset */
 } Pending;
 
 typedef struct {
@@ -42,9 +43,12 @@ static int view_of(const KdWalk *w, const KdIns *ins, int i, Pending *v)
 	const KdIns *t = kd_tile_ins(f, ins, i);
 	if (!t)
 		return 0;
+	KdTileAp ap;
+	kd_tile_ap(f, t, &ap);
 	v->buf = f->val[ins->args[i]].buf;
 	v->np = f->val[t->args[TA_NPART]].c;
-	v->nf = f->val[t->args[TA_NFREE]].c;
+	v->nf = kd_tile_ap_span(&ap, f->val[t->args[TA_NFREE]].c) + 1;
+	v->strided = ap.nd > 0;
 	int b = t->args[TA_BLOCK], p = t->args[TA_PSTART], o = t->args[TA_FOFF];
 	if (!w->known[b] || !w->known[p] || !w->known[o]) {
 		v->blk = -1;
@@ -129,7 +133,9 @@ static void step(void *ctx, const KdWalk *w, const KdIns *ins)
 	for (int i = 0; i < ins->nargs; i++) {
 		if (!kd_param_writes(d, i) || !view_of(w, ins, i, &v))
 			continue;
-		if (ins->op == OP_NC_MATMUL && v.blk >= 0) {
+		/* a strided write is only known by its span, so it neither warns
+		 * nor waits to be warned about (no false positives) */
+		if (ins->op == OP_NC_MATMUL && v.blk >= 0 && !v.strided) {
 			for (int k = 0; k < o->npend; k++)
 				if (meets(&o->pend[k], &v) && !reported(o, self, o->pend[k].by))
 					warn(o, f, ins, self, &o->pend[k]);

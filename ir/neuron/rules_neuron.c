@@ -22,6 +22,7 @@ typedef struct {
 	const KdIns *v;       /* the tile instruction */
 	KdRange blk, p0, off;
 	int64_t np, nf;
+	KdTileAp ap;          /* nd 0: the contiguous form */
 } Tile;
 
 const KdIns *kd_tile_ins(const KdFunc *f, const KdIns *ins, int i)
@@ -44,6 +45,43 @@ static int tile_of(KdCheck *c, const KdIns *ins, int i, Tile *t)
 	t->off = kd_range_of(c, t->v->args[TA_FOFF]);
 	t->np = f->val[t->v->args[TA_NPART]].c;
 	t->nf = f->val[t->v->args[TA_NFREE]].c;
+	kd_tile_ap(f, t->v, &t->ap);
+	return 1;
+}
+
+/* A strided view inside its tensor: on chip its partitions and, in each,
+ * the pattern's reach; in hbm its first element inside the tensor and its
+ * last (from the largest start) inside it too.  Every byte it touches lies
+ * between those. */
+static int inside_ap(KdCheck *c, const KdIns *ins, int i, const Tile *t)
+{
+	const char *pn = kd_ops[ins->op].param[i].name, *bn = t->b->name;
+	const KdTileInfo *ti = t->b->tile;
+	int64_t span = kd_tile_ap_span(&t->ap, t->nf);
+	int hbm = kd_spaces[t->b->space].external;
+	char sp[48];
+	if (t->p0.known && (t->p0.lo < 0 || t->p0.hi > ti->nparts - (hbm ? 1 : t->np))) {
+		kd_span_str(sp, t->p0.lo < 0 ? t->p0.lo : t->p0.hi, hbm ? 1 : t->np);
+		kd_check_error_at(c, ins, t->v->argspan[TA_PSTART], "%s: partitions %s are outside '%s', which has %lld",
+		                  pn, sp, bn, (long long)ti->nparts);
+		return 0;
+	}
+	if (t->off.known && (t->off.lo < 0 || t->off.hi > ti->nfree - 1 - (hbm ? 0 : span))) {
+		kd_span_str(sp, t->off.lo < 0 ? t->off.lo : t->off.hi, hbm ? 1 : span + 1);
+		kd_check_error_at(c, ins, t->v->argspan[TA_FOFF],
+		                  "%s: elements %s of each partition are outside '%s', which has %lld per partition",
+		                  pn, sp, bn, (long long)ti->nfree);
+		return 0;
+	}
+	/* hbm: all within 2^40 (the verifier's and sema's limits), so no overflow */
+	if (hbm && t->p0.known && t->off.known &&
+	    t->p0.hi * ti->nfree + t->off.hi + (t->np - 1) * t->ap.pstep + span >= ti->nparts * ti->nfree) {
+		kd_check_error_at(c, ins, t->v->argspan[TA_PSTART],
+		                  "%s: the strided view reaches element %lld of '%s', which has %lld elements", pn,
+		                  (long long)(t->p0.hi * ti->nfree + t->off.hi + (t->np - 1) * t->ap.pstep + span), bn,
+		                  (long long)(ti->nparts * ti->nfree));
+		return 0;
+	}
 	return 1;
 }
 
@@ -60,6 +98,8 @@ static int inside(KdCheck *c, const KdIns *ins, int i, const Tile *t)
 		                  (long long)(t->blk.lo < 0 ? t->blk.lo : t->blk.hi));
 		ok = 0;
 	}
+	if (t->ap.nd)
+		return inside_ap(c, ins, i, t) && ok;
 	char sp[48];
 	if (t->p0.known && (t->p0.lo < 0 || t->p0.hi > ti->nparts - t->np)) {
 		kd_span_str(sp, t->p0.lo < 0 ? t->p0.lo : t->p0.hi, t->np);
@@ -270,6 +310,10 @@ void kd_check_neuron_gather(KdCheck *c, const KdIns *ins)
 	const char *onn = kd_ops[ins->op].param[on].name;
 	const Tile *x = &t[IDX];
 	same_dtype(c, ins, SRC, &t[SRC], &t[DST], DST);
+	/* each index names one row, copied as one run (the runtime refuses it too) */
+	if (t[hbm].ap.nd)
+		kd_check_error(c, ins, hbm, "%s must be a view whose rows are contiguous: %s copies whole rows (no slice "
+		               "steps, .T or permute)", kd_ops[ins->op].param[hbm].name, kd_ops[ins->op].name);
 	if (t[hbm].nf != t[on].nf)
 		kd_check_error(c, ins, hbm, "%s must have as many elements per row as %s per partition, got %lld and %lld",
 		               kd_ops[ins->op].param[hbm].name, onn, (long long)t[hbm].nf, (long long)t[on].nf);
@@ -358,6 +402,13 @@ void kd_check_neuron_shuffle(KdCheck *c, const KdIns *ins)
 	enum { DST = NC_STREAM_SHUFFLE_DST, SRC = NC_STREAM_SHUFFLE_SRC, MASK = NC_STREAM_SHUFFLE_SHUFFLE_MASK };
 	const Tile *d = &t[DST], *s = &t[SRC];
 	same_dtype(c, ins, DST, d, s, SRC);
+	/* the shuffle moves whole partition rows (the runtime refuses it too) */
+	for (int i = DST; i <= SRC; i++)
+		if (t[i].ap.nd) {
+			kd_check_error(c, ins, i, "%s must be a contiguous view: nc_stream_shuffle moves whole partition "
+			               "rows (no slice steps, .T or permute)", kd_ops[ins->op].param[i].name);
+			return;
+		}
 	if (d->nf != s->nf)
 		kd_check_error(c, ins, DST, "dst must have the same number of elements per partition as src, got %lld and %lld",
 		               (long long)d->nf, (long long)s->nf);

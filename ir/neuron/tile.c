@@ -3,6 +3,28 @@
  * its textual form (the printer's KdIrTarget hooks). */
 #include "tile.h"
 
+void kd_tile_ap(const KdFunc *f, const KdIns *t, KdTileAp *o)
+{
+	o->nd = t->nargs > TA_N ? (t->nargs - TA_N - 1) / 2 : 0;
+	o->pstep = o->nd ? f->val[t->args[TA_PSTEP]].c : 0;
+	for (int k = 0; k < o->nd; k++) {
+		o->st[k] = f->val[t->args[TA_PSTEP + 1 + 2 * k]].c;
+		o->ct[k] = f->val[t->args[TA_PSTEP + 2 + 2 * k]].c;
+	}
+	if (!o->nd)
+		o->st[0] = 1, o->ct[0] = f->val[t->args[TA_NFREE]].c;
+}
+
+int64_t kd_tile_ap_span(const KdTileAp *ap, int64_t nfree)
+{
+	if (!ap->nd)
+		return nfree - 1;
+	int64_t span = 0;
+	for (int k = 0; k < ap->nd; k++)
+		span += (ap->ct[k] - 1) * ap->st[k];   /* verified: within 2^40 each */
+	return span;
+}
+
 int64_t kd_tile_phys(const KdTileInfo *t, int64_t lin)
 {
 	int64_t phys = 0, below = 1;

@@ -13,6 +13,27 @@
 #include "ir.h"
 
 enum { TA_BLOCK, TA_PSTART, TA_FOFF, TA_NPART, TA_NFREE, TA_N };
+/* A strided view adds its access pattern (LANGUAGE.md 7 "Views"):
+ *   %r = tile @buf, BLOCK, PSTART, FOFF, NPART, NFREE, PSTEP, S0, C0[, S1, C1[, S2, C2]]
+ * constants in elements: PSTEP between view partitions (hbm: over the
+ * tensor taken flat, from element PSTART * row + FOFF; sbuf/psum: 0, the
+ * partitions PSTART..), then up to KDSL_NEURON_AP_DIMS free dims of
+ * (stride, count), outermost first, counts multiplying to NFREE.  Without
+ * them the view is the contiguous form above.  Passes that reason about
+ * tiles take only the 5-operand form (kd_const_view, ...). */
+enum { TA_PSTEP = TA_N, TA_N_AP_MAX = TA_N + 1 + 2 * KDSL_NEURON_AP_DIMS };
+
+/* The access pattern of tile instruction t (constants; verified): nd 0
+ * for the contiguous form, which has st[0] 1, ct[0] NFREE and pstep 0. */
+typedef struct {
+	int64_t pstep;
+	int nd;
+	int64_t st[KDSL_NEURON_AP_DIMS], ct[KDSL_NEURON_AP_DIMS];
+} KdTileAp;
+void kd_tile_ap(const KdFunc *f, const KdIns *t, KdTileAp *o);
+/* The largest element offset the pattern reaches inside one view
+ * partition (sum of (C - 1) * S; NFREE - 1 for the contiguous form). */
+int64_t kd_tile_ap_span(const KdTileAp *ap, int64_t nfree);
 
 /* A view whose tile operands are all constants: its buffer and the TA_*
  * operands (the neuron passes' unit of reasoning; pass_util.c). */

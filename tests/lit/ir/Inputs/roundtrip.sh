@@ -77,6 +77,8 @@ tests/lit/neuron/reduce_scalar_rules.k
 tests/lit/neuron/shuffle.k
 tests/lit/neuron/slice_overflow.k
 tests/lit/neuron/transpose.k
+tests/lit/neuron/views.k
+tests/lit/neuron/views_bounds.k
 tests/lit/sema/all_errors_one_run_aipu.k
 tests/lit/sema/did_you_mean.k
 tests/lit/sema/all_errors_one_run_ascend.k
