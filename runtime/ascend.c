@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ascend_vec.h"
 #include "rt_internal.h"
 
 #define BLOCK KDSL_ASCEND_BLOCK   /* bytes: the unit of bursts and strides */
@@ -392,76 +393,6 @@ int kdsl_ascend_vec_dup(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
 	return KDSL_OK;
 }
 
-/* The two-source vector ops (vec_add's shape): what each computes. */
-typedef enum { VB_ADD, VB_SUB, VB_MUL, VB_MAX, VB_MIN } vec_binop;
-
-/* One element of a float binary op, in double: for f16 operands the sum,
- * difference and product are exact in double (11-bit significands), so
- * rounding the result once gives the correctly rounded half result
- * (numpy's float16 arithmetic).  max/min pick an operand, a NaN winning
- * (numpy's maximum/minimum). */
-static double fbin(vec_binop op, double a, double b)
-{
-	switch (op) {
-	case VB_ADD: return a + b;
-	case VB_SUB: return a - b;
-	case VB_MUL: return a * b;
-	case VB_MAX: return a != a ? a : b != b ? b : a > b ? a : b;
-	default: return a != a ? a : b != b ? b : a < b ? a : b;
-	}
-}
-
-/* The same in float for f32 (C's float arithmetic is IEEE binary32,
- * correctly rounded: numpy's float32). */
-static float fbin32(vec_binop op, float a, float b)
-{
-	switch (op) {
-	case VB_ADD: return a + b;
-	case VB_SUB: return a - b;
-	case VB_MUL: return a * b;
-	case VB_MAX: return a != a ? a : b != b ? b : a > b ? a : b;
-	default: return a != a ? a : b != b ? b : a < b ? a : b;
-	}
-}
-
-/* i32: add, sub and mul wrap (the low 32 bits), max and min compare. */
-static uint32_t ibin(vec_binop op, uint32_t a, uint32_t b)
-{
-	int32_t x = (int32_t)a, y = (int32_t)b;
-	switch (op) {
-	case VB_ADD: return a + b;
-	case VB_SUB: return a - b;
-	case VB_MUL: return a * b;
-	case VB_MAX: return x > y ? a : b;
-	default: return x < y ? a : b;
-	}
-}
-
-/* One repeat of a binary op on copied-out operands; the dtype switch sits
- * outside the element loops so each loop is a plain, vectorisable one. */
-static void binary_repeat(vec_binop op, kdsl_dtype dt, int64_t n, vreg *out, const vreg *a, const vreg *b)
-{
-	int64_t i;
-
-	switch (dt) {
-	case KDSL_I32:
-		for (i = 0; i < n; i++)
-			out->u32[i] = ibin(op, a->u32[i], b->u32[i]);
-		break;
-	case KDSL_F16:
-		for (i = 0; i < n; i++)
-			out->u16[i] = kdsl_h_f64_to_f16(fbin(op, kdsl_h_f16_to_f64(a->u16[i]),
-			                                     kdsl_h_f16_to_f64(b->u16[i])));
-		break;
-	case KDSL_F32:
-		for (i = 0; i < n; i++)
-			out->f32[i] = fbin32(op, a->f32[i], b->f32[i]);
-		break;
-	default:
-		break;
-	}
-}
-
 /* kdsl_hw.h's overlap rules between dst at d and a source at s. */
 static int check_overlap(kdsl_rt *rt, const kdsl_site *site, const char *what,
                          const unsigned char *d, int64_t dstep, const unsigned char *s, int64_t sstep,
@@ -485,14 +416,14 @@ static int check_overlap(kdsl_rt *rt, const kdsl_site *site, const char *what,
 }
 
 /* vec_add's shape: every rule of the op, then the repeats in order. */
-static int vec_binary(vec_binop op, kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
+static int vec_binary(kdsl_vb_op op, kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
                       kdsl_ascend_mask mask, kdsl_ref dst, int64_t dst_off,
                       kdsl_cref src0, int64_t src0_off,
                       kdsl_cref src1, int64_t src1_off,
                       int64_t repeat_times, int64_t dst_rep_stride,
                       int64_t src0_rep_stride, int64_t src1_rep_stride)
 {
-	vreg a, b, out;
+	vreg out;
 	kdsl_ascend_bits bits;
 	int64_t n, size, len, dstep, s0step, s1step, r, i;
 	unsigned char *d;
@@ -540,11 +471,12 @@ static int vec_binary(vec_binop op, kdsl_rt *rt, const kdsl_site *site, kdsl_dty
 		                     steps)))
 			return rc;
 	}
+	/* Each repeat reads its sources where they lie and computes into out,
+	 * which then goes to dst: a repeat reads all its inputs before it
+	 * writes (in place and the accumulation as on the device). */
 	dense = bits_dense(bits);
 	for (r = 0; r < repeat_times; r++) {
-		memcpy(a.b, s0 + r * s0step, (size_t)len);
-		memcpy(b.b, s1 + r * s1step, (size_t)len);
-		binary_repeat(op, dt, n, &out, &a, &b);
+		kdsl_ascend_vbin(rt->isa, op, dt, n, out.b, s0 + r * s0step, s1 + r * s1step);
 		if (dense) {
 			memcpy(d + r * dstep, out.b, (size_t)len);
 			continue;
@@ -567,59 +499,50 @@ static int vec_binary(vec_binop op, kdsl_rt *rt, const kdsl_site *site, kdsl_dty
 		                  src1_off, repeat_times, dst_rep_stride, src0_rep_stride,         \
 		                  src1_rep_stride);                                                \
 	}
-KDSL_VEC_BINARY(vec_add, VB_ADD)
-KDSL_VEC_BINARY(vec_sub, VB_SUB)
-KDSL_VEC_BINARY(vec_mul, VB_MUL)
-KDSL_VEC_BINARY(vec_max, VB_MAX)
-KDSL_VEC_BINARY(vec_min, VB_MIN)
+KDSL_VEC_BINARY(vec_add, KDSL_VB_ADD)
+KDSL_VEC_BINARY(vec_sub, KDSL_VB_SUB)
+KDSL_VEC_BINARY(vec_mul, KDSL_VB_MUL)
+KDSL_VEC_BINARY(vec_max, KDSL_VB_MAX)
+KDSL_VEC_BINARY(vec_min, KDSL_VB_MIN)
 
 /* ---- the one-source ops: vec_adds, vec_muls and the unary ones ---- */
 
-typedef enum { VU_ADDS, VU_MULS, VU_ABS, VU_EXP, VU_LN, VU_REC, VU_RELU } vec_unop;
-
-/* One element, in double: for an f16 or f32 element and a scalar already
- * of its dtype the sum and product are exact in double, so rounding once
- * gives the correctly rounded result; exp, ln and 1/x are the exact value
- * rounded once (kdsl's reading, docs/language.md). */
-static double fun(vec_unop op, double x, double k)
+/* One repeat of src (n elements where it lies) into out: the typed
+ * kernels (ascend_vec.c), except exp and ln, which are the exact value
+ * rounded once (kdsl's reading, docs/language.md): libm's double exp and
+ * log, one call per element, rounded once to the dtype. */
+static void unary_repeat(kdsl_rt *rt, kdsl_vu_op op, kdsl_dtype dt, int64_t n, vreg *out, const unsigned char *src,
+                         float k)
 {
-	switch (op) {
-	case VU_ADDS: return x + k;
-	case VU_MULS: return x * k;
-	case VU_ABS: return fabs(x);
-	case VU_EXP: return exp(x);
-	case VU_LN: return log(x);
-	case VU_REC: return 1.0 / x;
-	default: return x != x ? x : x > 0 ? x : 0.0;
-	}
-}
-
-/* One repeat on a copied-out source. */
-static void unary_repeat(vec_unop op, kdsl_dtype dt, int64_t n, vreg *out, const vreg *a, double k)
-{
+	vreg copy, *a = &copy;
 	int64_t i;
 
+	if (kdsl_ascend_vone(rt->isa, op, dt, n, out->b, src, k))
+		return;
+	memcpy(copy.b, src, (size_t)n * kdsl_dtype_size(dt));
 	if (dt == KDSL_F16)
-		for (i = 0; i < n; i++)
-			out->u16[i] = kdsl_h_f64_to_f16(fun(op, kdsl_h_f16_to_f64(a->u16[i]), k));
+		for (i = 0; i < n; i++) {
+			double x = kdsl_h_f16_to_f64(a->u16[i]);
+			out->u16[i] = kdsl_h_f64_to_f16(op == KDSL_VU_EXP ? exp(x) : log(x));
+		}
 	else
 		for (i = 0; i < n; i++)
-			out->f32[i] = (float)fun(op, (double)a->f32[i], k);
+			out->f32[i] = (float)(op == KDSL_VU_EXP ? exp((double)a->f32[i]) : log((double)a->f32[i]));
 }
 
 /* Every rule of the op (vec_add's, with one source), then the repeats. */
-static int vec_one(vec_unop op, const vec_dtypes *ok, kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
+static int vec_one(kdsl_vu_op op, const vec_dtypes *ok, kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
                    kdsl_ascend_mask mask, kdsl_ref dst, int64_t dst_off, kdsl_cref src, int64_t src_off,
                    double scalar, int64_t repeat_times, int64_t dst_rep_stride, int64_t src_rep_stride)
 {
-	vreg a, out;
+	vreg out;
 	kdsl_ascend_bits bits;
 	int64_t n, size, len, dstep, sstep, r, i;
 	unsigned char *d;
 	const unsigned char *s;
 	unsigned char one[4];
-	double k = 0;
-	int rc;
+	float k = 0;
+	int rc, dense;
 
 	if (!rt)
 		return KDSL_ERR_ARG;
@@ -651,21 +574,25 @@ static int vec_one(vec_unop op, const vec_dtypes *ok, kdsl_rt *rt, const kdsl_si
 			return rc;
 	}
 	/* the scalar in the element's dtype first, as the scalar register holds it */
-	if (op == VU_ADDS || op == VU_MULS) {
+	if (op == KDSL_VU_ADDS || op == KDSL_VU_MULS) {
 		kdsl_store_value(dt, one, scalar);
 		if (dt == KDSL_F16) {
 			kdsl_f16 h;
 			memcpy(&h, one, 2);
-			k = kdsl_h_f16_to_f64(h);
+			k = kdsl_h_f16_to_f32(h);
 		} else {
 			float f;
 			memcpy(&f, one, 4);
 			k = f;
 		}
 	}
+	dense = bits_dense(bits);
 	for (r = 0; r < repeat_times; r++) {
-		memcpy(a.b, s + r * sstep, (size_t)len);
-		unary_repeat(op, dt, n, &out, &a, k);
+		unary_repeat(rt, op, dt, n, &out, s + r * sstep, k);
+		if (dense) {
+			memcpy(d + r * dstep, out.b, (size_t)len);
+			continue;
+		}
 		for (i = 0; i < n; i++)
 			if (bit_set(bits, i))
 				memcpy(d + r * dstep + i * size, out.b + i * size, (size_t)size);
@@ -677,7 +604,7 @@ int kdsl_ascend_vec_adds(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt, kdsl
                          kdsl_ref dst, int64_t dst_off, kdsl_cref src, int64_t src_off, double scalar,
                          int64_t repeat_times, int64_t dst_rep_stride, int64_t src_rep_stride)
 {
-	return vec_one(VU_ADDS, &FLOAT_DTYPES, rt, site, dt, mask, dst, dst_off, src, src_off, scalar,
+	return vec_one(KDSL_VU_ADDS, &FLOAT_DTYPES, rt, site, dt, mask, dst, dst_off, src, src_off, scalar,
 	               repeat_times, dst_rep_stride, src_rep_stride);
 }
 
@@ -685,7 +612,7 @@ int kdsl_ascend_vec_muls(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt, kdsl
                          kdsl_ref dst, int64_t dst_off, kdsl_cref src, int64_t src_off, double scalar,
                          int64_t repeat_times, int64_t dst_rep_stride, int64_t src_rep_stride)
 {
-	return vec_one(VU_MULS, &FLOAT_DTYPES, rt, site, dt, mask, dst, dst_off, src, src_off, scalar,
+	return vec_one(KDSL_VU_MULS, &FLOAT_DTYPES, rt, site, dt, mask, dst, dst_off, src, src_off, scalar,
 	               repeat_times, dst_rep_stride, src_rep_stride);
 }
 
@@ -698,11 +625,11 @@ int kdsl_ascend_vec_muls(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt, kdsl
 		return vec_one(op, dts, rt, site, dt, mask, dst, dst_off, src, src_off, 0,         \
 		               repeat_times, dst_rep_stride, src_rep_stride);                      \
 	}
-KDSL_VEC_UNARY(vec_abs, VU_ABS, &FLOAT_DTYPES)
-KDSL_VEC_UNARY(vec_exp, VU_EXP, &FLOAT_DTYPES)
-KDSL_VEC_UNARY(vec_ln, VU_LN, &FLOAT_DTYPES)
-KDSL_VEC_UNARY(vec_rec, VU_REC, &FLOAT_DTYPES)
-KDSL_VEC_UNARY(vec_relu, VU_RELU, &F16_DTYPES)
+KDSL_VEC_UNARY(vec_abs, KDSL_VU_ABS, &FLOAT_DTYPES)
+KDSL_VEC_UNARY(vec_exp, KDSL_VU_EXP, &FLOAT_DTYPES)
+KDSL_VEC_UNARY(vec_ln, KDSL_VU_LN, &FLOAT_DTYPES)
+KDSL_VEC_UNARY(vec_rec, KDSL_VU_REC, &FLOAT_DTYPES)
+KDSL_VEC_UNARY(vec_relu, KDSL_VU_RELU, &F16_DTYPES)
 
 /* ---- vec_conv: one dtype to another (TIK's vec_conv page) ---- */
 

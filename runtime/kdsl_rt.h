@@ -475,6 +475,178 @@ KDSL_API int kdsl_ascend_elem_read(kdsl_rt *rt, const kdsl_site *site, kdsl_dtyp
 KDSL_API int kdsl_ascend_elem_write(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
                                     kdsl_ref dst, int64_t off, kdsl_scalar v);
 
+/* ---- f16 <-> f64, inline: the element access below and the runtime's
+ * own ops (rt_half.h holds the other conversions) ---- */
+
+static inline uint64_t kdsl_h_bits64(double d)
+{
+	uint64_t u;
+	memcpy(&u, &d, 8);
+	return u;
+}
+
+static inline double kdsl_h_from_bits64(uint64_t u)
+{
+	double d;
+	memcpy(&d, &u, 8);
+	return d;
+}
+
+/* Rounds a finite, nonzero, normal source value to a narrower format.
+ * The value is sig * 2^(e - p): sig holds the source significand with its
+ * implicit bit at position p; the target keeps t fraction bits, has the
+ * given exponent bias, and ebits exponent bits.  Returns the magnitude bits.
+ * Rounding once from the wide significand is what makes f64 -> f16 exact:
+ * no intermediate float, so no double rounding. */
+static inline uint32_t kdsl_h_round(uint64_t sig, int p, int e, int t, int bias, int ebits)
+{
+	uint32_t inf = ((1u << ebits) - 1u) << t;
+	uint32_t base, r;
+	uint64_t q, rem, half;
+	int shift;
+
+	if (e > bias)
+		return inf;
+	if (e >= 1 - bias) {
+		shift = p - t;
+		base = (uint32_t)(e + bias) << t;
+		sig &= ((uint64_t)1 << p) - 1;
+	} else {
+		/* Subnormal result: the implicit bit stays and shifts down too. */
+		shift = p - t + (1 - bias - e);
+		base = 0;
+		/* Below half the smallest subnormal: rounds to zero. */
+		if (shift > p + 1)
+			return 0;
+	}
+	q = sig >> shift;
+	rem = sig & (((uint64_t)1 << shift) - 1);
+	half = (uint64_t)1 << (shift - 1);
+	r = base + (uint32_t)q;
+	/* A carry out of the fraction bumps the exponent, up to infinity. */
+	if (rem > half || (rem == half && (q & 1)))
+		r++;
+	return r;
+}
+
+/* Narrows a double to a format with t fraction bits (f16: 10, bf16: 7). */
+static inline uint16_t kdsl_h_narrow64(double d, int t, int bias, int ebits)
+{
+	uint64_t u = kdsl_h_bits64(d);
+	uint16_t sign = (uint16_t)((u >> 63) << 15);
+	int exp = (int)((u >> 52) & 0x7ff);
+	uint64_t man = u & (((uint64_t)1 << 52) - 1);
+	uint16_t inf = (uint16_t)(((1u << ebits) - 1u) << t);
+
+	if (exp == 0x7ff) {
+		if (man == 0)
+			return sign | inf;
+		/* Quiet NaN that keeps the sign and the payload's top bits. */
+		return (uint16_t)(sign | inf | (1u << (t - 1)) | (uint16_t)(man >> (52 - t)));
+	}
+	/* Zero and double subnormals are far below either format's range. */
+	if (exp == 0)
+		return sign;
+	return (uint16_t)(sign | kdsl_h_round(man | ((uint64_t)1 << 52), 52, exp - 1023, t, bias, ebits));
+}
+
+static inline kdsl_f16 kdsl_h_f64_to_f16(double d)
+{
+	return kdsl_h_narrow64(d, 10, 15, 5);
+}
+
+static inline double kdsl_h_f16_to_f64(kdsl_f16 h)
+{
+	uint64_t sign = (uint64_t)(h >> 15) << 63;
+	uint64_t exp = (h >> 10) & 0x1f;
+	uint64_t man = h & 0x3ffu;
+
+	if (exp == 0x1f)
+		return kdsl_h_from_bits64(sign | ((uint64_t)0x7ff << 52) | (man << 42));
+	if (exp == 0) {
+		double v = (double)man / 16777216.0;   /* man * 2^-24, exact */
+		return sign ? -v : v;
+	}
+	return kdsl_h_from_bits64(sign | ((exp + 1008) << 52) | (man << 42));
+}
+
+/* The bytes of an element TIK's Scalar can hold (the integers, f16 and
+ * f32), 0 for any other dtype (bf16, bool: kdsl_ascend_elem_read names
+ * the error). */
+static inline int64_t kdsl_ascend_elem_size_(kdsl_dtype dt)
+{
+	switch (dt) {
+	case KDSL_I8: case KDSL_U8: return 1;
+	case KDSL_I16: case KDSL_U16: case KDSL_F16: return 2;
+	case KDSL_I32: case KDSL_U32: case KDSL_F32: return 4;
+	case KDSL_I64: case KDSL_U64: return 8;
+	default: return 0;
+	}
+}
+
+/* 1 when an element access of dt at byte offset off of a ub operand
+ * passes every check kdsl_ascend_elem_read/_write make (the cheap way:
+ * the same tests, inline), with no checking mode on: the uninit check's
+ * shadow is the library's to test and mark. */
+static inline KDSL_INLINE_ALWAYS int kdsl_ascend_elem_ok_(const kdsl_rt *rt, kdsl_dtype dt, kdsl_mem mem,
+                                                         const void *base, size_t bytes, int64_t off)
+{
+	int64_t size = kdsl_ascend_elem_size_(dt);
+	return rt && !kdsl_rt_checking(rt) && size && mem == KDSL_MEM_UB && base &&
+	       kdsl_rt_holds_(rt, KDSL_MEM_UB, base, bytes) && off >= 0 && off % size == 0 &&
+	       (uint64_t)off < bytes && bytes - (uint64_t)off >= (uint64_t)size;
+}
+
+/* What generated code calls for u[i]: the element loaded inline (a few
+ * compares and one typed load; with the constant dtype the switch folds)
+ * when every check passes and no check mode is on; anything else, every
+ * error and every read under KDSL_CHECK goes to kdsl_ascend_elem_read,
+ * which behaves exactly as if called directly. */
+static inline KDSL_INLINE_ALWAYS int kdsl_ascend_elem_read_fast(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
+                                                               kdsl_cref src, int64_t off, kdsl_scalar *out)
+{
+	const unsigned char *p;
+
+	if (!out || !kdsl_ascend_elem_ok_(rt, dt, src.mem, src.base, src.bytes, off))
+		return kdsl_ascend_elem_read(rt, site, dt, src, off, out);
+	p = src.base + off;
+	switch (dt) {
+	case KDSL_F16: { kdsl_f16 h; memcpy(&h, p, 2); out->f = kdsl_h_f16_to_f64(h); break; }
+	case KDSL_F32: { float f; memcpy(&f, p, 4); out->f = f; break; }
+	case KDSL_I8: { int8_t v; memcpy(&v, p, 1); out->i = v; break; }
+	case KDSL_U8: { uint8_t v; memcpy(&v, p, 1); out->i = v; break; }
+	case KDSL_I16: { int16_t v; memcpy(&v, p, 2); out->i = v; break; }
+	case KDSL_U16: { uint16_t v; memcpy(&v, p, 2); out->i = v; break; }
+	case KDSL_I32: { int32_t v; memcpy(&v, p, 4); out->i = v; break; }
+	case KDSL_U32: { uint32_t v; memcpy(&v, p, 4); out->i = v; break; }
+	default: { int64_t v; memcpy(&v, p, 8); out->i = v; break; }   /* i64, u64: the 64 bits */
+	}
+	return KDSL_OK;
+}
+
+/* u[i] = v: as kdsl_ascend_elem_read_fast, the store inline (f16 rounded
+ * to nearest even, f32 as C converts, an integer's low bytes: the
+ * compiler's cast already wrapped it), else kdsl_ascend_elem_write. */
+static inline KDSL_INLINE_ALWAYS int kdsl_ascend_elem_write_fast(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
+                                                                kdsl_ref dst, int64_t off, kdsl_scalar v)
+{
+	unsigned char *p;
+	uint64_t u = (uint64_t)v.i;
+
+	if (!kdsl_ascend_elem_ok_(rt, dt, dst.mem, dst.base, dst.bytes, off))
+		return kdsl_ascend_elem_write(rt, site, dt, dst, off, v);
+	p = dst.base + off;
+	switch (dt) {
+	case KDSL_F16: { kdsl_f16 h = kdsl_h_f64_to_f16(v.f); memcpy(p, &h, 2); break; }
+	case KDSL_F32: { float f = (float)v.f; memcpy(p, &f, 4); break; }
+	case KDSL_I8: case KDSL_U8: { uint8_t b = (uint8_t)u; memcpy(p, &b, 1); break; }
+	case KDSL_I16: case KDSL_U16: { uint16_t b = (uint16_t)u; memcpy(p, &b, 2); break; }
+	case KDSL_I32: case KDSL_U32: { uint32_t b = (uint32_t)u; memcpy(p, &b, 4); break; }
+	default: memcpy(p, &u, 8); break;
+	}
+	return KDSL_OK;
+}
+
 /* ---- neuron (seeds 000, 002, 003) ----
  * A tile operand: the storage of one physical tile (partition 0, byte 0),
  * the bytes from one partition to the next, the tile's bytes in each

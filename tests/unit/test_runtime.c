@@ -2,6 +2,7 @@
  * runtime creation and errors, the ascend ops, .npy and numpy-style
  * printing.  Expected printouts were produced by numpy 1.24's str(). */
 #include <check.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1112,6 +1113,95 @@ START_TEST(elem_access)
 }
 END_TEST
 
+/* Element access's inline entries against the library's, as
+ * move_fast_agrees: random reads and writes (every dtype, bf16 and bool
+ * included; ub mostly, gm and l1 sometimes; offsets in, at the edges,
+ * past the end, negative, misaligned; a NULL tensor; f16 and f32 values
+ * from random bits, NaNs and values past f16's range included), a few
+ * hundred calls with the uninit check on (both then take the library's
+ * path, which tests and marks the shadow), the same return code, error
+ * text, value read and bytes everywhere. */
+START_TEST(elem_fast_agrees)
+{
+	static unsigned char gm0[8192], gm1[8192];
+	static const kdsl_site ES = {"t.k", 4, 13, "elem_read"};
+	move_world w[2];
+	uint64_t x = 0x2545f4914f6cdd1du;
+	int call, k, nok = 0, nerr = 0, nchecked = 0, nread = 0;
+
+	for (k = 0; k < 8192; k++)
+		gm0[k] = gm1[k] = (unsigned char)(k * 5 + 1);
+	world_init(&w[0], gm0, sizeof gm0);
+	world_init(&w[1], gm1, sizeof gm1);
+	for (call = 0; call < 40000; call++) {
+		kdsl_dtype dt = (kdsl_dtype)(next_rand(&x) % KDSL_NDTYPE);
+		kdsl_mem mem = next_rand(&x) % 10 ? KDSL_MEM_UB : (kdsl_mem)(1 + next_rand(&x) % 3);
+		/* dtype 0 (none) too: an error of the library's */
+		int64_t size = dt ? (int64_t)kdsl_dtype_size(dt) : 1, bytes = 32 * (int64_t)(1 + next_rand(&x) % 8);
+		int64_t at = 32 * (int64_t)(next_rand(&x) % 64), off = size * (int64_t)(next_rand(&x) % (uint64_t)(bytes / size + 2));
+		int read = (int)(next_rand(&x) % 2), null_base = next_rand(&x) % 100 == 0;
+		uint64_t bits = next_rand(&x);
+		kdsl_scalar v, got[2];
+		int rc[2], i;
+
+		if (next_rand(&x) % 16 == 0)
+			off = next_rand(&x) % 2 ? -size : off + 1;   /* negative, misaligned */
+		if (dt == KDSL_F16 || dt == KDSL_F32 || dt == KDSL_BF16) {
+			/* near a rounding boundary of f16, a float, or any double */
+			switch (next_rand(&x) % 3) {
+			case 0: {
+				/* just off a midpoint of two f16 values (0..65504): rounding
+				 * through f32 first would land on the midpoint, then go even */
+				kdsl_f16 h = (kdsl_f16)(bits % 0x7bff);
+				double m = (kdsl_f16_to_f64(h) + kdsl_f16_to_f64((kdsl_f16)(h + 1))) / 2;
+				v.f = (bits >> 32 & 1 ? -m : m) * (bits >> 33 & 1 ? 1 + 0x1p-40 : 1 - 0x1p-40);
+				break;
+			}
+			case 1: v.f = from32((uint32_t)bits); break;
+			default: memcpy(&v.f, &bits, 8); break;
+			}
+		} else {
+			v.i = (int64_t)bits;
+		}
+		if (call == 30000) {
+			/* the rest under the uninit check, on both runtimes */
+			ck_assert_int_eq(kdsl_rt_set_check(w[0].rt, KDSL_CHECK_UNINIT), KDSL_OK);
+			ck_assert_int_eq(kdsl_rt_set_check(w[1].rt, KDSL_CHECK_UNINIT), KDSL_OK);
+		}
+		for (i = 0; i < 2; i++) {
+			unsigned char *b = mem <= KDSL_MEM_L1 ? w[i].mem[mem] + at : w[i].mem[KDSL_MEM_GM];
+			got[i].i = 0;
+			if (null_base)
+				b = NULL;
+			if (read)
+				rc[i] = (i ? kdsl_ascend_elem_read_fast : kdsl_ascend_elem_read)(
+					w[i].rt, &ES, dt, kdsl_cref_of(b, (size_t)bytes, mem), off, &got[i]);
+			else
+				rc[i] = (i ? kdsl_ascend_elem_write_fast : kdsl_ascend_elem_write)(
+					w[i].rt, &ES, dt, kdsl_ref_of(b, (size_t)bytes, mem), off, v);
+		}
+		ck_assert_msg(rc[0] == rc[1], "call %d: rc %d (library) vs %d (fast)", call, rc[0], rc[1]);
+		ck_assert_str_eq(kdsl_rt_last_error(w[0].rt), kdsl_rt_last_error(w[1].rt));
+		ck_assert_msg(got[0].i == got[1].i, "call %d: read %" PRIx64 " vs %" PRIx64, call, (uint64_t)got[0].i,
+		              (uint64_t)got[1].i);
+		nok += rc[0] == KDSL_OK;
+		nerr += rc[0] != KDSL_OK;
+		nchecked += call >= 30000 && rc[0] == KDSL_OK;
+		nread += read && rc[0] == KDSL_OK;
+		for (k = KDSL_MEM_GM; k <= KDSL_MEM_L1; k++)
+			ck_assert_msg(memcmp(w[0].mem[k], w[1].mem[k], 8192) == 0, "call %d: memory %d differs", call, k);
+	}
+	/* successes of both kinds, successes under the check, and errors (the
+	 * uninit ones among them) all occurred */
+	ck_assert_int_gt(nok, 20000);
+	ck_assert_int_gt(nread, 8000);
+	ck_assert_int_gt(nchecked, 1000);
+	ck_assert_int_gt(nerr, 5000);
+	kdsl_rt_destroy(w[0].rt);
+	kdsl_rt_destroy(w[1].rt);
+}
+END_TEST
+
 START_TEST(vec_add_f32_and_ints)
 {
 	unsigned char *ub;
@@ -1584,6 +1674,7 @@ static Suite *runtime_suite(void)
 	tcase_add_test(vec, vec_dup_repeats);
 	tcase_add_test(vec, vec_dup_errors);
 	tcase_add_test(vec, vec_dup_fast_agrees);
+	tcase_add_test(vec, elem_fast_agrees);
 	tcase_add_test(vec, vec_add_f16_rounding);
 	tcase_add_test(vec, vec_add_f32_and_ints);
 	tcase_add_test(vec, vec_binary_values);

@@ -1,0 +1,211 @@
+/* ascend_vec.c: the arithmetic of the TIK vector ops (their checks and
+ * repeats are in ascend.c): one repeat of an op on one dtype is one
+ * typed loop (ascend_vec_kern.h), in place of the element loop through
+ * double and the software f16 conversion it had.  The loops exist once
+ * per instruction set, like neuron_engine.c's, chosen by the runtime's
+ * isa; every set gives the same bytes (tests/unit/test_ascend_vec.c
+ * compares each with the double-based definition).  Built at -O3 (gcc
+ * vectorises loops of run-time length from -O3) without fused
+ * multiply-add (none of the ops has a product and a sum, but a future
+ * one must round each). */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "ascend_vec.h"
+
+#if defined(__GNUC__) && !defined(__clang__) && (defined(__x86_64__) || defined(__i386__))
+#include <immintrin.h>
+#endif
+
+#if defined(__GNUC__) && !defined(__clang__) && (defined(__x86_64__) || defined(__i386__))
+#define KDSL_AV_X86 1
+#else
+#define KDSL_AV_X86 0
+#endif
+
+/* Branch-free f16 -> f32, exact (rt_half.h's kdsl_h_f16_to_f32 lane by
+ * lane; the same form as neuron_engine_kern.h's load_f16): the exponent
+ * rebiased by 112 (by 224 for inf and NaN), subnormals as their integer
+ * significand times 2^-24, all-ones masks instead of branches. */
+static inline float kdsl_av_h2f(uint16_t h)
+{
+	uint32_t em = h & 0x7fffu, e = h & 0x7c00u, bits, subb;
+	uint32_t infm = 0u - (uint32_t)(e == 0x7c00u), subm = 0u - (uint32_t)(e == 0);
+	float sub = (float)(int32_t)em * 0x1p-24f, f;
+
+	bits = (em << 13) + (0x38000000u + (infm & 0x38000000u));
+	memcpy(&subb, &sub, 4);
+	bits = (subb & subm) | (bits & ~subm) | ((uint32_t)(h & 0x8000u) << 16);
+	memcpy(&f, &bits, 4);
+	return f;
+}
+
+/* Branch-free f32 -> f16, round to nearest even (kdsl_h_f32_to_f16 lane
+ * by lane, as neuron_engine_kern.h's store_f16): NaN quiet with its
+ * payload's top bits, overflow infinity, a result below 2^-14 the
+ * magnitude added to 0.5f (whose ulp is 2^-24, so the FPU's rounding is
+ * f16's), a normal one rebiased with just under half an ulp plus the
+ * kept lsb added (ties to even). */
+static inline uint16_t kdsl_av_f2h(float x)
+{
+	uint32_t u, a, big, sub, nrm, bigm, subm, nanm;
+	float f;
+
+	memcpy(&u, &x, 4);
+	a = u & 0x7fffffffu;
+	/* a < 2^31: signed compares (SSE2 has no unsigned ones) */
+	bigm = 0u - (uint32_t)((int32_t)a >= 0x47800000);
+	subm = 0u - (uint32_t)((int32_t)a < 0x38800000);
+	nanm = 0u - (uint32_t)((int32_t)a > 0x7f800000);
+	big = 0x7c00u | (nanm & (0x200u | ((a >> 13) & 0x3ffu)));
+	memcpy(&f, &a, 4);
+	f += 0.5f;
+	memcpy(&sub, &f, 4);
+	sub -= 0x3f000000u;
+	nrm = (a + 0xc8000fffu + ((a >> 13) & 1u)) >> 13;
+	return (uint16_t)((big & bigm) | (sub & subm) | (nrm & ~(bigm | subm)) | ((u >> 16) & 0x8000u));
+}
+
+static inline uint32_t kdsl_av_bits(float x)
+{
+	uint32_t u;
+	memcpy(&u, &x, 4);
+	return u;
+}
+
+static inline float kdsl_av_float(uint32_t u)
+{
+	float x;
+	memcpy(&x, &u, 4);
+	return x;
+}
+
+/* All ones when x is NaN, else 0. */
+static inline uint32_t kdsl_av_isnan(float x)
+{
+	return 0u - (uint32_t)(x != x);
+}
+
+/* r unless an operand is NaN: then that NaN, x's when both are, with q
+ * or'ed in (the quiet bit, or 0).  docs/language.md: the first
+ * operand's, fixed here because C lets a compiler swap the operands of +
+ * and *.  Masks, not branches (?: on floats is a branch to gcc, and the
+ * loop would stay scalar). */
+static inline float kdsl_av_pick(float x, float y, float r, uint32_t q)
+{
+	uint32_t xn = kdsl_av_isnan(x), yn = kdsl_av_isnan(y);
+	return kdsl_av_float((xn & (kdsl_av_bits(x) | q)) |
+	                     (~xn & ((yn & (kdsl_av_bits(y) | q)) | (~yn & kdsl_av_bits(r)))));
+}
+
+/* f16 results: the store to f16 quiets a NaN itself. */
+static inline float kdsl_av_nan2(float x, float y, float r)
+{
+	return kdsl_av_pick(x, y, r, 0);
+}
+
+/* f32 results: a NaN operand quieted, as IEEE arithmetic returns it. */
+static inline float kdsl_av_nan2q(float x, float y, float r)
+{
+	return kdsl_av_pick(x, y, r, 0x400000u);
+}
+
+/* max and min pick an operand as it is, a NaN one winning (x's first). */
+static inline float kdsl_av_max(float x, float y)
+{
+	uint32_t gt = 0u - (uint32_t)(x > y);
+	return kdsl_av_nan2(x, y, kdsl_av_float((gt & kdsl_av_bits(x)) | (~gt & kdsl_av_bits(y))));
+}
+
+static inline float kdsl_av_min(float x, float y)
+{
+	uint32_t lt = 0u - (uint32_t)(x < y);
+	return kdsl_av_nan2(x, y, kdsl_av_float((lt & kdsl_av_bits(x)) | (~lt & kdsl_av_bits(y))));
+}
+
+/* |x|; a NaN quieted as well (the double-based definition widens x, which
+ * quiets it; f16 results are quieted by their store anyway). */
+static inline float kdsl_av_abs(float x)
+{
+	return kdsl_av_float((kdsl_av_bits(x) & 0x7fffffffu) | (kdsl_av_isnan(x) & 0x400000u));
+}
+
+/* +0.0 for negatives and -0.0, NaN kept. */
+static inline float kdsl_av_relu(float x)
+{
+	return kdsl_av_float(kdsl_av_bits(x) & (kdsl_av_isnan(x) | (0u - (uint32_t)(x > 0))));
+}
+
+typedef void (*av_bin)(void *restrict o, const void *restrict a, const void *restrict b, int64_t n);
+typedef void (*av_one)(void *restrict o, const void *restrict a, float k, int64_t n);
+
+/* The kernels' dtypes, as table rows. */
+enum { AV_F16, AV_F32, AV_I32, AV_NDT };
+
+/* One instruction set's kernels, by dtype and op (NULL: not here). */
+typedef struct {
+	av_bin bin[AV_NDT][KDSL_NVB];
+	av_one one[AV_NDT][KDSL_NVU];
+} av_kernels;
+
+#define KV__(p, x) kdsl_av_##p##_##x
+#define KV_(p, x) KV__(p, x)
+
+#define KPFX base
+#include "ascend_vec_kern.h"
+#undef KPFX
+
+#if KDSL_AV_X86
+/* The wider sets with F16C's conversions (every AVX2 processor has
+ * them; select_kernels asks the processor anyway). */
+#pragma GCC push_options
+#pragma GCC target("avx2,f16c")
+#define KV_F16C 1
+#define KPFX avx2
+#include "ascend_vec_kern.h"
+#undef KPFX
+#pragma GCC pop_options
+
+#pragma GCC push_options
+#pragma GCC target("avx512f,avx512bw,avx512vl,f16c")   /* as kdsl_isa_detect requires, and F16C */
+#define KPFX avx512
+#include "ascend_vec_kern.h"
+#undef KPFX
+#undef KV_F16C
+#pragma GCC pop_options
+#endif
+
+static const av_kernels *select_kernels(kdsl_isa isa)
+{
+#if KDSL_AV_X86
+	if (isa >= KDSL_ISA_AVX512 && __builtin_cpu_supports("f16c"))
+		return &kdsl_av_avx512_kernels;
+	if (isa >= KDSL_ISA_AVX2 && __builtin_cpu_supports("f16c"))
+		return &kdsl_av_avx2_kernels;
+#else
+	(void)isa;
+#endif
+	return &kdsl_av_base_kernels;
+}
+
+static int av_row(kdsl_dtype dt)
+{
+	return dt == KDSL_F16 ? AV_F16 : dt == KDSL_F32 ? AV_F32 : AV_I32;
+}
+
+void kdsl_ascend_vbin(kdsl_isa isa, kdsl_vb_op op, kdsl_dtype dt, int64_t n, void *out, const void *a,
+                      const void *b)
+{
+	select_kernels(isa)->bin[av_row(dt)][op](out, a, b, n);
+}
+
+int kdsl_ascend_vone(kdsl_isa isa, kdsl_vu_op op, kdsl_dtype dt, int64_t n, void *out, const void *a, float k)
+{
+	av_one f = dt == KDSL_I32 ? NULL : select_kernels(isa)->one[av_row(dt)][op];
+
+	if (!f)
+		return 0;
+	f(out, a, k, n);
+	return 1;
+}
