@@ -191,6 +191,13 @@ static int mem_mask(const KdIns *in)
 	return in->nargs > k ? in->args[k] : -1;
 }
 
+/* The stride operand of a vload/vstore (after its mask), or -1: contiguous. */
+static int mem_stride(const KdIns *in)
+{
+	int k = in->op == OP_VSTORE ? (int)VSTORE_STRIDE : (int)VLOAD_IR_STRIDE;
+	return in->nargs > k ? in->args[k] : -1;
+}
+
 /* vload/vstore check at run time unless their lanes are in bounds here:
  * a constant offset with no mask or a constant one, whose active lanes
  * lie inside the tensor.  The emitter does not rely on the rule checker
@@ -200,16 +207,22 @@ static int mem_mask(const KdIns *in)
 static int mem_checked(const KdFunc *f, const KdIns *in)
 {
 	const KdVal *off = &f->val[kd_defins(f, in->args[MEM_VIEW])->args[0]];
-	int m = mem_mask(in);
+	int m = mem_mask(in), sv = mem_stride(in);
 	const KdIns *mi = m < 0 ? NULL : kd_defins(f, m);   /* NULL: a block parameter */
 	if (off->kind != VK_CONST || (m >= 0 && (!mi || mi->op != OP_VMASKLIT)))
 		return 1;
+	if (sv >= 0 && (f->val[sv].kind != VK_CONST || f->val[sv].c < 1))
+		return 1;
+	int64_t stride = sv >= 0 ? f->val[sv].c : 1, far;
 	int last = f->val[in->op == OP_VSTORE ? in->args[VSTORE_V] : in->res].lanes - 1;
 	if (mi)
 		for (last = mi->nargs - 1; last >= 0 && !f->val[mi->args[last]].c; last--)
 			;
 	const KdBuffer *b = &f->buf[f->val[in->args[MEM_VIEW]].buf];
-	return last >= 0 && (off->c < 0 || off->c > b->dims[0] - 1 - last);
+	if (last < 0)
+		return 0;
+	return off->c < 0 || __builtin_mul_overflow((int64_t)last, stride, &far) ||
+	       __builtin_add_overflow(far, off->c, &far) || far > b->dims[0] - 1;
 }
 
 int kd_emit_vec_needs_site(const KdFunc *f, const KdIns *in)
@@ -762,24 +775,33 @@ static int all_true_lit(KdVecOut *v, int m)
 	return 1;
 }
 
+/* Element `off + at` of tensor b (at: an expression in kd_i). */
+static void element(KdVecOut *v, const KdBuffer *b, int off, const char *at)
+{
+	kd_c_name(v->o, b->name, 'p');
+	put(v, "[");
+	val(v, off);
+	kd_buf_printf(v->o, " + %s]", at);
+}
+
 /* One lane of a vload (vec lane = tensor element) or a vstore (the other
- * way round), at lane kd_i from element `off` of tensor b. */
-static void lane_move(KdVecOut *v, int store, const KdBuffer *b, int off, int vec)
+ * way round), at lane kd_i from element `off + at` of tensor b. */
+static void lane_move_at(KdVecOut *v, int store, const KdBuffer *b, int off, int vec, const char *at)
 {
 	if (store) {
-		kd_c_name(v->o, b->name, 'p');
-		put(v, "[");
-		val(v, off);
-		put(v, " + kd_i] = ");
+		element(v, b, off, at);
+		put(v, " = ");
 		lane(v, vec, "kd_i");
 	} else {
 		lane(v, vec, "kd_i");
 		put(v, " = ");
-		kd_c_name(v->o, b->name, 'p');
-		put(v, "[");
-		val(v, off);
-		put(v, " + kd_i]");
+		element(v, b, off, at);
 	}
+}
+
+static void lane_move(KdVecOut *v, int store, const KdBuffer *b, int off, int vec)
+{
+	lane_move_at(v, store, b, off, vec, "kd_i");
 }
 
 /* Value vec, or (k >= 0) the part local kd_v. */
@@ -848,6 +870,77 @@ static void whole_move(KdVecOut *v, int store, const KdBuffer *b, int off, int v
 		put(v, "#endif\n");
 }
 
+/* "OFF < 0 || OFF > LAST || (LAST - OFF) / kd_s < LANE": lane LANE of a
+ * strided access from element OFF lies outside a tensor of LAST + 1
+ * elements.  The division cannot overflow (kd_s >= 1 is checked first)
+ * where OFF + LANE * kd_s could. */
+static void stride_outside(KdVecOut *v, int off, long long last, const char *lane_expr)
+{
+	val(v, off);
+	put(v, " < 0 || ");
+	val(v, off);
+	kd_buf_printf(v->o, " > %lld || (%lld - ", last, last);
+	val(v, off);
+	kd_buf_printf(v->o, ") / kd_s < %s", lane_expr);
+}
+
+/* A strided vload / vstore (mask m, -1 for every lane): lane kd_i is
+ * element off + kd_i * kd_s, in a loop of constant trip count that the
+ * compiler unrolls into lane moves; no call per lane.  Unless `check` is
+ * 0 (constants the rule checker proved), the stride must be at least 1
+ * and the last lane (unmasked) or each active lane inside the tensor,
+ * checked before anything is written. */
+static void mem_strided(KdVecOut *v, const KdIns *in, int store, int m, int check)
+{
+	const KdFunc *f = v->f;
+	const KdBuffer *b = &f->buf[f->val[in->args[MEM_VIEW]].buf];
+	int off = defins(v, in->args[MEM_VIEW])->args[0];
+	int vec = store ? in->args[VSTORE_V] : in->res, n = lanes(v, vec);
+	long long last = (long long)b->dims[0] - 1;
+	char nm1[16];
+	snprintf(nm1, sizeof nm1, "%d", n - 1);
+	put(v, "\t{\n\t\tconst int64_t kd_s = ");
+	val(v, mem_stride(in));
+	put(v, ";\n");
+	if (check)
+		kd_buf_printf(v->o, "\t\tif (kd_s < 1)\n\t\t\treturn kdsl_rt_fail(kd_rt, &kd_site[%d], "
+		              "KDSL_ERR_RANGE, \"stride must be at least 1, got %%lld\", (long long)kd_s);\n",
+		              v->site);
+	if (check && m < 0) {
+		put(v, "\t\tif (");
+		stride_outside(v, off, last, nm1);
+		kd_buf_printf(v->o, ")\n\t\t\treturn kdsl_rt_fail(kd_rt, &kd_site[%d], KDSL_ERR_BOUNDS, "
+		              "\"%d lanes from element %%lld with stride %%lld are outside '%s' (%lld "
+		              "elements)\", (long long)", v->site, n, b->name, last + 1);
+		val(v, off);
+		put(v, ", (long long)kd_s);\n");
+	}
+	kd_buf_printf(v->o, "\t\tfor (int kd_i = 0; kd_i < %d; kd_i++) {\n", n);
+	if (m >= 0) {
+		put(v, "\t\t\tif (!");
+		lane(v, m, "kd_i");
+		put(v, ") {\n");
+		if (!store) {
+			put(v, "\t\t\t\t");
+			lane(v, vec, "kd_i");
+			put(v, " = 0;\n");
+		}
+		put(v, "\t\t\t\tcontinue;\n\t\t\t}\n");
+		if (check) {
+			put(v, "\t\t\tif (");
+			stride_outside(v, off, last, "kd_i");
+			kd_buf_printf(v->o, ")\n\t\t\t\treturn kdsl_rt_fail(kd_rt, &kd_site[%d], KDSL_ERR_BOUNDS, "
+			              "\"lane %%d of the vector at element %%lld with stride %%lld is outside "
+			              "'%s' (%lld elements)\", kd_i, (long long)", v->site, b->name, last + 1);
+			val(v, off);
+			put(v, ", (long long)kd_s);\n");
+		}
+	}
+	put(v, "\t\t\t");
+	lane_move_at(v, store, b, off, vec, "kd_i * kd_s");
+	put(v, ";\n\t\t}\n\t}\n");
+}
+
 /* vload / vstore: the tensor, the element offset and its run-time check. */
 static void mem(KdVecOut *v, const KdIns *in, int store)
 {
@@ -860,6 +953,10 @@ static void mem(KdVecOut *v, const KdIns *in, int store)
 	int m = mem_mask(in);
 	if (m >= 0 && all_true_lit(v, m))
 		m = -1;
+	if (mem_stride(in) >= 0) {
+		mem_strided(v, in, store, m, mem_checked(f, in));
+		return;
+	}
 	/* Constant offsets with constant masks were proved in bounds by the rule checker. */
 	int check = mem_checked(f, in);
 	if (m < 0) {

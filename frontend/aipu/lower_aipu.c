@@ -83,6 +83,13 @@ static int all_true(KdVecLower *vb, int lanes, KdSpan at)
 	return mask_lit(vb, bits, lanes, at);
 }
 
+/* A stride= argument other than the constant 1 (which is no stride): the
+ * IR's vload/vstore then carry it after a mask (all_true if none). */
+static int strided(const KdNode *x)
+{
+	return x && !(x->is_const && x->cval == 1);
+}
+
 static int view(KdVecLower *vb, KdNode *x)
 {
 	int buf = x->a->sym->slot - 1;
@@ -130,9 +137,16 @@ int kd_lower_aipu_call(KdVecLower *vb, KdNode *n)
 		spans[VLOAD_IR_SRC] = b[VLOAD_SRC]->span;
 		na = VLOAD_IR_MASK;
 		int m = mem_mask(vb, b[VLOAD_MASK], rt->lanes);
+		int s = strided(b[VLOAD_STRIDE]);
+		if (m < 0 && s)
+			m = all_true(vb, rt->lanes, n->span);
 		if (m >= 0) {
-			spans[VLOAD_IR_MASK] = b[VLOAD_MASK]->span;
+			spans[VLOAD_IR_MASK] = b[VLOAD_MASK] ? b[VLOAD_MASK]->span : n->span;
 			args[na++] = m;
+		}
+		if (s) {
+			spans[VLOAD_IR_STRIDE] = b[VLOAD_STRIDE]->span;
+			args[na++] = vb->expr(vb->ctx, b[VLOAD_STRIDE]);
 		}
 		break;
 	}
@@ -141,11 +155,17 @@ int kd_lower_aipu_call(KdVecLower *vb, KdNode *n)
 		args[VSTORE_DST] = view(vb, b[VSTORE_DST]);
 		args[VSTORE_V] = vb->expr(vb->ctx, b[VSTORE_V]);
 		args[VSTORE_MASK] = mem_mask(vb, b[VSTORE_MASK], lanes);
+		int s = strided(b[VSTORE_STRIDE]);
+		if (args[VSTORE_MASK] < 0 && s)
+			args[VSTORE_MASK] = all_true(vb, lanes, n->span);
+		if (s)
+			args[VSTORE_STRIDE] = vb->expr(vb->ctx, b[VSTORE_STRIDE]);
 		for (int i = 0; i < VSTORE_NPARAM; i++)
 			spans[i] = b[i] ? b[i]->span : n->span;
 		vb->f->buf[vb->f->val[args[VSTORE_DST]].buf].written = 1;
-		kd_ins_add(vb->a, vb->f, vb->cur, op, args[VSTORE_MASK] < 0 ? VSTORE_MASK : VSTORE_NPARAM, args,
-		           spans, n->span);
+		kd_ins_add(vb->a, vb->f, vb->cur, op,
+		           s ? VSTORE_NPARAM : args[VSTORE_MASK] < 0 ? VSTORE_MASK : VSTORE_STRIDE, args, spans,
+		           n->span);
 		return -1;
 	}
 	case OP_VCONCAT:

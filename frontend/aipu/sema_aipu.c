@@ -503,6 +503,11 @@ static KdType *load_store(Ctx *c, int store)
 		width(c, arg(c, VLOAD_LANES), &probe, W_MULTI | W_FLEX);
 	}
 	mask(c, VLOAD_MASK, (int)lanes);
+	/* Compass asserts stride >= 1; a run-time stride is checked when the
+	 * kernel runs */
+	int64_t stride = 1;
+	if (int_arg(c, VLOAD_STRIDE, 0, INT64_MIN, INT64_MAX, &stride) > 0 && stride < 1)
+		fail(c, arg(c, VLOAD_STRIDE), "stride must be at least 1, got %lld", (long long)stride);
 	return store ? result(c, NULL) : result(c, vty(c->a, tt->dt, (int)lanes));
 }
 

@@ -20,9 +20,31 @@ static int last_active(const KdFunc *f, int m, int lanes, int *known)
 }
 
 /* vload and vstore: the view first, then (vstore) the vector, then the
- * mask if any. */
+ * mask if any, then the stride if any. */
 _Static_assert(KD_SAME_POS(VLOAD_IR_SRC, VSTORE_DST), "vload and vstore take the view first");
 enum { MEM_VIEW = VSTORE_DST };
+
+/* A strided access's elements k + i * s for the lanes 0..last, over the
+ * ranges of k (off) and s: an error naming the first lane outside the
+ * tensor of n elements. */
+static void check_strided(KdCheck *c, const KdIns *ins, KdRange off, KdRange s, int last,
+                          const KdBuffer *b)
+{
+	int64_t far;
+	if (off.lo < 0) {
+		kd_check_error(c, ins, MEM_VIEW, "lane 0 at element %lld is outside '%s' (%lld elements)",
+		               (long long)off.lo, b->name, (long long)b->dims[0]);
+		return;
+	}
+	if (!__builtin_mul_overflow((int64_t)last, s.hi, &far) && !__builtin_add_overflow(far, off.hi, &far) &&
+	    far < b->dims[0])
+		return;
+	/* the first lane outside: (n - 1 - k) / s + 1, at most `last` */
+	int64_t lane = off.hi >= b->dims[0] ? 0 : (b->dims[0] - 1 - off.hi) / s.hi + 1;
+	kd_check_error(c, ins, MEM_VIEW, "lane %lld at element %lld (stride %lld) is outside '%s' "
+	               "(%lld elements)", (long long)lane, (long long)(off.hi + lane * s.hi),
+	               (long long)s.hi, b->name, (long long)b->dims[0]);
+}
 
 void kd_check_vload(KdCheck *c, const KdIns *ins)
 {
@@ -33,10 +55,23 @@ void kd_check_vload(KdCheck *c, const KdIns *ins)
 	int lanes = store ? f->val[ins->args[VSTORE_V]].lanes : f->val[ins->res].lanes;
 	int known = 1, last = lanes - 1;
 	int m = store ? (int)VSTORE_MASK : (int)VLOAD_IR_MASK;
+	int sk = store ? (int)VSTORE_STRIDE : (int)VLOAD_IR_STRIDE;
+	KdRange s = {.known = 1, .lo = 1, .hi = 1};
+	if (ins->nargs > sk) {
+		s = kd_range_of(c, ins->args[sk]);
+		if (s.known && s.lo < 1) {
+			kd_check_error(c, ins, sk, "stride must be at least 1, got %lld", (long long)s.lo);
+			return;
+		}
+	}
 	if (ins->nargs > m)
 		last = last_active(f, ins->args[m], lanes, &known);
-	if (!off.known || !known || last < 0)
+	if (!off.known || !known || last < 0 || !s.known)
 		return;
+	if (ins->nargs > sk) {
+		check_strided(c, ins, off, s, last, b);
+		return;
+	}
 	int64_t nelem = b->dims[0];
 	char sp[48];
 	if (off.lo < 0 || off.hi > nelem - 1 - last) {

@@ -140,12 +140,13 @@ static int constant(const KdVerify *v, const KdIns *in, int k, int64_t *c)
 
 /* ---- the ops ---- */
 
-/* vload src [, mask]: a vector of the tensor's dtype (its lanes are the
- * source's `lanes`); the mask, when not all set, governs its lanes. */
+/* vload src [, mask [, stride]]: a vector of the tensor's dtype (its
+ * lanes are the source's `lanes`); the mask, when not all set or when a
+ * stride follows, governs its lanes; the stride is an integer. */
 static void vload(KdVerify *v, const KdIns *in)
 {
 	const KdVal *r, *t;
-	if (!nargs(v, in, 1, 2) || !(r = result(v, in, 0)))
+	if (!nargs(v, in, 1, 3) || !(r = result(v, in, 0)))
 		return;
 	t = arg(v, in, 0);
 	if (t->type != VT_REF)
@@ -153,16 +154,16 @@ static void vload(KdVerify *v, const KdIns *in)
 	else if (r->dt != t->dt)
 		kd_verify_fail(v, in, -1, "vload: the result is %s but the tensor holds %s", tstr(v, r),
 		               kd_dtypes[t->dt].name);
-	else if (in->nargs == 2)
-		mask(v, in, 1, r->lanes, "result");
+	else if (in->nargs >= 2 && mask(v, in, 1, r->lanes, "result") && in->nargs == 3)
+		integer(v, in, 2, "stride");
 }
 
-/* vstore dst, v [, mask]: v of the tensor's dtype; the mask governs v's
- * lanes.  The operand kinds are the op table's, which the verifier and
- * the reader check for every effect op before this. */
+/* vstore dst, v [, mask [, stride]]: v of the tensor's dtype; the mask
+ * governs v's lanes.  The operand kinds are the op table's, which the
+ * verifier and the reader check for every effect op before this. */
 static void vstore(KdVerify *v, const KdIns *in)
 {
-	if (!nargs(v, in, 2, 3))
+	if (!nargs(v, in, 2, 4))
 		return;
 	const KdVal *t = arg(v, in, 0), *x = arg(v, in, 1);
 	if (t->type != VT_REF || x->type != VT_VEC)
@@ -170,7 +171,7 @@ static void vstore(KdVerify *v, const KdIns *in)
 	if (x->dt != t->dt)
 		kd_verify_fail(v, in, 1, "vstore: v is %s but the tensor holds %s", tstr(v, x),
 		               kd_dtypes[t->dt].name);
-	else if (in->nargs == 3)
+	else if (in->nargs >= 3)
 		mask(v, in, 2, x->lanes, "vector");
 }
 

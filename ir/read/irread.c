@@ -293,8 +293,8 @@ static int decode(KdIrRead *r, KdIrRawIns *ri, Decoded *dc)
 		return -1;
 	}
 	if (d->target && d->kind == OK_EFFECT) {
-		int opt = kd_ir_target(d->target)->omit_optional && (d->param[d->nparam - 1].flags & PF_OPT);
-		if (nval != d->nparam && !(opt && nval == d->nparam - 1)) {
+		int opt = kd_ir_target(d->target)->omit_optional && nval >= kd_op_required(d);
+		if (nval != d->nparam && !(opt && nval < d->nparam)) {
 			kd_error(r->d, ri->op.sp, "%s takes %d operands, got %d", d->name, d->nparam, nval);
 			return -1;
 		}
