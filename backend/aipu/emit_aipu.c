@@ -175,7 +175,7 @@ void kd_emit_vec_types(KdBuf *o, const KdModule *m)
 
 int kd_emit_vec_handles(const KdFunc *f, const KdIns *in)
 {
-	if (in->op == OP_VSTORE)
+	if (in->op == OP_VSTORE || in->op == OP_VSTORE_SCATTER)
 		return 1;
 	return in->res >= 0 && (f->val[in->res].type == VT_VEC || f->val[in->res].type == VT_MASK);
 }
@@ -229,6 +229,8 @@ int kd_emit_vec_needs_site(const KdFunc *f, const KdIns *in)
 {
 	if (in->op == OP_VLOAD || in->op == OP_VSTORE)
 		return mem_checked(f, in);
+	if (in->op == OP_VLOAD_GATHER || in->op == OP_VSTORE_SCATTER)
+		return 1;
 	return in->op == OP_VREPLIC && f->val[in->args[VREPLIC_INDEX]].kind != VK_CONST;
 }
 
@@ -1001,6 +1003,79 @@ static void mem(KdVecOut *v, const KdIns *in, int store)
 	put(v, ";\n\t}\n");
 }
 
+/* "(uint64_t)kd_k + (uint64_t)(int64_t)index[kd_i] > LAST": lane kd_i's
+ * element lies outside a tensor of LAST + 1 elements.  In unsigned
+ * arithmetic the sum wraps (defined), and no int64 k and 16-bit index
+ * outside 0..LAST (at most 2^40) wraps into it, so the test is exact. */
+static void gather_outside(KdVecOut *v, int idx, long long last)
+{
+	put(v, "(uint64_t)kd_k + (uint64_t)(int64_t)");
+	lane(v, idx, "kd_i");
+	kd_buf_printf(v->o, " > %lluu", (unsigned long long)last);
+}
+
+/* vload_gather / vstore_scatter: lane kd_i at element k + index[kd_i].
+ * One pass over the index vector ORs the active lanes' range tests (a
+ * loop without branches the compiler vectorises); only when one fails
+ * does a second pass find the lane to name.  Then the lanes move in a
+ * loop of constant trip count: no call per lane. */
+static void gather(KdVecOut *v, const KdIns *in, int store)
+{
+	_Static_assert(KD_SAME_POS(VLOAD_GATHER_SRC, VSTORE_SCATTER_DST), "the view first");
+	const KdFunc *f = v->f;
+	const KdBuffer *b = &f->buf[f->val[in->args[VLOAD_GATHER_SRC]].buf];
+	int ik = store ? (int)VSTORE_SCATTER_INDEX : (int)VLOAD_GATHER_INDEX;
+	int idx = in->args[ik], vec = store ? in->args[VSTORE_SCATTER_V] : in->res, n = lanes(v, vec);
+	int m = in->nargs > ik + 1 ? in->args[ik + 1] : -1;
+	long long last = (long long)b->dims[0] - 1;
+	if (m >= 0 && all_true_lit(v, m))
+		m = -1;
+	put(v, "\t{\n\t\tconst int64_t kd_k = ");
+	val(v, defins(v, in->args[VLOAD_GATHER_SRC])->args[0]);
+	kd_buf_printf(v->o, ";\n\t\tint kd_bad = 0;\n\t\tfor (int kd_i = 0; kd_i < %d; kd_i++)\n\t\t\tkd_bad |= ", n);
+	if (m >= 0) {
+		lane(v, m, "kd_i");
+		put(v, " & ");
+	}
+	put(v, "(");
+	gather_outside(v, idx, last);
+	kd_buf_printf(v->o, ");\n\t\tif (kd_bad)\n\t\t\tfor (int kd_i = 0; kd_i < %d; kd_i++)\n\t\t\t\tif (", n);
+	if (m >= 0) {
+		lane(v, m, "kd_i");
+		put(v, " && ");
+	}
+	gather_outside(v, idx, last);
+	kd_buf_printf(v->o, ")\n\t\t\t\t\treturn kdsl_rt_fail(kd_rt, &kd_site[%d], KDSL_ERR_BOUNDS, \"lane %%d: "
+	              "element %%lld + index %%lld is outside '%s' (%lld elements)\", kd_i, (long long)kd_k, "
+	              "(long long)", v->site, b->name, last + 1);
+	lane(v, idx, "kd_i");
+	kd_buf_printf(v->o, ");\n\t\tfor (int kd_i = 0; kd_i < %d; kd_i++)\n\t\t\t", n);
+	if (store && m >= 0) {
+		put(v, "if (");
+		lane(v, m, "kd_i");
+		put(v, ")\n\t\t\t\t");
+	}
+	if (!store) {
+		lane(v, vec, "kd_i");
+		put(v, " = ");
+		if (m >= 0) {
+			lane(v, m, "kd_i");
+			put(v, " ? ");
+		}
+	}
+	kd_c_name(v->o, b->name, 'p');
+	put(v, "[kd_k + ");
+	lane(v, idx, "kd_i");
+	put(v, "]");
+	if (store) {
+		put(v, " = ");
+		lane(v, vec, "kd_i");
+	} else if (m >= 0) {
+		put(v, " : 0");
+	}
+	put(v, ";\n\t}\n");
+}
+
 /* vconcat (zip 0) or vzip (zip 1): a constant permutation of x and y. */
 static void concat_zip(KdVecOut *v, const KdIns *in, int zip)
 {
@@ -1212,6 +1287,8 @@ int kd_emit_vec_ins(KdVecOut *v, const KdIns *in)
 	switch (in->op) {
 	case OP_VLOAD: mem(v, in, 0); break;
 	case OP_VSTORE: mem(v, in, 1); break;
+	case OP_VLOAD_GATHER: gather(v, in, 0); break;
+	case OP_VSTORE_SCATTER: gather(v, in, 1); break;
 	case OP_VCONCAT: concat_zip(v, in, 0); break;
 	case OP_VZIP: concat_zip(v, in, 1); break;
 	case OP_VSPLIT:

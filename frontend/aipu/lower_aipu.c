@@ -168,6 +168,34 @@ int kd_lower_aipu_call(KdVecLower *vb, KdNode *n)
 		           n->span);
 		return -1;
 	}
+	case OP_VLOAD_GATHER: {
+		/* the view, the index, the mask unless every lane is set */
+		args[VLOAD_GATHER_SRC] = view(vb, b[VLOAD_GATHER_SRC]);
+		args[VLOAD_GATHER_INDEX] = vb->expr(vb->ctx, b[VLOAD_GATHER_INDEX]);
+		spans[VLOAD_GATHER_SRC] = b[VLOAD_GATHER_SRC]->span;
+		spans[VLOAD_GATHER_INDEX] = b[VLOAD_GATHER_INDEX]->span;
+		na = VLOAD_GATHER_MASK;
+		int m = mem_mask(vb, b[VLOAD_GATHER_MASK], rt->lanes);
+		if (m >= 0) {
+			spans[na] = b[VLOAD_GATHER_MASK]->span;
+			args[na++] = m;
+		}
+		break;
+	}
+	case OP_VSTORE_SCATTER: {
+		int lanes = b[VSTORE_SCATTER_V]->ty->lanes;
+		args[VSTORE_SCATTER_DST] = view(vb, b[VSTORE_SCATTER_DST]);
+		args[VSTORE_SCATTER_V] = vb->expr(vb->ctx, b[VSTORE_SCATTER_V]);
+		args[VSTORE_SCATTER_INDEX] = vb->expr(vb->ctx, b[VSTORE_SCATTER_INDEX]);
+		args[VSTORE_SCATTER_MASK] = mem_mask(vb, b[VSTORE_SCATTER_MASK], lanes);
+		for (int i = 0; i < VSTORE_SCATTER_NPARAM; i++)
+			spans[i] = b[i] ? b[i]->span : n->span;
+		vb->f->buf[vb->f->val[args[VSTORE_SCATTER_DST]].buf].written = 1;
+		kd_ins_add(vb->a, vb->f, vb->cur, op,
+		           args[VSTORE_SCATTER_MASK] < 0 ? VSTORE_SCATTER_MASK : VSTORE_SCATTER_NPARAM, args,
+		           spans, n->span);
+		return -1;
+	}
 	case OP_VCONCAT:
 	case OP_VZIP:
 	case OP_VCOMPC:

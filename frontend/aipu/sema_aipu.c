@@ -511,6 +511,50 @@ static KdType *load_store(Ctx *c, int store)
 	return store ? result(c, NULL) : result(c, vty(c->a, tt->dt, (int)lanes));
 }
 
+/* vload_gather (store 0) and vstore_scatter (store 1): an element
+ * address, an i16/u16 index vector (Compass requires 16-bit integers),
+ * whose lanes are the result's or v's, and the mask of those lanes. */
+static KdType *gather_scatter(Ctx *c, int store)
+{
+	enum { SRC = VLOAD_GATHER_SRC, G_INDEX = VLOAD_GATHER_INDEX, S_INDEX = VSTORE_SCATTER_INDEX };
+	_Static_assert(KD_SAME_POS(VLOAD_GATHER_SRC, VSTORE_SCATTER_DST), "the tensor first");
+	KdNode *x = arg(c, SRC);
+	const KdType *tt = x->ty;
+	if (tt->kind == TY_ERROR)
+		return c->err;
+	if (tt->kind != TY_TENSOR || !tt->is_view) {
+		fail(c, x, "%s must be an element address t[k] of a gm tensor, got %s", c->op->param[SRC].name,
+		     tstr(c, tt));
+		return c->err;
+	}
+	if (!dtype_ok(c, x, tt))
+		return c->err;
+	int ip = store ? S_INDEX : G_INDEX;
+	const KdType *ix = vec(c, ip, 0);
+	if (!ix)
+		return c->err;
+	if (ix->dt != KD_I16 && ix->dt != KD_U16) {
+		fail(c, arg(c, ip), "index must be an i16 or u16 vector (Compass's 16-bit indices), got %s",
+		     tstr(c, ix));
+		return c->err;
+	}
+	KdType probe = {.kind = TY_VEC, .dt = tt->dt, .lanes = ix->lanes};
+	if (store) {
+		const KdType *v = vec(c, VSTORE_SCATTER_V, 0);
+		if (!v)
+			return c->err;
+		if (v->dt != tt->dt)
+			fail(c, arg(c, VSTORE_SCATTER_V), "v is %s but the tensor holds %s", tstr(c, v),
+			     kd_dtypes[tt->dt].name);
+		else if (v->lanes != ix->lanes)
+			fail(c, arg(c, ip), "index has %d lanes, v has %d", ix->lanes, v->lanes);
+	} else if (!width(c, arg(c, ip), &probe, W_MULTI | W_FLEX)) {
+		return c->err;
+	}
+	mask(c, store ? VSTORE_SCATTER_MASK : VLOAD_GATHER_MASK, ix->lanes);
+	return store ? result(c, NULL) : result(c, vty(c->a, tt->dt, ix->lanes));
+}
+
 /* vtbl's table: 2 to 4 native vectors of one type, where a scalar may
  * stand for one (the Compass API broadcasts it to the others' type, so
  * at least one is a vector).  Their type, or NULL after reporting. */
@@ -563,6 +607,12 @@ KdType *kd_sema_aipu_call(KdArena *a, KdDiag *d, KdNode *n, KdType *err)
 		return load_store(&c, 0);
 	case OP_VSTORE: {
 		KdType *r = load_store(&c, 1);
+		return r == err ? err : NULL;
+	}
+	case OP_VLOAD_GATHER:
+		return gather_scatter(&c, 0);
+	case OP_VSTORE_SCATTER: {
+		KdType *r = gather_scatter(&c, 1);
 		return r == err ? err : NULL;
 	}
 	case OP_VCONCAT:

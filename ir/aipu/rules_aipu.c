@@ -86,7 +86,8 @@ void kd_check_vload(KdCheck *c, const KdIns *ins)
  * rounded up; a mask, scalar or other result counts one. */
 int64_t kd_cost_aipu(const KdFunc *f, const KdIns *ins)
 {
-	int v = ins->op == OP_VSTORE ? ins->args[VSTORE_V] : ins->res;
+	_Static_assert(KD_SAME_POS(VSTORE_V, VSTORE_SCATTER_V), "the stored vector second");
+	int v = ins->op == OP_VSTORE || ins->op == OP_VSTORE_SCATTER ? ins->args[VSTORE_V] : ins->res;
 	if (v < 0 || f->val[v].type != VT_VEC)
 		return 1;
 	int64_t bits = (int64_t)f->val[v].lanes * kd_dtypes[f->val[v].dt].size * 8;

@@ -4,17 +4,21 @@
 #include "ir_target.h"
 #include "rules.h"
 
-/* --stats: a vload reads and a vstore writes its lanes, every lane
- * counted (kdsl's model: a masked access moves the whole vector). */
+/* --stats: a vload or vload_gather reads and a vstore or vstore_scatter
+ * writes its lanes, every lane counted (kdsl's model: a masked access
+ * moves the whole vector). */
 _Static_assert(KD_SAME_POS(VLOAD_IR_SRC, VSTORE_DST), "vload and vstore take the view first");
 
 static void bytes(int64_t *by, const KdWalk *w, const KdFunc *f, const KdIns *ins)
 {
 	(void)w;
-	if (ins->op != OP_VSTORE && ins->op != OP_VLOAD)
+	_Static_assert(KD_SAME_POS(VLOAD_GATHER_SRC, VSTORE_DST) && KD_SAME_POS(VSTORE_SCATTER_DST, VSTORE_DST) &&
+	               KD_SAME_POS(VSTORE_SCATTER_V, VSTORE_V), "the view first, a stored vector second");
+	int store = ins->op == OP_VSTORE || ins->op == OP_VSTORE_SCATTER;
+	if (!store && ins->op != OP_VLOAD && ins->op != OP_VLOAD_GATHER)
 		return;
 	const KdBuffer *b = &f->buf[f->val[ins->args[VSTORE_DST]].buf];
-	int v = ins->op == OP_VSTORE ? ins->args[VSTORE_V] : ins->res;
+	int v = store ? ins->args[VSTORE_V] : ins->res;
 	by[b->space] += (int64_t)f->val[v].lanes * kd_dtypes[b->dt].size;
 }
 

@@ -175,6 +175,35 @@ static void vstore(KdVerify *v, const KdIns *in)
 		mask(v, in, 2, x->lanes, "vector");
 }
 
+/* vload_gather src, index [, mask] and vstore_scatter dst, v, index
+ * [, mask]: an i16/u16 index vector of the result's (v's) lanes, the
+ * tensor's dtype, the mask of those lanes. */
+static void gather_scatter(KdVerify *v, const KdIns *in)
+{
+	int store = in->op == OP_VSTORE_SCATTER;
+	int ik = store ? (int)VSTORE_SCATTER_INDEX : (int)VLOAD_GATHER_INDEX;
+	const KdVal *t, *x, *ix;
+	if (!nargs(v, in, ik + 1, ik + 2))
+		return;
+	if (!(x = store ? vec(v, in, VSTORE_SCATTER_V, "v", 0) : result(v, in, 0)) ||
+	    !(ix = vec(v, in, ik, "index", 0)))
+		return;
+	t = arg(v, in, 0);
+	if (t->type != VT_REF)
+		kd_verify_fail(v, in, 0, "%s: operand 1 must be a tensor, got %s", name(in), tstr(v, t));
+	else if (x->dt != t->dt)
+		kd_verify_fail(v, in, -1, "%s: the vector is %s but the tensor holds %s", name(in), tstr(v, x),
+		               kd_dtypes[t->dt].name);
+	else if (ix->dt != KD_I16 && ix->dt != KD_U16)
+		kd_verify_fail(v, in, ik, "%s: the index must be an i16 or u16 vector, got %s", name(in),
+		               tstr(v, ix));
+	else if (ix->lanes != x->lanes)
+		kd_verify_fail(v, in, ik, "%s: the index has %d lanes, the vector %d", name(in), ix->lanes,
+		               x->lanes);
+	else if (in->nargs == ik + 2)
+		mask(v, in, ik + 1, x->lanes, "vector");
+}
+
 /* vconcat / vzip x, y, part: x and y of one type (vzip: masks too), the
  * part a constant (all, low, high, even, odd); the result of their kind
  * and dtype with kd_aipu_part_lanes lanes. */
@@ -393,6 +422,7 @@ void kd_verify_aipu(KdVerify *v, const KdIns *in)
 	switch (in->op) {
 	case OP_VLOAD: vload(v, in); return;
 	case OP_VSTORE: vstore(v, in); return;
+	case OP_VLOAD_GATHER: case OP_VSTORE_SCATTER: gather_scatter(v, in); return;
 	case OP_VCONCAT: case OP_VZIP: concat_zip(v, in); return;
 	case OP_VSPLIT: vsplit(v, in); return;
 	case OP_VCOMPT: case OP_VCOMPC: compress(v, in); return;
