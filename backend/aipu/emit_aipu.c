@@ -786,6 +786,20 @@ static void element(KdVecOut *v, const KdBuffer *b, int off, const char *at)
 	kd_buf_printf(v->o, " + %s]", at);
 }
 
+/* Mask m of a memory op, or -1 where it is a literal with every lane set
+ * (lowering gives a strided access one when the source had none): then
+ * the op ignores it, and `(void)m;` keeps gcc from warning that its lanes
+ * were set but never read. */
+static int mem_used_mask(KdVecOut *v, int m)
+{
+	if (m < 0 || !all_true_lit(v, m))
+		return m;
+	put(v, "\t(void)");
+	val(v, m);
+	put(v, ";\n");
+	return -1;
+}
+
 /* One lane of a vload (vec lane = tensor element) or a vstore (the other
  * way round), at lane kd_i from element `off + at` of tensor b. */
 static void lane_move_at(KdVecOut *v, int store, const KdBuffer *b, int off, int vec, const char *at)
@@ -952,9 +966,7 @@ static void mem(KdVecOut *v, const KdIns *in, int store)
 	int off = vi->args[0];
 	int vec = store ? in->args[VSTORE_V] : in->res;
 	int n = lanes(v, vec);
-	int m = mem_mask(in);
-	if (m >= 0 && all_true_lit(v, m))
-		m = -1;
+	int m = mem_used_mask(v, mem_mask(in));
 	if (mem_stride(in) >= 0) {
 		mem_strided(v, in, store, m, mem_checked(f, in));
 		return;
@@ -1026,10 +1038,8 @@ static void gather(KdVecOut *v, const KdIns *in, int store)
 	const KdBuffer *b = &f->buf[f->val[in->args[VLOAD_GATHER_SRC]].buf];
 	int ik = store ? (int)VSTORE_SCATTER_INDEX : (int)VLOAD_GATHER_INDEX;
 	int idx = in->args[ik], vec = store ? in->args[VSTORE_SCATTER_V] : in->res, n = lanes(v, vec);
-	int m = in->nargs > ik + 1 ? in->args[ik + 1] : -1;
+	int m = mem_used_mask(v, in->nargs > ik + 1 ? in->args[ik + 1] : -1);
 	long long last = (long long)b->dims[0] - 1;
-	if (m >= 0 && all_true_lit(v, m))
-		m = -1;
 	put(v, "\t{\n\t\tconst int64_t kd_k = ");
 	val(v, defins(v, in->args[VLOAD_GATHER_SRC])->args[0]);
 	kd_buf_printf(v->o, ";\n\t\tint kd_bad = 0;\n\t\tfor (int kd_i = 0; kd_i < %d; kd_i++)\n\t\t\tkd_bad |= ", n);
