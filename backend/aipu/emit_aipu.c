@@ -236,6 +236,16 @@ int kd_emit_vec_needs_site(const KdFunc *f, const KdIns *in)
 
 /* ---- printing helpers ---- */
 
+/* The C name of tensor b: a kernel parameter's, or the typed local of an
+ * on-chip (lsram) buffer. */
+static void tensor(KdVecOut *v, const KdBuffer *b)
+{
+	if (b->param >= 0)
+		kd_c_name(v->o, b->name, 'p');
+	else
+		kd_emit_buf_local(v->o, v->f, (int)(b - v->f->buf));
+}
+
 static void put(KdVecOut *v, const char *s)
 {
 	kd_buf_puts(v->o, s);
@@ -780,7 +790,7 @@ static int all_true_lit(KdVecOut *v, int m)
 /* Element `off + at` of tensor b (at: an expression in kd_i). */
 static void element(KdVecOut *v, const KdBuffer *b, int off, const char *at)
 {
-	kd_c_name(v->o, b->name, 'p');
+	tensor(v, b);
 	put(v, "[");
 	val(v, off);
 	kd_buf_printf(v->o, " + %s]", at);
@@ -839,7 +849,7 @@ static void move_line(KdVecOut *v, int store, const KdBuffer *b, int off, int at
 		move_operand(v, vec, k);
 		put(v, ", ");
 	}
-	kd_c_name(v->o, b->name, 'p');
+	tensor(v, b);
 	put(v, " + ");
 	val(v, off);
 	if (at)
@@ -1073,7 +1083,7 @@ static void gather(KdVecOut *v, const KdIns *in, int store)
 			put(v, " ? ");
 		}
 	}
-	kd_c_name(v->o, b->name, 'p');
+	tensor(v, b);
 	put(v, "[kd_k + ");
 	lane(v, idx, "kd_i");
 	put(v, "]");

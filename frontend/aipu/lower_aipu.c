@@ -98,6 +98,17 @@ static int view(KdVecLower *vb, KdNode *x)
 	return kd_ins_result(vb->a, vb->f, i, VT_REF, vb->f->buf[buf].dt, buf, NULL);
 }
 
+/* A tensor operand written t[k] (a view at k) or t (a view at 0). */
+static int tensor_view(KdVecLower *vb, KdNode *x)
+{
+	if (x->kind == N_INDEX)
+		return view(vb, x);
+	int buf = x->sym->slot - 1;
+	int off = kd_val_const(vb->a, vb->f, 0);
+	int i = kd_ins_add(vb->a, vb->f, vb->cur, OP_VIEW, 1, &off, &x->span, x->span);
+	return kd_ins_result(vb->a, vb->f, i, VT_REF, vb->f->buf[buf].dt, buf, NULL);
+}
+
 static int iconst(KdVecLower *vb, int64_t c)
 {
 	return kd_val_const(vb->a, vb->f, c);
@@ -168,6 +179,15 @@ int kd_lower_aipu_call(KdVecLower *vb, KdNode *n)
 		           n->span);
 		return -1;
 	}
+	case OP_DMA_COPY:
+		for (int i = 0; i < DMA_COPY_NPARAM; i++)
+			spans[i] = b[i]->span;
+		args[DMA_COPY_DST] = tensor_view(vb, b[DMA_COPY_DST]);
+		args[DMA_COPY_SRC] = tensor_view(vb, b[DMA_COPY_SRC]);
+		args[DMA_COPY_COUNT] = vb->expr(vb->ctx, b[DMA_COPY_COUNT]);
+		vb->f->buf[vb->f->val[args[DMA_COPY_DST]].buf].written = 1;
+		kd_ins_add(vb->a, vb->f, vb->cur, op, DMA_COPY_NPARAM, args, spans, n->span);
+		return -1;
 	case OP_VLOAD_GATHER: {
 		/* the view, the index, the mask unless every lane is set */
 		args[VLOAD_GATHER_SRC] = view(vb, b[VLOAD_GATHER_SRC]);

@@ -321,6 +321,23 @@ static int dtype_ok(Ctx *c, KdNode *at, const KdType *t)
 	return 0;
 }
 
+/* Tensor parameter p's space is one the op table allows (the pure ops'
+ * spaces are checked here; the rule checker checks the effect ops'). */
+static int space_ok(Ctx *c, KdNode *at, const KdType *t, int p)
+{
+	uint32_t sp = c->op->param[p].spaces;
+	if (!sp || (sp & (1u << t->space)))
+		return 1;
+	KdBuf b = {0};
+	for (int s = 1; s < KD_NSPACE; s++)
+		if (sp & (1u << s))
+			kd_buf_printf(&b, "%s%s", b.n ? " or " : "", kd_spaces[s].name);
+	fail(c, at, "%s must be in %s, got a tensor in %s", c->op->param[p].name, b.s,
+	     kd_spaces[t->space].name);
+	kd_buf_free(&b);
+	return 0;
+}
+
 static int native_of(const KdType *t)
 {
 	return t->kind == TY_MASK ? mask_native(t) : kd_aipu_native(t->dt);
@@ -483,11 +500,11 @@ static KdType *load_store(Ctx *c, int store)
 	if (tt->kind == TY_ERROR)
 		return c->err;
 	if (tt->kind != TY_TENSOR || !tt->is_view) {
-		fail(c, x, "%s must be an element address t[k] of a gm tensor, got %s", c->op->param[VLOAD_SRC].name,
+		fail(c, x, "%s must be an element address t[k] of a gm or lsram tensor, got %s", c->op->param[VLOAD_SRC].name,
 		     tstr(c, tt));
 		return c->err;
 	}
-	if (!dtype_ok(c, x, tt))
+	if (!dtype_ok(c, x, tt) || !space_ok(c, x, tt, VLOAD_SRC))
 		return c->err;
 	int n = kd_aipu_native(tt->dt);
 	int64_t lanes = n;
@@ -523,11 +540,11 @@ static KdType *gather_scatter(Ctx *c, int store)
 	if (tt->kind == TY_ERROR)
 		return c->err;
 	if (tt->kind != TY_TENSOR || !tt->is_view) {
-		fail(c, x, "%s must be an element address t[k] of a gm tensor, got %s", c->op->param[SRC].name,
+		fail(c, x, "%s must be an element address t[k] of a gm or lsram tensor, got %s", c->op->param[SRC].name,
 		     tstr(c, tt));
 		return c->err;
 	}
-	if (!dtype_ok(c, x, tt))
+	if (!dtype_ok(c, x, tt) || !space_ok(c, x, tt, SRC))
 		return c->err;
 	int ip = store ? S_INDEX : G_INDEX;
 	const KdType *ix = vec(c, ip, 0);
@@ -553,6 +570,42 @@ static KdType *gather_scatter(Ctx *c, int store)
 	}
 	mask(c, store ? VSTORE_SCATTER_MASK : VLOAD_GATHER_MASK, ix->lanes);
 	return store ? result(c, NULL) : result(c, vty(c->a, tt->dt, ix->lanes));
+}
+
+/* dma_copy(dst, src, count): two tensors or element addresses of one
+ * dtype, in a pair of memories Compass's DMA copies between, and an
+ * integer count (a constant at least 1; the ranges are the rule
+ * checker's, which sees the addresses). */
+static KdType *dma_copy(Ctx *c)
+{
+	const KdType *t[2];
+	for (int p = DMA_COPY_DST; p <= DMA_COPY_SRC; p++) {
+		KdNode *x = arg(c, p);
+		t[p] = x->ty;
+		if (t[p]->kind == TY_ERROR)
+			return c->err;
+		if (t[p]->kind != TY_TENSOR || t[p]->rank != 1) {
+			fail(c, x, "%s must be a 1-D tensor or an element address t[k], got %s", c->op->param[p].name,
+			     tstr(c, t[p]));
+			return c->err;
+		}
+		if (!dtype_ok(c, x, t[p]) || !space_ok(c, x, t[p], p))
+			return c->err;
+	}
+	if (t[DMA_COPY_DST]->dt != t[DMA_COPY_SRC]->dt) {
+		fail(c, arg(c, DMA_COPY_SRC), "src holds %s but dst %s (Compass copies one dtype)",
+		     kd_dtypes[t[DMA_COPY_SRC]->dt].name, kd_dtypes[t[DMA_COPY_DST]->dt].name);
+		return c->err;
+	}
+	if (!kdsl_aipu_dma_allowed((kdsl_mem)t[DMA_COPY_SRC]->space, (kdsl_mem)t[DMA_COPY_DST]->space)) {
+		fail(c, NULL, "cannot copy from %s to %s (" KDSL_AIPU_DMA_TEXT ")",
+		     kd_spaces[t[DMA_COPY_SRC]->space].name, kd_spaces[t[DMA_COPY_DST]->space].name);
+		return c->err;
+	}
+	int64_t n;
+	if (int_arg(c, DMA_COPY_COUNT, 0, INT64_MIN, INT64_MAX, &n) > 0 && n < 1)
+		fail(c, arg(c, DMA_COPY_COUNT), "count must be at least 1, got %lld", (long long)n);
+	return c->bad ? c->err : NULL;
 }
 
 /* vtbl's table: 2 to 4 native vectors of one type, where a scalar may
@@ -609,6 +662,8 @@ KdType *kd_sema_aipu_call(KdArena *a, KdDiag *d, KdNode *n, KdType *err)
 		KdType *r = load_store(&c, 1);
 		return r == err ? err : NULL;
 	}
+	case OP_DMA_COPY:
+		return dma_copy(&c);
 	case OP_VLOAD_GATHER:
 		return gather_scatter(&c, 0);
 	case OP_VSTORE_SCATTER: {

@@ -94,3 +94,58 @@ int64_t kd_cost_aipu(const KdFunc *f, const KdIns *ins)
 	int64_t n = (bits + KDSL_AIPU_VECTOR_BITS - 1) / KDSL_AIPU_VECTOR_BITS;
 	return n > 0 ? n : 1;
 }
+
+/* Operand k of a dma_copy: count elements from its element offset inside
+ * its tensor, for every offset and count the loops give. */
+static void dma_range(KdCheck *c, const KdIns *ins, int k, KdRange n)
+{
+	KdRange off;
+	const KdBuffer *b = kd_check_ref(c, ins, k, &off);
+	int64_t end;
+	if (!off.known)
+		return;
+	if (off.lo < 0)
+		kd_check_error(c, ins, k, "%s starts at element %lld, outside '%s' (%lld elements)",
+		               kd_ops[ins->op].param[k].name, (long long)off.lo, b->name, (long long)b->dims[0]);
+	else if (__builtin_add_overflow(off.hi, n.hi, &end) || end > b->dims[0])
+		kd_check_error(c, ins, k, "%lld elements from element %lld are outside '%s' (%lld elements)",
+		               (long long)n.hi, (long long)off.hi, b->name, (long long)b->dims[0]);
+}
+
+void kd_check_dma_copy(KdCheck *c, const KdIns *ins)
+{
+	const KdFunc *f = c->f;
+	const KdBuffer *d = &f->buf[f->val[ins->args[DMA_COPY_DST]].buf];
+	const KdBuffer *s = &f->buf[f->val[ins->args[DMA_COPY_SRC]].buf];
+	if (d->dt != s->dt) {
+		kd_check_error(c, ins, DMA_COPY_SRC, "src '%s' holds %s, dst '%s' %s (Compass copies one dtype)",
+		               s->name, kd_dtypes[s->dt].name, d->name, kd_dtypes[d->dt].name);
+		return;
+	}
+	if (!kdsl_aipu_dma_allowed((kdsl_mem)s->space, (kdsl_mem)d->space)) {
+		kd_check_error(c, ins, -1, "cannot copy from %s to %s (" KDSL_AIPU_DMA_TEXT ")",
+		               kd_spaces[s->space].name, kd_spaces[d->space].name);
+		return;
+	}
+	KdRange n = kd_range_of(c, ins->args[DMA_COPY_COUNT]);
+	if (!n.known)
+		return;
+	if (n.lo < 1) {
+		kd_check_error(c, ins, DMA_COPY_COUNT, "count must be at least 1, got %lld", (long long)n.lo);
+		return;
+	}
+	dma_range(c, ins, DMA_COPY_DST, n);
+	dma_range(c, ins, DMA_COPY_SRC, n);
+}
+
+/* kdsl's model: 100 cycles to start, then the bytes at 32 a cycle (one
+ * native vector's width); a count not constant counts as 1. */
+int64_t kd_cost_dma_copy(const KdFunc *f, const KdIns *ins)
+{
+	int64_t n = 1;
+	kd_arg_const(f, ins, DMA_COPY_COUNT, &n);
+	if (n < 1 || n > KD_MAX_TENSOR_BYTES)
+		n = 1;
+	int64_t bytes = n * kd_dtypes[f->buf[f->val[ins->args[DMA_COPY_DST]].buf].dt].size;
+	return 100 + (bytes + KDSL_AIPU_VECTOR_BYTES - 1) / KDSL_AIPU_VECTOR_BYTES;
+}

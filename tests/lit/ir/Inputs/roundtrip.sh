@@ -29,6 +29,7 @@ tests/lit/aipu/ops.k
 tests/lit/aipu/types.k
 tests/lit/aipu/stride.k
 tests/lit/aipu/gather_rules.k
+tests/lit/aipu/lsram.k
 tests/lit/ascend/align.k
 tests/lit/ascend/bounds.k
 tests/lit/ascend/burst_max.k
