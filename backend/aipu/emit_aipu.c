@@ -928,7 +928,8 @@ static void mem_strided(KdVecOut *v, const KdIns *in, int store, int m, int chec
 	put(v, "\t{\n\t\tconst int64_t kd_s = ");
 	val(v, mem_stride(in));
 	put(v, ";\n");
-	if (check)
+	const KdVal *sval = &v->f->val[mem_stride(in)];
+	if (check && !(sval->kind == VK_CONST && sval->c >= 1))
 		kd_buf_printf(v->o, "\t\tif (kd_s < 1)\n\t\t\treturn kdsl_rt_fail(kd_rt, &kd_site[%d], "
 		              "KDSL_ERR_RANGE, \"stride must be at least 1, got %%lld\", (long long)kd_s);\n",
 		              v->site);
@@ -940,6 +941,30 @@ static void mem_strided(KdVecOut *v, const KdIns *in, int store, int m, int chec
 		              "elements)\", (long long)", v->site, n, b->name, last + 1);
 		val(v, off);
 		put(v, ", (long long)kd_s);\n");
+	}
+	if (m < 0 && !store && gv_ok(&v->f->val[vec])) {
+		/* the GNU form builds each part from its lanes' elements in one
+		 * vector literal, which gcc assembles in registers (a lane store
+		 * into the struct's parts went through memory: 3.5x the time of
+		 * the loop by hand, bench/bench_mem.c) */
+		const KdVal *x = &v->f->val[vec];
+		int pl = part_lanes(x);
+		put(v, "#if kd_vshuf\n");
+		for (int k = 0; k < n / pl; k++) {
+			put(v, "\t\t");
+			val(v, vec);
+			kd_buf_printf(v->o, ".p[%d] = (", k);
+			part_type(v->o, x);
+			put(v, "){");
+			for (int j = 0; j < pl; j++) {
+				char at[32];
+				snprintf(at, sizeof at, "%d * kd_s", k * pl + j);
+				put(v, j ? ", " : "");
+				element(v, b, off, at);
+			}
+			put(v, "};\n");
+		}
+		put(v, "#else\n");
 	}
 	kd_buf_printf(v->o, "\t\tfor (int kd_i = 0; kd_i < %d; kd_i++) {\n", n);
 	if (m >= 0) {
@@ -964,7 +989,10 @@ static void mem_strided(KdVecOut *v, const KdIns *in, int store, int m, int chec
 	}
 	put(v, "\t\t\t");
 	lane_move_at(v, store, b, off, vec, "kd_i * kd_s");
-	put(v, ";\n\t\t}\n\t}\n");
+	put(v, ";\n\t\t}\n");
+	if (m < 0 && !store && gv_ok(&v->f->val[vec]))
+		put(v, "#endif\n");
+	put(v, "\t}\n");
 }
 
 /* vload / vstore: the tensor, the element offset and its run-time check. */
@@ -1069,7 +1097,34 @@ static void gather(KdVecOut *v, const KdIns *in, int store)
 	              "element %%lld + index %%lld is outside '%s' (%lld elements)\", kd_i, (long long)kd_k, "
 	              "(long long)", v->site, b->name, last + 1);
 	lane(v, idx, "kd_i");
-	kd_buf_printf(v->o, ");\n\t\tfor (int kd_i = 0; kd_i < %d; kd_i++)\n\t\t\t", n);
+	put(v, ");\n");
+	/* an unmasked gather's parts as vector literals, as a strided load's
+	 * (mem_strided says why) */
+	int literal = !store && m < 0 && gv_ok(&v->f->val[vec]);
+	if (literal) {
+		const KdVal *x = &v->f->val[vec];
+		int pl = part_lanes(x);
+		put(v, "#if kd_vshuf\n");
+		for (int k = 0; k < n / pl; k++) {
+			put(v, "\t\t");
+			val(v, vec);
+			kd_buf_printf(v->o, ".p[%d] = (", k);
+			part_type(v->o, x);
+			put(v, "){");
+			for (int j = 0; j < pl; j++) {
+				char at[16];
+				snprintf(at, sizeof at, "%d", k * pl + j);
+				put(v, j ? ", " : "");
+				tensor(v, b);
+				put(v, "[kd_k + ");
+				lane(v, idx, at);
+				put(v, "]");
+			}
+			put(v, "};\n");
+		}
+		put(v, "#else\n");
+	}
+	kd_buf_printf(v->o, "\t\tfor (int kd_i = 0; kd_i < %d; kd_i++)\n\t\t\t", n);
 	if (store && m >= 0) {
 		put(v, "if (");
 		lane(v, m, "kd_i");
@@ -1093,7 +1148,10 @@ static void gather(KdVecOut *v, const KdIns *in, int store)
 	} else if (m >= 0) {
 		put(v, " : 0");
 	}
-	put(v, ";\n\t}\n");
+	put(v, ";\n");
+	if (literal)
+		put(v, "#endif\n");
+	put(v, "\t}\n");
 }
 
 /* vconcat (zip 0) or vzip (zip 1): a constant permutation of x and y. */
