@@ -322,7 +322,9 @@ static int dtype_ok(Ctx *c, KdNode *at, const KdType *t)
 }
 
 /* Tensor parameter p's space is one the op table allows (the pure ops'
- * spaces are checked here; the rule checker checks the effect ops'). */
+ * spaces are checked here; the rule checker checks the effect ops').
+ * Every aipu space (gm, lsram) passes today; the table stays the one
+ * place that says so. */
 static int space_ok(Ctx *c, KdNode *at, const KdType *t, int p)
 {
 	uint32_t sp = c->op->param[p].spaces;

@@ -204,6 +204,17 @@ static void gather_scatter(KdVerify *v, const KdIns *in)
 		mask(v, in, ik + 1, x->lanes, "vector");
 }
 
+/* dma_copy dst, src, count: the table's operand kinds (checked before
+ * this) and one dtype on both sides, which the runtime call is typed by
+ * (dst's); the memories and ranges are the rule checker's. */
+static void dma_copy(KdVerify *v, const KdIns *in)
+{
+	const KdVal *d = arg(v, in, DMA_COPY_DST), *s = arg(v, in, DMA_COPY_SRC);
+	if (d->type == VT_REF && s->type == VT_REF && d->dt != s->dt)
+		kd_verify_fail(v, in, DMA_COPY_SRC, "dma_copy: src holds %s, dst %s", kd_dtypes[s->dt].name,
+		               kd_dtypes[d->dt].name);
+}
+
 /* vconcat / vzip x, y, part: x and y of one type (vzip: masks too), the
  * part a constant (all, low, high, even, odd); the result of their kind
  * and dtype with kd_aipu_part_lanes lanes. */
@@ -423,6 +434,7 @@ void kd_verify_aipu(KdVerify *v, const KdIns *in)
 	case OP_VLOAD: vload(v, in); return;
 	case OP_VSTORE: vstore(v, in); return;
 	case OP_VLOAD_GATHER: case OP_VSTORE_SCATTER: gather_scatter(v, in); return;
+	case OP_DMA_COPY: dma_copy(v, in); return;
 	case OP_VCONCAT: case OP_VZIP: concat_zip(v, in); return;
 	case OP_VSPLIT: vsplit(v, in); return;
 	case OP_VCOMPT: case OP_VCOMPC: compress(v, in); return;
