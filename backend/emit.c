@@ -520,7 +520,7 @@ static void reach(Emit *e)
 /* The C local that names on-chip buffer i after its .k name, for a
  * debugger: kd_<name>_buf<i>.  It ends in buf<i>, never in _<digits> as
  * value locals do (kd_<name>_<id>), so no two locals meet. */
-static void buf_local(KdBuf *o, const KdFunc *f, int i)
+void kd_emit_buf_local(KdBuf *o, const KdFunc *f, int i)
 {
 	kd_buf_puts(o, "kd_");
 	for (const char *c = f->buf[i].name ? f->buf[i].name : ""; *c; c++)
@@ -625,7 +625,7 @@ static void func(Emit *e, const KdFunc *f)
 	for (int i = 0; i < f->nbuf; i++)
 		if (bused[i]) {
 			kd_buf_printf(o, "\t%s *", kd_dtypes[f->buf[i].dt].ctype);
-			buf_local(o, f, i);
+			kd_emit_buf_local(o, f, i);
 			kd_buf_puts(o, ";\n");
 		}
 	/* Locals: block parameters, then instruction results, in id order;
@@ -694,10 +694,10 @@ static void func(Emit *e, const KdFunc *f)
 	for (int i = 0; i < f->nbuf; i++)
 		if (bused[i]) {
 			kd_buf_puts(o, "\t");
-			buf_local(o, f, i);
+			kd_emit_buf_local(o, f, i);
 			kd_buf_printf(o, " = (%s *)(void *)(kd_mem_%s + %lld);\n\t(void)", kd_dtypes[f->buf[i].dt].ctype,
 			              kd_spaces[f->buf[i].space].name, (long long)f->buf[i].addr);
-			buf_local(o, f, i);
+			kd_emit_buf_local(o, f, i);
 			kd_buf_puts(o, ";\n");
 		}
 	/* the runtime's checks name buffers in their messages (kdsl_rt.h) */

@@ -20,6 +20,9 @@ int kd_c_reserved(const char *name);
  * with a final `_` when the name ends in a digit or `_`.  Deterministic and
  * injective, and never equal to another name of the generated C. */
 void kd_c_name(KdBuf *o, const char *name, char what);
+/* The C local of on-chip buffer i of f (kd_<name>_buf<i>): a typed
+ * pointer to its start, which the kernel's prologue sets. */
+void kd_emit_buf_local(KdBuf *o, const KdFunc *f, int i);
 /* A kernel table and main() for `kdslc run` (appended to kd_emit_c's output). */
 /* Text that reaches C, escaped here only (source paths can hold anything):
  * s as a C string literal, valid in #line too, with every byte outside

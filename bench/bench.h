@@ -61,6 +61,8 @@ void bench_rt_shuffles(kdsl_rt *neuron, int quick);
 /* The neuron engine ops and nc_matmul (bench_engine.c). */
 void bench_engine(kdsl_rt *neuron, int quick);
 void bench_perms(int quick);
+/* aipu's strided and gathered loads against the loops by hand (bench_mem.c). */
+void bench_mem(int quick);
 
 /* CLOCK_MONOTONIC in ns, and qsort's comparison of doubles (bench_util.c). */
 double bench_now_ns(void);

@@ -1,5 +1,5 @@
 /* kdsl_bench.c: the benchmark program (bench/run.sh runs it).
- * usage: kdsl-bench [--numpy FILE] [--quick] [--perms | --shuffle | --engine | --transpose]
+ * usage: kdsl-bench [--numpy FILE] [--quick] [--perms | --shuffle | --engine | --transpose | --mem]
  * Prints one markdown table: each hot op of the runtime, then the aipu
  * permutations, with memcpy, scalar-loop, by-hand and numpy
  * baselines measured in the same run. */
@@ -11,7 +11,7 @@
 int main(int argc, char **argv)
 {
 	kdsl_rt *ascend, *neuron;
-	int i, quick = 0, perms_only = 0, shuffle_only = 0, engine_only = 0, transpose_only = 0;
+	int i, quick = 0, perms_only = 0, shuffle_only = 0, engine_only = 0, transpose_only = 0, mem_only = 0;
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--numpy") && i + 1 < argc) {
@@ -27,12 +27,15 @@ int main(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--transpose")) {
 			/* only the strided-load transpose row */
 			transpose_only = 1;
+		} else if (!strcmp(argv[i], "--mem")) {
+			/* only the aipu strided and gathered load rows */
+			mem_only = 1;
 		} else if (!strcmp(argv[i], "--engine")) {
 			/* only the engine op rows: the quick loop when working on neuron_engine.c */
 			engine_only = 1;
 		} else {
 			fprintf(stderr, "usage: kdsl-bench [--numpy FILE] [--quick] [--perms | --shuffle | --engine | "
-			        "--transpose]\n");
+			        "--transpose | --mem]\n");
 			return 2;
 		}
 	}
@@ -50,6 +53,8 @@ int main(int argc, char **argv)
 		bench_rt_shuffles(neuron, quick);
 	} else if (transpose_only) {
 		bench_transpose(neuron);
+	} else if (mem_only) {
+		bench_mem(quick);
 	} else {
 		if (!perms_only && !engine_only)
 			bench_rt_ops(ascend, neuron, quick);
@@ -57,6 +62,8 @@ int main(int argc, char **argv)
 			bench_engine(neuron, quick);
 		if (!engine_only)
 			bench_perms(quick);
+		if (!perms_only && !engine_only)
+			bench_mem(quick);
 	}
 	kdsl_rt_destroy(ascend);
 	kdsl_rt_destroy(neuron);

@@ -531,13 +531,43 @@ def k_embedding():
             a["out"][t * 128:(t + 1) * 128] = rows
 
     return ("examples/nki_embedding.k", "nki_embedding", ins, {"out": ((512, 256), F32)}, {}, fn, True)
+def k_deinterleave():
+    def ins():
+        return {"x": f16_in(40, 512)}
+
+    def fn(a, n=256):
+        x = a["x"][:2 * n]
+        a["re"][:n], a["im"][:n] = x[0::2], x[1::2]
+        a["swapped"][0:2 * n:2], a["swapped"][1:2 * n:2] = x[1::2], x[0::2]
+
+    return ("examples/compass_deinterleave.k", "deinterleave", ins,
+            {"re": ((256,), F16), "im": ((256,), F16), "swapped": ((512,), F16)}, {"n": 256}, fn, True)
+
+
+def k_lut():
+    def ins():
+        xs = np.linspace(-8, 8, 512)
+        return {"table": (xs / (1 + np.exp(-xs))).astype(F16),
+                "index": rng(41).integers(0, 511, 1024).astype(np.uint16)}
+
+    t = np.zeros(512, F16)
+
+    def fn(a, n=1024):
+        t[:] = a["table"]
+        ix = a["index"][:n]
+        lo, hi = t[ix], t[ix + 1]
+        a["y"][:n] = lo
+        a["dy"][:n] = (hi.astype(np.float64) - lo.astype(np.float64)).astype(F16)
+
+    return ("examples/compass_lut.k", "lut", ins, {"y": ((1024,), F16), "dy": ((1024,), F16)},
+            {"n": 1024}, fn, True)
 
 
 KERNELS = {f.__name__[2:]: f for f in (
     k_mask_strings, k_permutations, k_block_stage, k_contiguous, k_move_large, k_unaligned,
     k_guarded, k_row_gather, k_predicated, k_rounding, k_psum_double, k_swap_pairs, k_rotate,
     k_transpose, k_batch_norm, k_blast, k_permute, k_scatter, k_upsample, k_rmsnorm, k_layernorm,
-    k_softmax, k_matmul_act, k_matmul_tiled, k_embedding)}
+    k_softmax, k_deinterleave, k_lut, k_matmul_act, k_matmul_tiled, k_embedding)}
 
 
 def setup(name):

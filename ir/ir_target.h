@@ -43,8 +43,9 @@ typedef struct {
 	/* Its IR has vector and mask values and the generic ops that make
 	 * them (vsplat, vmask). */
 	int vectors;
-	/* Its effect ops may leave out a trailing optional operand instead
-	 * of passing the default (aipu's vstore mask). */
+	/* Its effect ops may leave out their trailing optional operands
+	 * instead of passing the defaults (aipu's vstore: its stride, or its
+	 * mask and stride; kd_op_required counts the others). */
 	int omit_optional;
 	/* Textual IR: buffer attributes beyond `at` (attrs: the line's
 	 * attribute list, NULL for a parameter), and their printed form:

@@ -210,6 +210,18 @@ const KdOpDesc *kd_op_lookup(KdTarget target, const char *name);
 int kd_op_param_index(const KdOpDesc *d, const char *name);
 
 /* ---- memory effects of operand k of a target op ---- */
+/* The operands an instruction of d needs at least: up to its last
+ * parameter that is not optional (a target with `omit_optional` may
+ * leave out the optional ones after it: aipu's vstore its mask and
+ * stride). */
+static inline int kd_op_required(const KdOpDesc *d)
+{
+	int n = d->nparam;
+	while (n > 0 && (d->param[n - 1].flags & PF_OPT))
+		n--;
+	return n;
+}
+
 static inline int kd_mem_writes(const KdOpParam *p)
 {
 	return p->mem == KD_MEM_WRITE || p->mem == KD_MEM_OVERWRITE;

@@ -82,6 +82,9 @@ int kd_ascend_move_pair_ok(KdSpace src, KdSpace dst);
 /* aipu hooks (rules_aipu.c) */
 void kd_check_vload(KdCheck *c, const KdIns *ins);
 int64_t kd_cost_aipu(const KdFunc *f, const KdIns *ins);
+/* dma_copy: the pair of memories and both ranges; kdsl's cost model */
+void kd_check_dma_copy(KdCheck *c, const KdIns *ins);
+int64_t kd_cost_dma_copy(const KdFunc *f, const KdIns *ins);
 /* neuron hooks (rules_neuron.c) */
 extern const char *const kd_neuron_alu_ops[];
 /* vec_conv's round_mode strings (kdsl_hw.h's KDSL_ROUND_LIST), NULL-terminated. */

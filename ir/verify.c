@@ -172,9 +172,9 @@ static void func(Ver *v)
 			if (in->op == OP_JMP && in->nsucc != 1)
 				fail(v, in, "jmp needs one successor");
 			if (d->kind == OK_EFFECT) {
-				/* aipu's vstore may leave out its trailing optional mask */
-				int opt = kd_ir_target(d->target)->omit_optional && in->nargs == d->nparam - 1 &&
-				          (d->param[d->nparam - 1].flags & PF_OPT);
+				/* aipu's vstore may leave out its trailing optional operands */
+				int opt = kd_ir_target(d->target)->omit_optional && in->nargs < d->nparam &&
+				          in->nargs >= kd_op_required(d);
 				if (in->nargs != d->nparam && !opt) {
 					fail(v, in, "operand count differs from the op table");
 					continue;

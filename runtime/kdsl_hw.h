@@ -40,9 +40,10 @@ enum { KDSL_NTARGET = KDSL_TARGET_AIPU + 1 };   /* one past the last; 0 is none 
 
 typedef enum {
 	KDSL_MEM_GM = 1, KDSL_MEM_UB, KDSL_MEM_L1,
-	KDSL_MEM_HBM, KDSL_MEM_SBUF, KDSL_MEM_PSUM
+	KDSL_MEM_HBM, KDSL_MEM_SBUF, KDSL_MEM_PSUM,
+	KDSL_MEM_LSRAM
 } kdsl_mem;
-enum { KDSL_NMEM = KDSL_MEM_PSUM + 1 };   /* one past the last; 0 is none */
+enum { KDSL_NMEM = KDSL_MEM_LSRAM + 1 };   /* one past the last; 0 is none */
 
 enum {
 	/* ascend: ub 256 KiB and l1 1 MiB (LANGUAGE.md 2; seed 001's example
@@ -61,7 +62,12 @@ enum {
 	KDSL_NEURON_SBUF_BYTES = 192 * 1024,          /* per partition */
 	KDSL_NEURON_PSUM_BANKS = 8,
 	KDSL_NEURON_PSUM_BANK_BYTES = 2048,           /* per partition */
-	KDSL_NEURON_PSUM_BYTES = KDSL_NEURON_PSUM_BANKS * KDSL_NEURON_PSUM_BANK_BYTES
+	KDSL_NEURON_PSUM_BYTES = KDSL_NEURON_PSUM_BANKS * KDSL_NEURON_PSUM_BANK_BYTES,
+
+	/* aipu: a TEC's local SRAM (Compass's scope "lsram"), 32 KiB: the
+	 * Compass DSL tutorials size their lsram buffers by it ("the target is
+	 * X2_1204, the total LSRAM size is 32 KB") */
+	KDSL_AIPU_LSRAM_BYTES = 32 * 1024
 };
 
 /* One row per space: X(mem, name, vendor spelling (seed 001's Table 2 says
@@ -80,7 +86,9 @@ enum {
 	X(KDSL_MEM_SBUF, "sbuf", "SBUF", KDSL_TARGET_BIT(KDSL_TARGET_NEURON), 0, 0,           \
 	  KDSL_NEURON_PARTITIONS, KDSL_NEURON_SBUF_BYTES)                                   \
 	X(KDSL_MEM_PSUM, "psum", "PSUM", KDSL_TARGET_BIT(KDSL_TARGET_NEURON), 0, 0,           \
-	  KDSL_NEURON_PARTITIONS, KDSL_NEURON_PSUM_BYTES)
+	  KDSL_NEURON_PARTITIONS, KDSL_NEURON_PSUM_BYTES)                                   \
+	X(KDSL_MEM_LSRAM, "lsram", "lsram", KDSL_TARGET_BIT(KDSL_TARGET_AIPU), 0, 0, 0,       \
+	  KDSL_AIPU_LSRAM_BYTES)
 
 /* Not a device fact but one the compiler and the runtime agree on: the
  * runtime starts every emulated memory this aligned on the host, and
@@ -492,6 +500,18 @@ enum {
 	KDSL_AIPU_VECTOR_BYTES = 32,
 	KDSL_AIPU_VECTOR_BITS = KDSL_AIPU_VECTOR_BYTES * 8
 };
+
+/* dma_copy's pairs of memories: Compass's S.dma_copy copies between
+ * global memory (gm) and lsram either way and from gm to gm, never from
+ * lsram to lsram ("Does not support copy data from scope lsram to scope
+ * lsram"). */
+static inline int kdsl_aipu_dma_allowed(kdsl_mem src, kdsl_mem dst)
+{
+	return (src == KDSL_MEM_GM || src == KDSL_MEM_LSRAM) && (dst == KDSL_MEM_GM || dst == KDSL_MEM_LSRAM) &&
+	       !(src == KDSL_MEM_LSRAM && dst == KDSL_MEM_LSRAM);
+}
+/* The same pairs as diagnostics list them. */
+#define KDSL_AIPU_DMA_TEXT "allowed: gm->lsram, lsram->gm, gm->gm"
 
 #ifdef __cplusplus
 }

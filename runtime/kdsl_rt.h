@@ -646,6 +646,13 @@ static inline KDSL_INLINE_ALWAYS int kdsl_ascend_elem_write_fast(kdsl_rt *rt, co
 	}
 	return KDSL_OK;
 }
+/* ---- aipu: dma_copy (Compass's S.dma_copy) ----
+ * count elements of dtype dt from src (at byte offset src_off) to dst (at
+ * dst_off): count at least 1, the pair of memories one
+ * kdsl_aipu_dma_allowed accepts, an lsram operand inside rt's lsram, both
+ * ranges inside their tensors; all checked before the copy. */
+KDSL_API int kdsl_aipu_dma_copy(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt, kdsl_ref dst,
+                                int64_t dst_off, kdsl_cref src, int64_t src_off, int64_t count);
 
 /* ---- neuron (seeds 000, 002, 003) ----
  * A tile operand: the storage of one physical tile (partition 0, byte 0),

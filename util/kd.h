@@ -210,6 +210,7 @@ typedef enum {
 	KD_SP_NONE = 0,
 	KD_SP_GM = KDSL_MEM_GM, KD_SP_UB = KDSL_MEM_UB, KD_SP_L1 = KDSL_MEM_L1,   /* ascend (gm is also aipu's) */
 	KD_SP_HBM = KDSL_MEM_HBM, KD_SP_SBUF = KDSL_MEM_SBUF, KD_SP_PSUM = KDSL_MEM_PSUM,   /* neuron */
+	KD_SP_LSRAM = KDSL_MEM_LSRAM,   /* aipu */
 	KD_NSPACE = KDSL_NMEM
 } KdSpace;
 

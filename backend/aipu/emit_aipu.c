@@ -175,7 +175,7 @@ void kd_emit_vec_types(KdBuf *o, const KdModule *m)
 
 int kd_emit_vec_handles(const KdFunc *f, const KdIns *in)
 {
-	if (in->op == OP_VSTORE)
+	if (in->op == OP_VSTORE || in->op == OP_VSTORE_SCATTER)
 		return 1;
 	return in->res >= 0 && (f->val[in->res].type == VT_VEC || f->val[in->res].type == VT_MASK);
 }
@@ -191,6 +191,13 @@ static int mem_mask(const KdIns *in)
 	return in->nargs > k ? in->args[k] : -1;
 }
 
+/* The stride operand of a vload/vstore (after its mask), or -1: contiguous. */
+static int mem_stride(const KdIns *in)
+{
+	int k = in->op == OP_VSTORE ? (int)VSTORE_STRIDE : (int)VLOAD_IR_STRIDE;
+	return in->nargs > k ? in->args[k] : -1;
+}
+
 /* vload/vstore check at run time unless their lanes are in bounds here:
  * a constant offset with no mask or a constant one, whose active lanes
  * lie inside the tensor.  The emitter does not rely on the rule checker
@@ -200,26 +207,44 @@ static int mem_mask(const KdIns *in)
 static int mem_checked(const KdFunc *f, const KdIns *in)
 {
 	const KdVal *off = &f->val[kd_defins(f, in->args[MEM_VIEW])->args[0]];
-	int m = mem_mask(in);
+	int m = mem_mask(in), sv = mem_stride(in);
 	const KdIns *mi = m < 0 ? NULL : kd_defins(f, m);   /* NULL: a block parameter */
 	if (off->kind != VK_CONST || (m >= 0 && (!mi || mi->op != OP_VMASKLIT)))
 		return 1;
+	if (sv >= 0 && (f->val[sv].kind != VK_CONST || f->val[sv].c < 1))
+		return 1;
+	int64_t stride = sv >= 0 ? f->val[sv].c : 1, far;
 	int last = f->val[in->op == OP_VSTORE ? in->args[VSTORE_V] : in->res].lanes - 1;
 	if (mi)
 		for (last = mi->nargs - 1; last >= 0 && !f->val[mi->args[last]].c; last--)
 			;
 	const KdBuffer *b = &f->buf[f->val[in->args[MEM_VIEW]].buf];
-	return last >= 0 && (off->c < 0 || off->c > b->dims[0] - 1 - last);
+	if (last < 0)
+		return 0;
+	return off->c < 0 || __builtin_mul_overflow((int64_t)last, stride, &far) ||
+	       __builtin_add_overflow(far, off->c, &far) || far > b->dims[0] - 1;
 }
 
 int kd_emit_vec_needs_site(const KdFunc *f, const KdIns *in)
 {
 	if (in->op == OP_VLOAD || in->op == OP_VSTORE)
 		return mem_checked(f, in);
+	if (in->op == OP_VLOAD_GATHER || in->op == OP_VSTORE_SCATTER)
+		return 1;
 	return in->op == OP_VREPLIC && f->val[in->args[VREPLIC_INDEX]].kind != VK_CONST;
 }
 
 /* ---- printing helpers ---- */
+
+/* The C name of tensor b: a kernel parameter's, or the typed local of an
+ * on-chip (lsram) buffer. */
+static void tensor(KdVecOut *v, const KdBuffer *b)
+{
+	if (b->param >= 0)
+		kd_c_name(v->o, b->name, 'p');
+	else
+		kd_emit_buf_local(v->o, v->f, (int)(b - v->f->buf));
+}
 
 static void put(KdVecOut *v, const char *s)
 {
@@ -762,24 +787,47 @@ static int all_true_lit(KdVecOut *v, int m)
 	return 1;
 }
 
+/* Element `off + at` of tensor b (at: an expression in kd_i). */
+static void element(KdVecOut *v, const KdBuffer *b, int off, const char *at)
+{
+	tensor(v, b);
+	put(v, "[");
+	val(v, off);
+	kd_buf_printf(v->o, " + %s]", at);
+}
+
+/* Mask m of a memory op, or -1 where it is a literal with every lane set
+ * (lowering gives a strided access one when the source had none): then
+ * the op ignores it, and `(void)m;` keeps gcc from warning that its lanes
+ * were set but never read. */
+static int mem_used_mask(KdVecOut *v, int m)
+{
+	if (m < 0 || !all_true_lit(v, m))
+		return m;
+	put(v, "\t(void)");
+	val(v, m);
+	put(v, ";\n");
+	return -1;
+}
+
 /* One lane of a vload (vec lane = tensor element) or a vstore (the other
- * way round), at lane kd_i from element `off` of tensor b. */
-static void lane_move(KdVecOut *v, int store, const KdBuffer *b, int off, int vec)
+ * way round), at lane kd_i from element `off + at` of tensor b. */
+static void lane_move_at(KdVecOut *v, int store, const KdBuffer *b, int off, int vec, const char *at)
 {
 	if (store) {
-		kd_c_name(v->o, b->name, 'p');
-		put(v, "[");
-		val(v, off);
-		put(v, " + kd_i] = ");
+		element(v, b, off, at);
+		put(v, " = ");
 		lane(v, vec, "kd_i");
 	} else {
 		lane(v, vec, "kd_i");
 		put(v, " = ");
-		kd_c_name(v->o, b->name, 'p');
-		put(v, "[");
-		val(v, off);
-		put(v, " + kd_i]");
+		element(v, b, off, at);
 	}
+}
+
+static void lane_move(KdVecOut *v, int store, const KdBuffer *b, int off, int vec)
+{
+	lane_move_at(v, store, b, off, vec, "kd_i");
 }
 
 /* Value vec, or (k >= 0) the part local kd_v. */
@@ -801,7 +849,7 @@ static void move_line(KdVecOut *v, int store, const KdBuffer *b, int off, int at
 		move_operand(v, vec, k);
 		put(v, ", ");
 	}
-	kd_c_name(v->o, b->name, 'p');
+	tensor(v, b);
 	put(v, " + ");
 	val(v, off);
 	if (at)
@@ -848,6 +896,105 @@ static void whole_move(KdVecOut *v, int store, const KdBuffer *b, int off, int v
 		put(v, "#endif\n");
 }
 
+/* "OFF < 0 || OFF > LAST || (LAST - OFF) / kd_s < LANE": lane LANE of a
+ * strided access from element OFF lies outside a tensor of LAST + 1
+ * elements.  The division cannot overflow (kd_s >= 1 is checked first)
+ * where OFF + LANE * kd_s could. */
+static void stride_outside(KdVecOut *v, int off, long long last, const char *lane_expr)
+{
+	val(v, off);
+	put(v, " < 0 || ");
+	val(v, off);
+	kd_buf_printf(v->o, " > %lld || (%lld - ", last, last);
+	val(v, off);
+	kd_buf_printf(v->o, ") / kd_s < %s", lane_expr);
+}
+
+/* A strided vload / vstore (mask m, -1 for every lane): lane kd_i is
+ * element off + kd_i * kd_s, in a loop of constant trip count that the
+ * compiler unrolls into lane moves; no call per lane.  Unless `check` is
+ * 0 (constants the rule checker proved), the stride must be at least 1
+ * and the last lane (unmasked) or each active lane inside the tensor,
+ * checked before anything is written. */
+static void mem_strided(KdVecOut *v, const KdIns *in, int store, int m, int check)
+{
+	const KdFunc *f = v->f;
+	const KdBuffer *b = &f->buf[f->val[in->args[MEM_VIEW]].buf];
+	int off = defins(v, in->args[MEM_VIEW])->args[0];
+	int vec = store ? in->args[VSTORE_V] : in->res, n = lanes(v, vec);
+	long long last = (long long)b->dims[0] - 1;
+	char nm1[16];
+	snprintf(nm1, sizeof nm1, "%d", n - 1);
+	put(v, "\t{\n\t\tconst int64_t kd_s = ");
+	val(v, mem_stride(in));
+	put(v, ";\n");
+	const KdVal *sval = &v->f->val[mem_stride(in)];
+	if (check && !(sval->kind == VK_CONST && sval->c >= 1))
+		kd_buf_printf(v->o, "\t\tif (kd_s < 1)\n\t\t\treturn kdsl_rt_fail(kd_rt, &kd_site[%d], "
+		              "KDSL_ERR_RANGE, \"stride must be at least 1, got %%lld\", (long long)kd_s);\n",
+		              v->site);
+	if (check && m < 0) {
+		put(v, "\t\tif (");
+		stride_outside(v, off, last, nm1);
+		kd_buf_printf(v->o, ")\n\t\t\treturn kdsl_rt_fail(kd_rt, &kd_site[%d], KDSL_ERR_BOUNDS, "
+		              "\"%d lanes from element %%lld with stride %%lld are outside '%s' (%lld "
+		              "elements)\", (long long)", v->site, n, b->name, last + 1);
+		val(v, off);
+		put(v, ", (long long)kd_s);\n");
+	}
+	if (m < 0 && !store && gv_ok(&v->f->val[vec])) {
+		/* the GNU form builds each part from its lanes' elements in one
+		 * vector literal, which gcc assembles in registers (a lane store
+		 * into the struct's parts went through memory: 3.5x the time of
+		 * the loop by hand, bench/bench_mem.c) */
+		const KdVal *x = &v->f->val[vec];
+		int pl = part_lanes(x);
+		put(v, "#if kd_vshuf\n");
+		for (int k = 0; k < n / pl; k++) {
+			put(v, "\t\t");
+			val(v, vec);
+			kd_buf_printf(v->o, ".p[%d] = (", k);
+			part_type(v->o, x);
+			put(v, "){");
+			for (int j = 0; j < pl; j++) {
+				char at[32];
+				snprintf(at, sizeof at, "%d * kd_s", k * pl + j);
+				put(v, j ? ", " : "");
+				element(v, b, off, at);
+			}
+			put(v, "};\n");
+		}
+		put(v, "#else\n");
+	}
+	kd_buf_printf(v->o, "\t\tfor (int kd_i = 0; kd_i < %d; kd_i++) {\n", n);
+	if (m >= 0) {
+		put(v, "\t\t\tif (!");
+		lane(v, m, "kd_i");
+		put(v, ") {\n");
+		if (!store) {
+			put(v, "\t\t\t\t");
+			lane(v, vec, "kd_i");
+			put(v, " = 0;\n");
+		}
+		put(v, "\t\t\t\tcontinue;\n\t\t\t}\n");
+		if (check) {
+			put(v, "\t\t\tif (");
+			stride_outside(v, off, last, "kd_i");
+			kd_buf_printf(v->o, ")\n\t\t\t\treturn kdsl_rt_fail(kd_rt, &kd_site[%d], KDSL_ERR_BOUNDS, "
+			              "\"lane %%d of the vector at element %%lld with stride %%lld is outside "
+			              "'%s' (%lld elements)\", kd_i, (long long)", v->site, b->name, last + 1);
+			val(v, off);
+			put(v, ", (long long)kd_s);\n");
+		}
+	}
+	put(v, "\t\t\t");
+	lane_move_at(v, store, b, off, vec, "kd_i * kd_s");
+	put(v, ";\n\t\t}\n");
+	if (m < 0 && !store && gv_ok(&v->f->val[vec]))
+		put(v, "#endif\n");
+	put(v, "\t}\n");
+}
+
 /* vload / vstore: the tensor, the element offset and its run-time check. */
 static void mem(KdVecOut *v, const KdIns *in, int store)
 {
@@ -857,9 +1004,11 @@ static void mem(KdVecOut *v, const KdIns *in, int store)
 	int off = vi->args[0];
 	int vec = store ? in->args[VSTORE_V] : in->res;
 	int n = lanes(v, vec);
-	int m = mem_mask(in);
-	if (m >= 0 && all_true_lit(v, m))
-		m = -1;
+	int m = mem_used_mask(v, mem_mask(in));
+	if (mem_stride(in) >= 0) {
+		mem_strided(v, in, store, m, mem_checked(f, in));
+		return;
+	}
 	/* Constant offsets with constant masks were proved in bounds by the rule checker. */
 	int check = mem_checked(f, in);
 	if (m < 0) {
@@ -902,6 +1051,107 @@ static void mem(KdVecOut *v, const KdIns *in, int store)
 	put(v, "\t\t");
 	lane_move(v, store, b, off, vec);
 	put(v, ";\n\t}\n");
+}
+
+/* "(uint64_t)kd_k + (uint64_t)(int64_t)index[kd_i] > LAST": lane kd_i's
+ * element lies outside a tensor of LAST + 1 elements.  In unsigned
+ * arithmetic the sum wraps (defined), and no int64 k and 16-bit index
+ * outside 0..LAST (at most 2^40) wraps into it, so the test is exact. */
+static void gather_outside(KdVecOut *v, int idx, long long last)
+{
+	put(v, "(uint64_t)kd_k + (uint64_t)(int64_t)");
+	lane(v, idx, "kd_i");
+	kd_buf_printf(v->o, " > %lluu", (unsigned long long)last);
+}
+
+/* vload_gather / vstore_scatter: lane kd_i at element k + index[kd_i].
+ * One pass over the index vector ORs the active lanes' range tests (a
+ * loop without branches the compiler vectorises); only when one fails
+ * does a second pass find the lane to name.  Then the lanes move in a
+ * loop of constant trip count: no call per lane. */
+static void gather(KdVecOut *v, const KdIns *in, int store)
+{
+	_Static_assert(KD_SAME_POS(VLOAD_GATHER_SRC, VSTORE_SCATTER_DST), "the view first");
+	const KdFunc *f = v->f;
+	const KdBuffer *b = &f->buf[f->val[in->args[VLOAD_GATHER_SRC]].buf];
+	int ik = store ? (int)VSTORE_SCATTER_INDEX : (int)VLOAD_GATHER_INDEX;
+	int idx = in->args[ik], vec = store ? in->args[VSTORE_SCATTER_V] : in->res, n = lanes(v, vec);
+	int m = mem_used_mask(v, in->nargs > ik + 1 ? in->args[ik + 1] : -1);
+	long long last = (long long)b->dims[0] - 1;
+	put(v, "\t{\n\t\tconst int64_t kd_k = ");
+	val(v, defins(v, in->args[VLOAD_GATHER_SRC])->args[0]);
+	kd_buf_printf(v->o, ";\n\t\tint kd_bad = 0;\n\t\tfor (int kd_i = 0; kd_i < %d; kd_i++)\n\t\t\tkd_bad |= ", n);
+	if (m >= 0) {
+		lane(v, m, "kd_i");
+		put(v, " & ");
+	}
+	put(v, "(");
+	gather_outside(v, idx, last);
+	kd_buf_printf(v->o, ");\n\t\tif (kd_bad)\n\t\t\tfor (int kd_i = 0; kd_i < %d; kd_i++)\n\t\t\t\tif (", n);
+	if (m >= 0) {
+		lane(v, m, "kd_i");
+		put(v, " && ");
+	}
+	gather_outside(v, idx, last);
+	kd_buf_printf(v->o, ")\n\t\t\t\t\treturn kdsl_rt_fail(kd_rt, &kd_site[%d], KDSL_ERR_BOUNDS, \"lane %%d: "
+	              "element %%lld + index %%lld is outside '%s' (%lld elements)\", kd_i, (long long)kd_k, "
+	              "(long long)", v->site, b->name, last + 1);
+	lane(v, idx, "kd_i");
+	put(v, ");\n");
+	/* an unmasked gather's parts as vector literals, as a strided load's
+	 * (mem_strided says why) */
+	int literal = !store && m < 0 && gv_ok(&v->f->val[vec]);
+	if (literal) {
+		const KdVal *x = &v->f->val[vec];
+		int pl = part_lanes(x);
+		put(v, "#if kd_vshuf\n");
+		for (int k = 0; k < n / pl; k++) {
+			put(v, "\t\t");
+			val(v, vec);
+			kd_buf_printf(v->o, ".p[%d] = (", k);
+			part_type(v->o, x);
+			put(v, "){");
+			for (int j = 0; j < pl; j++) {
+				char at[16];
+				snprintf(at, sizeof at, "%d", k * pl + j);
+				put(v, j ? ", " : "");
+				tensor(v, b);
+				put(v, "[kd_k + ");
+				lane(v, idx, at);
+				put(v, "]");
+			}
+			put(v, "};\n");
+		}
+		put(v, "#else\n");
+	}
+	kd_buf_printf(v->o, "\t\tfor (int kd_i = 0; kd_i < %d; kd_i++)\n\t\t\t", n);
+	if (store && m >= 0) {
+		put(v, "if (");
+		lane(v, m, "kd_i");
+		put(v, ")\n\t\t\t\t");
+	}
+	if (!store) {
+		lane(v, vec, "kd_i");
+		put(v, " = ");
+		if (m >= 0) {
+			lane(v, m, "kd_i");
+			put(v, " ? ");
+		}
+	}
+	tensor(v, b);
+	put(v, "[kd_k + ");
+	lane(v, idx, "kd_i");
+	put(v, "]");
+	if (store) {
+		put(v, " = ");
+		lane(v, vec, "kd_i");
+	} else if (m >= 0) {
+		put(v, " : 0");
+	}
+	put(v, ";\n");
+	if (literal)
+		put(v, "#endif\n");
+	put(v, "\t}\n");
 }
 
 /* vconcat (zip 0) or vzip (zip 1): a constant permutation of x and y. */
@@ -1115,6 +1365,8 @@ int kd_emit_vec_ins(KdVecOut *v, const KdIns *in)
 	switch (in->op) {
 	case OP_VLOAD: mem(v, in, 0); break;
 	case OP_VSTORE: mem(v, in, 1); break;
+	case OP_VLOAD_GATHER: gather(v, in, 0); break;
+	case OP_VSTORE_SCATTER: gather(v, in, 1); break;
 	case OP_VCONCAT: concat_zip(v, in, 0); break;
 	case OP_VZIP: concat_zip(v, in, 1); break;
 	case OP_VSPLIT:

@@ -83,10 +83,28 @@ static int all_true(KdVecLower *vb, int lanes, KdSpan at)
 	return mask_lit(vb, bits, lanes, at);
 }
 
+/* A stride= argument other than the constant 1 (which is no stride): the
+ * IR's vload/vstore then carry it after a mask (all_true if none). */
+static int strided(const KdNode *x)
+{
+	return x && !(x->is_const && x->cval == 1);
+}
+
 static int view(KdVecLower *vb, KdNode *x)
 {
 	int buf = x->a->sym->slot - 1;
 	int off = vb->expr(vb->ctx, x->list.v[0]);
+	int i = kd_ins_add(vb->a, vb->f, vb->cur, OP_VIEW, 1, &off, &x->span, x->span);
+	return kd_ins_result(vb->a, vb->f, i, VT_REF, vb->f->buf[buf].dt, buf, NULL);
+}
+
+/* A tensor operand written t[k] (a view at k) or t (a view at 0). */
+static int tensor_view(KdVecLower *vb, KdNode *x)
+{
+	if (x->kind == N_INDEX)
+		return view(vb, x);
+	int buf = x->sym->slot - 1;
+	int off = kd_val_const(vb->a, vb->f, 0);
 	int i = kd_ins_add(vb->a, vb->f, vb->cur, OP_VIEW, 1, &off, &x->span, x->span);
 	return kd_ins_result(vb->a, vb->f, i, VT_REF, vb->f->buf[buf].dt, buf, NULL);
 }
@@ -130,9 +148,16 @@ int kd_lower_aipu_call(KdVecLower *vb, KdNode *n)
 		spans[VLOAD_IR_SRC] = b[VLOAD_SRC]->span;
 		na = VLOAD_IR_MASK;
 		int m = mem_mask(vb, b[VLOAD_MASK], rt->lanes);
+		int s = strided(b[VLOAD_STRIDE]);
+		if (m < 0 && s)
+			m = all_true(vb, rt->lanes, n->span);
 		if (m >= 0) {
-			spans[VLOAD_IR_MASK] = b[VLOAD_MASK]->span;
+			spans[VLOAD_IR_MASK] = b[VLOAD_MASK] ? b[VLOAD_MASK]->span : n->span;
 			args[na++] = m;
+		}
+		if (s) {
+			spans[VLOAD_IR_STRIDE] = b[VLOAD_STRIDE]->span;
+			args[na++] = vb->expr(vb->ctx, b[VLOAD_STRIDE]);
 		}
 		break;
 	}
@@ -141,10 +166,53 @@ int kd_lower_aipu_call(KdVecLower *vb, KdNode *n)
 		args[VSTORE_DST] = view(vb, b[VSTORE_DST]);
 		args[VSTORE_V] = vb->expr(vb->ctx, b[VSTORE_V]);
 		args[VSTORE_MASK] = mem_mask(vb, b[VSTORE_MASK], lanes);
+		int s = strided(b[VSTORE_STRIDE]);
+		if (args[VSTORE_MASK] < 0 && s)
+			args[VSTORE_MASK] = all_true(vb, lanes, n->span);
+		if (s)
+			args[VSTORE_STRIDE] = vb->expr(vb->ctx, b[VSTORE_STRIDE]);
 		for (int i = 0; i < VSTORE_NPARAM; i++)
 			spans[i] = b[i] ? b[i]->span : n->span;
 		vb->f->buf[vb->f->val[args[VSTORE_DST]].buf].written = 1;
-		kd_ins_add(vb->a, vb->f, vb->cur, op, args[VSTORE_MASK] < 0 ? VSTORE_MASK : VSTORE_NPARAM, args,
+		kd_ins_add(vb->a, vb->f, vb->cur, op,
+		           s ? VSTORE_NPARAM : args[VSTORE_MASK] < 0 ? VSTORE_MASK : VSTORE_STRIDE, args, spans,
+		           n->span);
+		return -1;
+	}
+	case OP_DMA_COPY:
+		for (int i = 0; i < DMA_COPY_NPARAM; i++)
+			spans[i] = b[i]->span;
+		args[DMA_COPY_DST] = tensor_view(vb, b[DMA_COPY_DST]);
+		args[DMA_COPY_SRC] = tensor_view(vb, b[DMA_COPY_SRC]);
+		args[DMA_COPY_COUNT] = vb->expr(vb->ctx, b[DMA_COPY_COUNT]);
+		vb->f->buf[vb->f->val[args[DMA_COPY_DST]].buf].written = 1;
+		kd_ins_add(vb->a, vb->f, vb->cur, op, DMA_COPY_NPARAM, args, spans, n->span);
+		return -1;
+	case OP_VLOAD_GATHER: {
+		/* the view, the index, the mask unless every lane is set */
+		args[VLOAD_GATHER_SRC] = view(vb, b[VLOAD_GATHER_SRC]);
+		args[VLOAD_GATHER_INDEX] = vb->expr(vb->ctx, b[VLOAD_GATHER_INDEX]);
+		spans[VLOAD_GATHER_SRC] = b[VLOAD_GATHER_SRC]->span;
+		spans[VLOAD_GATHER_INDEX] = b[VLOAD_GATHER_INDEX]->span;
+		na = VLOAD_GATHER_MASK;
+		int m = mem_mask(vb, b[VLOAD_GATHER_MASK], rt->lanes);
+		if (m >= 0) {
+			spans[na] = b[VLOAD_GATHER_MASK]->span;
+			args[na++] = m;
+		}
+		break;
+	}
+	case OP_VSTORE_SCATTER: {
+		int lanes = b[VSTORE_SCATTER_V]->ty->lanes;
+		args[VSTORE_SCATTER_DST] = view(vb, b[VSTORE_SCATTER_DST]);
+		args[VSTORE_SCATTER_V] = vb->expr(vb->ctx, b[VSTORE_SCATTER_V]);
+		args[VSTORE_SCATTER_INDEX] = vb->expr(vb->ctx, b[VSTORE_SCATTER_INDEX]);
+		args[VSTORE_SCATTER_MASK] = mem_mask(vb, b[VSTORE_SCATTER_MASK], lanes);
+		for (int i = 0; i < VSTORE_SCATTER_NPARAM; i++)
+			spans[i] = b[i] ? b[i]->span : n->span;
+		vb->f->buf[vb->f->val[args[VSTORE_SCATTER_DST]].buf].written = 1;
+		kd_ins_add(vb->a, vb->f, vb->cur, op,
+		           args[VSTORE_SCATTER_MASK] < 0 ? VSTORE_SCATTER_MASK : VSTORE_SCATTER_NPARAM, args,
 		           spans, n->span);
 		return -1;
 	}

@@ -321,6 +321,25 @@ static int dtype_ok(Ctx *c, KdNode *at, const KdType *t)
 	return 0;
 }
 
+/* Tensor parameter p's space is one the op table allows (the pure ops'
+ * spaces are checked here; the rule checker checks the effect ops').
+ * Every aipu space (gm, lsram) passes today; the table stays the one
+ * place that says so. */
+static int space_ok(Ctx *c, KdNode *at, const KdType *t, int p)
+{
+	uint32_t sp = c->op->param[p].spaces;
+	if (!sp || (sp & (1u << t->space)))
+		return 1;
+	KdBuf b = {0};
+	for (int s = 1; s < KD_NSPACE; s++)
+		if (sp & (1u << s))
+			kd_buf_printf(&b, "%s%s", b.n ? " or " : "", kd_spaces[s].name);
+	fail(c, at, "%s must be in %s, got a tensor in %s", c->op->param[p].name, b.s,
+	     kd_spaces[t->space].name);
+	kd_buf_free(&b);
+	return 0;
+}
+
 static int native_of(const KdType *t)
 {
 	return t->kind == TY_MASK ? mask_native(t) : kd_aipu_native(t->dt);
@@ -483,11 +502,11 @@ static KdType *load_store(Ctx *c, int store)
 	if (tt->kind == TY_ERROR)
 		return c->err;
 	if (tt->kind != TY_TENSOR || !tt->is_view) {
-		fail(c, x, "%s must be an element address t[k] of a gm tensor, got %s", c->op->param[VLOAD_SRC].name,
+		fail(c, x, "%s must be an element address t[k] of a gm or lsram tensor, got %s", c->op->param[VLOAD_SRC].name,
 		     tstr(c, tt));
 		return c->err;
 	}
-	if (!dtype_ok(c, x, tt))
+	if (!dtype_ok(c, x, tt) || !space_ok(c, x, tt, VLOAD_SRC))
 		return c->err;
 	int n = kd_aipu_native(tt->dt);
 	int64_t lanes = n;
@@ -503,7 +522,92 @@ static KdType *load_store(Ctx *c, int store)
 		width(c, arg(c, VLOAD_LANES), &probe, W_MULTI | W_FLEX);
 	}
 	mask(c, VLOAD_MASK, (int)lanes);
+	/* Compass asserts stride >= 1; a run-time stride is checked when the
+	 * kernel runs */
+	int64_t stride = 1;
+	if (int_arg(c, VLOAD_STRIDE, 0, INT64_MIN, INT64_MAX, &stride) > 0 && stride < 1)
+		fail(c, arg(c, VLOAD_STRIDE), "stride must be at least 1, got %lld", (long long)stride);
 	return store ? result(c, NULL) : result(c, vty(c->a, tt->dt, (int)lanes));
+}
+
+/* vload_gather (store 0) and vstore_scatter (store 1): an element
+ * address, an i16/u16 index vector (Compass requires 16-bit integers),
+ * whose lanes are the result's or v's, and the mask of those lanes. */
+static KdType *gather_scatter(Ctx *c, int store)
+{
+	enum { SRC = VLOAD_GATHER_SRC, G_INDEX = VLOAD_GATHER_INDEX, S_INDEX = VSTORE_SCATTER_INDEX };
+	_Static_assert(KD_SAME_POS(VLOAD_GATHER_SRC, VSTORE_SCATTER_DST), "the tensor first");
+	KdNode *x = arg(c, SRC);
+	const KdType *tt = x->ty;
+	if (tt->kind == TY_ERROR)
+		return c->err;
+	if (tt->kind != TY_TENSOR || !tt->is_view) {
+		fail(c, x, "%s must be an element address t[k] of a gm or lsram tensor, got %s", c->op->param[SRC].name,
+		     tstr(c, tt));
+		return c->err;
+	}
+	if (!dtype_ok(c, x, tt) || !space_ok(c, x, tt, SRC))
+		return c->err;
+	int ip = store ? S_INDEX : G_INDEX;
+	const KdType *ix = vec(c, ip, 0);
+	if (!ix)
+		return c->err;
+	if (ix->dt != KD_I16 && ix->dt != KD_U16) {
+		fail(c, arg(c, ip), "index must be an i16 or u16 vector (Compass's 16-bit indices), got %s",
+		     tstr(c, ix));
+		return c->err;
+	}
+	KdType probe = {.kind = TY_VEC, .dt = tt->dt, .lanes = ix->lanes};
+	if (store) {
+		const KdType *v = vec(c, VSTORE_SCATTER_V, 0);
+		if (!v)
+			return c->err;
+		if (v->dt != tt->dt)
+			fail(c, arg(c, VSTORE_SCATTER_V), "v is %s but the tensor holds %s", tstr(c, v),
+			     kd_dtypes[tt->dt].name);
+		else if (v->lanes != ix->lanes)
+			fail(c, arg(c, ip), "index has %d lanes, v has %d", ix->lanes, v->lanes);
+	} else if (!width(c, arg(c, ip), &probe, W_MULTI | W_FLEX)) {
+		return c->err;
+	}
+	mask(c, store ? VSTORE_SCATTER_MASK : VLOAD_GATHER_MASK, ix->lanes);
+	return store ? result(c, NULL) : result(c, vty(c->a, tt->dt, ix->lanes));
+}
+
+/* dma_copy(dst, src, count): two tensors or element addresses of one
+ * dtype, in a pair of memories Compass's DMA copies between, and an
+ * integer count (a constant at least 1; the ranges are the rule
+ * checker's, which sees the addresses). */
+static KdType *dma_copy(Ctx *c)
+{
+	const KdType *t[2];
+	for (int p = DMA_COPY_DST; p <= DMA_COPY_SRC; p++) {
+		KdNode *x = arg(c, p);
+		t[p] = x->ty;
+		if (t[p]->kind == TY_ERROR)
+			return c->err;
+		if (t[p]->kind != TY_TENSOR || t[p]->rank != 1) {
+			fail(c, x, "%s must be a 1-D tensor or an element address t[k], got %s", c->op->param[p].name,
+			     tstr(c, t[p]));
+			return c->err;
+		}
+		if (!dtype_ok(c, x, t[p]) || !space_ok(c, x, t[p], p))
+			return c->err;
+	}
+	if (t[DMA_COPY_DST]->dt != t[DMA_COPY_SRC]->dt) {
+		fail(c, arg(c, DMA_COPY_SRC), "src holds %s but dst %s (Compass copies one dtype)",
+		     kd_dtypes[t[DMA_COPY_SRC]->dt].name, kd_dtypes[t[DMA_COPY_DST]->dt].name);
+		return c->err;
+	}
+	if (!kdsl_aipu_dma_allowed((kdsl_mem)t[DMA_COPY_SRC]->space, (kdsl_mem)t[DMA_COPY_DST]->space)) {
+		fail(c, NULL, "cannot copy from %s to %s (" KDSL_AIPU_DMA_TEXT ")",
+		     kd_spaces[t[DMA_COPY_SRC]->space].name, kd_spaces[t[DMA_COPY_DST]->space].name);
+		return c->err;
+	}
+	int64_t n;
+	if (int_arg(c, DMA_COPY_COUNT, 0, INT64_MIN, INT64_MAX, &n) > 0 && n < 1)
+		fail(c, arg(c, DMA_COPY_COUNT), "count must be at least 1, got %lld", (long long)n);
+	return c->bad ? c->err : NULL;
 }
 
 /* vtbl's table: 2 to 4 native vectors of one type, where a scalar may
@@ -558,6 +662,14 @@ KdType *kd_sema_aipu_call(KdArena *a, KdDiag *d, KdNode *n, KdType *err)
 		return load_store(&c, 0);
 	case OP_VSTORE: {
 		KdType *r = load_store(&c, 1);
+		return r == err ? err : NULL;
+	}
+	case OP_DMA_COPY:
+		return dma_copy(&c);
+	case OP_VLOAD_GATHER:
+		return gather_scatter(&c, 0);
+	case OP_VSTORE_SCATTER: {
+		KdType *r = gather_scatter(&c, 1);
 		return r == err ? err : NULL;
 	}
 	case OP_VCONCAT:

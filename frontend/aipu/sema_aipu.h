@@ -29,9 +29,9 @@ _Static_assert(KD_SAME_POS(VZIP_X, KD_AIPU_X) && KD_SAME_POS(VZIP_Y, KD_AIPU_Y) 
                KD_SAME_POS(MASK_OR_Y, KD_AIPU_Y) && KD_SAME_POS(MASK_XOR_X, KD_AIPU_X) &&
                KD_SAME_POS(MASK_XOR_Y, KD_AIPU_Y) && KD_SAME_POS(MASK_NOT_X, KD_AIPU_X),
                "aipu ops share positions");
-/* vload and vstore: the tensor first, the mask last. */
-_Static_assert(KD_SAME_POS(VLOAD_SRC, VSTORE_DST) && KD_SAME_POS(VLOAD_MASK, VSTORE_MASK),
-               "vload and vstore share positions");
+/* vload and vstore: the tensor first, then the mask and the stride. */
+_Static_assert(KD_SAME_POS(VLOAD_SRC, VSTORE_DST) && KD_SAME_POS(VLOAD_MASK, VSTORE_MASK) &&
+               KD_SAME_POS(VLOAD_STRIDE, VSTORE_STRIDE), "vload and vstore share positions");
 
 /* The type a written vector or mask type names, or err after reporting. */
 KdType *kd_sema_vec_type(KdArena *a, KdDiag *d, KdNode *ty, KdType *err);

@@ -140,12 +140,13 @@ static int constant(const KdVerify *v, const KdIns *in, int k, int64_t *c)
 
 /* ---- the ops ---- */
 
-/* vload src [, mask]: a vector of the tensor's dtype (its lanes are the
- * source's `lanes`); the mask, when not all set, governs its lanes. */
+/* vload src [, mask [, stride]]: a vector of the tensor's dtype (its
+ * lanes are the source's `lanes`); the mask, when not all set or when a
+ * stride follows, governs its lanes; the stride is an integer. */
 static void vload(KdVerify *v, const KdIns *in)
 {
 	const KdVal *r, *t;
-	if (!nargs(v, in, 1, 2) || !(r = result(v, in, 0)))
+	if (!nargs(v, in, 1, 3) || !(r = result(v, in, 0)))
 		return;
 	t = arg(v, in, 0);
 	if (t->type != VT_REF)
@@ -153,16 +154,16 @@ static void vload(KdVerify *v, const KdIns *in)
 	else if (r->dt != t->dt)
 		kd_verify_fail(v, in, -1, "vload: the result is %s but the tensor holds %s", tstr(v, r),
 		               kd_dtypes[t->dt].name);
-	else if (in->nargs == 2)
-		mask(v, in, 1, r->lanes, "result");
+	else if (in->nargs >= 2 && mask(v, in, 1, r->lanes, "result") && in->nargs == 3)
+		integer(v, in, 2, "stride");
 }
 
-/* vstore dst, v [, mask]: v of the tensor's dtype; the mask governs v's
- * lanes.  The operand kinds are the op table's, which the verifier and
- * the reader check for every effect op before this. */
+/* vstore dst, v [, mask [, stride]]: v of the tensor's dtype; the mask
+ * governs v's lanes.  The operand kinds are the op table's, which the
+ * verifier and the reader check for every effect op before this. */
 static void vstore(KdVerify *v, const KdIns *in)
 {
-	if (!nargs(v, in, 2, 3))
+	if (!nargs(v, in, 2, 4))
 		return;
 	const KdVal *t = arg(v, in, 0), *x = arg(v, in, 1);
 	if (t->type != VT_REF || x->type != VT_VEC)
@@ -170,8 +171,48 @@ static void vstore(KdVerify *v, const KdIns *in)
 	if (x->dt != t->dt)
 		kd_verify_fail(v, in, 1, "vstore: v is %s but the tensor holds %s", tstr(v, x),
 		               kd_dtypes[t->dt].name);
-	else if (in->nargs == 3)
+	else if (in->nargs >= 3)
 		mask(v, in, 2, x->lanes, "vector");
+}
+
+/* vload_gather src, index [, mask] and vstore_scatter dst, v, index
+ * [, mask]: an i16/u16 index vector of the result's (v's) lanes, the
+ * tensor's dtype, the mask of those lanes. */
+static void gather_scatter(KdVerify *v, const KdIns *in)
+{
+	int store = in->op == OP_VSTORE_SCATTER;
+	int ik = store ? (int)VSTORE_SCATTER_INDEX : (int)VLOAD_GATHER_INDEX;
+	const KdVal *t, *x, *ix;
+	if (!nargs(v, in, ik + 1, ik + 2))
+		return;
+	if (!(x = store ? vec(v, in, VSTORE_SCATTER_V, "v", 0) : result(v, in, 0)) ||
+	    !(ix = vec(v, in, ik, "index", 0)))
+		return;
+	t = arg(v, in, 0);
+	if (t->type != VT_REF)
+		kd_verify_fail(v, in, 0, "%s: operand 1 must be a tensor, got %s", name(in), tstr(v, t));
+	else if (x->dt != t->dt)
+		kd_verify_fail(v, in, -1, "%s: the vector is %s but the tensor holds %s", name(in), tstr(v, x),
+		               kd_dtypes[t->dt].name);
+	else if (ix->dt != KD_I16 && ix->dt != KD_U16)
+		kd_verify_fail(v, in, ik, "%s: the index must be an i16 or u16 vector, got %s", name(in),
+		               tstr(v, ix));
+	else if (ix->lanes != x->lanes)
+		kd_verify_fail(v, in, ik, "%s: the index has %d lanes, the vector %d", name(in), ix->lanes,
+		               x->lanes);
+	else if (in->nargs == ik + 2)
+		mask(v, in, ik + 1, x->lanes, "vector");
+}
+
+/* dma_copy dst, src, count: the table's operand kinds (checked before
+ * this) and one dtype on both sides, which the runtime call is typed by
+ * (dst's); the memories and ranges are the rule checker's. */
+static void dma_copy(KdVerify *v, const KdIns *in)
+{
+	const KdVal *d = arg(v, in, DMA_COPY_DST), *s = arg(v, in, DMA_COPY_SRC);
+	if (d->type == VT_REF && s->type == VT_REF && d->dt != s->dt)
+		kd_verify_fail(v, in, DMA_COPY_SRC, "dma_copy: src holds %s, dst %s", kd_dtypes[s->dt].name,
+		               kd_dtypes[d->dt].name);
 }
 
 /* vconcat / vzip x, y, part: x and y of one type (vzip: masks too), the
@@ -392,6 +433,8 @@ void kd_verify_aipu(KdVerify *v, const KdIns *in)
 	switch (in->op) {
 	case OP_VLOAD: vload(v, in); return;
 	case OP_VSTORE: vstore(v, in); return;
+	case OP_VLOAD_GATHER: case OP_VSTORE_SCATTER: gather_scatter(v, in); return;
+	case OP_DMA_COPY: dma_copy(v, in); return;
 	case OP_VCONCAT: case OP_VZIP: concat_zip(v, in); return;
 	case OP_VSPLIT: vsplit(v, in); return;
 	case OP_VCOMPT: case OP_VCOMPC: compress(v, in); return;

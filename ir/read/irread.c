@@ -54,6 +54,15 @@ void kd_irr_func(KdIrRead *r, KdIrTok kw, KdIrTok name, KdIrNode *params)
 		kd_error(r->d, kw.sp, "'func' inside function '%s' (missing '}')", r->f->name);
 		return;
 	}
+	/* the lexer's names may hold dots (op spellings: cast.float.f32); a
+	 * kernel's or a parameter's is a kdsl identifier, the C it becomes */
+	if (strchr(name.str, '.'))
+		kd_error(r->d, name.sp, "function name '@%s' is not an identifier", name.str);
+	for (int i = 0; i < params->l.n; i++) {
+		KdIrNode *p = kd_irn_item(params, i);
+		if (strchr(p->str, '.'))
+			kd_error(r->d, p->sp, "parameter name '%%%s' is not an identifier", p->str);
+	}
 	KdFunc *f = kd_func_new(r->a, name.str, r->m->target, kd_span_join(kw.sp, name.sp));
 	for (int i = 0; i < r->m->nfn; i++)
 		if (!strcmp(r->m->fn[i]->name, name.str))
@@ -293,8 +302,8 @@ static int decode(KdIrRead *r, KdIrRawIns *ri, Decoded *dc)
 		return -1;
 	}
 	if (d->target && d->kind == OK_EFFECT) {
-		int opt = kd_ir_target(d->target)->omit_optional && (d->param[d->nparam - 1].flags & PF_OPT);
-		if (nval != d->nparam && !(opt && nval == d->nparam - 1)) {
+		int opt = kd_ir_target(d->target)->omit_optional && nval >= kd_op_required(d);
+		if (nval != d->nparam && !(opt && nval < d->nparam)) {
 			kd_error(r->d, ri->op.sp, "%s takes %d operands, got %d", d->name, d->nparam, nval);
 			return -1;
 		}

@@ -27,6 +27,9 @@ tests/lit/aipu/mask_strings_bad.k
 tests/lit/aipu/guards.k
 tests/lit/aipu/ops.k
 tests/lit/aipu/types.k
+tests/lit/aipu/stride.k
+tests/lit/aipu/gather_rules.k
+tests/lit/aipu/lsram.k
 tests/lit/ascend/align.k
 tests/lit/ascend/bounds.k
 tests/lit/ascend/burst_max.k

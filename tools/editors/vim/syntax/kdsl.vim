@@ -19,7 +19,7 @@ syn keyword kdslBoolean      true false
 " Targets (after `target`), dtypes, memory spaces.
 syn keyword kdslTarget       neuron ascend aipu
 syn keyword kdslType         i8 i16 i32 i64 u8 u16 u32 u64 f16 bf16 f32 bool
-syn keyword kdslSpace        gm ub l1 hbm sbuf psum
+syn keyword kdslSpace        gm ub l1 hbm sbuf psum lsram
 
 " Vector types (i32x8) and mask types (bool8x8), as the lexer reads them.
 syn match   kdslType         "\<\%(i8\|i16\|i32\|i64\|u8\|u16\|u32\|u64\|f16\|bf16\|f32\)x\d\+\>"
@@ -33,6 +33,7 @@ syn keyword kdslOp           tensor_copy_predicated
 syn keyword kdslOp           load_gather store_scatter identity affine_select tensor_reduce
 syn keyword kdslOp           vload vstore vconcat vsplit vzip vcompt vcompc vrevs vsel vshfl
 syn keyword kdslOp           vbcast vsldl vtbl vreplic tail_mask min max
+syn keyword kdslOp           vload_gather vstore_scatter dma_copy
 syn keyword kdslOp           mask_and mask_or mask_xor mask_not
 syn keyword kdslBuiltin      mod_alloc alloc
 

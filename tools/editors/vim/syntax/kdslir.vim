@@ -24,7 +24,7 @@ syn keyword kdslirBoolean    true false
 syn keyword kdslirType       i8 i16 i32 i64 u8 u16 u32 u64 f16 bf16 f32 bool f64 str
 syn match   kdslirType       "\<\%(i8\|i16\|i32\|i64\|u8\|u16\|u32\|u64\|f16\|bf16\|f32\|bool\)x\d\+\>"
 syn match   kdslirType       "\<\%(int\|float\|bool\|str\|ref\|vec\|mask\|list\)\.\%(none\|i8\|i16\|i32\|i64\|u8\|u16\|u32\|u64\|f16\|bf16\|f32\|bool\)\%(x\d\+\)\=\>"
-syn keyword kdslirSpace      gm ub l1 hbm sbuf psum
+syn keyword kdslirSpace      gm ub l1 hbm sbuf psum lsram
 
 " Ops: the generic IR ops (terminators apart), then every target's.
 syn keyword kdslirOp         add sub mul div rem shl shr and or xor eq ne lt le gt ge land lor
@@ -37,6 +37,7 @@ syn keyword kdslirOp         tensor_copy_predicated
 syn keyword kdslirOp         load_gather store_scatter identity affine_select tensor_reduce
 syn keyword kdslirOp         vload vstore vconcat vsplit vzip vcompt vcompc vrevs vsel vshfl
 syn keyword kdslirOp         vbcast vsldl vtbl vreplic tail_mask min max
+syn keyword kdslirOp         vload_gather vstore_scatter dma_copy
 syn keyword kdslirOp         mask_and mask_or mask_xor mask_not
 
 " Values (%3, %x), buffers and functions (@acc), block labels (bb2).
