@@ -61,6 +61,7 @@ static const TokInfo tokinfo[] = {
 	[TK_SLASH] = {"SLASH", "'/'"},
 	[TK_PERCENT] = {"PERCENT", "'%'"},
 	[TK_NOT] = {"NOT", "'!'"},
+	[TK_TILDE] = {"TILDE", "'~'"},
 	[TK_ILLEGAL] = {"ILLEGAL", "an invalid token"},
 };
 

@@ -32,6 +32,7 @@ syn keyword kdslOp           activation nc_matmul nc_transpose nc_stream_shuffle
 syn keyword kdslOp           tensor_copy_predicated
 syn keyword kdslOp           vload vstore vconcat vsplit vzip vcompt vcompc vrevs vsel vshfl
 syn keyword kdslOp           vbcast vsldl vtbl vreplic tail_mask min max
+syn keyword kdslOp           cast vrpadd vrint clip abs
 syn keyword kdslOp           mask_and mask_or mask_xor mask_not
 syn keyword kdslBuiltin      mod_alloc alloc
 

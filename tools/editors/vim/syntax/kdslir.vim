@@ -36,6 +36,7 @@ syn keyword kdslirOp         activation nc_matmul nc_transpose nc_stream_shuffle
 syn keyword kdslirOp         tensor_copy_predicated
 syn keyword kdslirOp         vload vstore vconcat vsplit vzip vcompt vcompc vrevs vsel vshfl
 syn keyword kdslirOp         vbcast vsldl vtbl vreplic tail_mask min max
+syn keyword kdslirOp         vrpadd vrint clip abs
 syn keyword kdslirOp         mask_and mask_or mask_xor mask_not
 
 " Values (%3, %x), buffers and functions (@acc), block labels (bb2).
