@@ -571,6 +571,14 @@ static KdType *cast_call(Ctx *c)
 		return c->err;
 	}
 	int p = pn ? kd_aipu_cast_part_of(pn->name) : KD_AIPU_PART_ALL;
+	if (p < 0) {
+		KdBuf b = {0};
+		for (int i = 0; kd_aipu_cast_parts[i]; i++)
+			kd_buf_printf(&b, "%s\"%s\"", i ? ", " : "", kd_aipu_cast_parts[i]);
+		fail(c, pn, "part must be one of %s, got \"%s\"", b.s, pn->name);
+		kd_buf_free(&b);
+		return c->err;
+	}
 	int fb = kd_dtypes[t->dt].size * 8, tb = kd_dtypes[to].size * 8;
 	int lanes = kd_aipu_cast_lanes(t->lanes, kd_aipu_native(t->dt), fb, tb, p);
 	if (lanes == 0) {
@@ -636,7 +644,7 @@ static int clip_bound(Ctx *c, int p, const KdType *t)
 		return 0;
 	}
 	if (is_vecish(b->ty) ? !kd_vec_type_same(b->ty, t) : !scalar_fits(b->ty, t)) {
-		fail(c, b, "%s must be a %s or a scalar, got %s", c->op->param[p].name, tstr(c, t),
+		fail(c, b, "%s must be a vector of type %s or a scalar, got %s", c->op->param[p].name, tstr(c, t),
 		     tstr(c, b->ty));
 		return 0;
 	}
