@@ -544,7 +544,7 @@ static int sat_arg(Ctx *c, int p)
 	KdNode *x = arg(c, p);
 	if (!x)
 		return -1;
-	if (!x->is_const) {
+	if ((x->ty->kind != TY_BOOL && x->ty->kind != TY_INT) || !x->is_const) {
 		fail(c, x, "saturate must be a constant true or false");
 		return -2;
 	}
@@ -559,6 +559,15 @@ static KdType *cast_call(Ctx *c)
 	KdNode *dn = arg(c, VCAST_DTYPE), *pn = arg(c, VCAST_PART);
 	if (!t || !dtype_ok(c, arg(c, VCAST_X), t))
 		return c->err;
+	if (dn->kind != N_TYPE || dn->space || dn->lanes || dn->maskbits) {
+		fail(c, dn, "dtype must be a scalar dtype written bare, such as f32, got %s",
+		     dn->kind == N_TYPE ? "a vector or mask type" : tstr(c, dn->ty));
+		return c->err;
+	}
+	if (pn && pn->ty->kind != TY_STR) {
+		fail(c, pn, "part must be a string, got %s", tstr(c, pn->ty));
+		return c->err;
+	}
 	KdDtype to = dn->dtype;
 	if (!(KD_AIPU_DTYPES & KD_DTBIT(to))) {
 		fail(c, dn, "dtype must be one of %s, got %s", kd_dtype_list(c->a, KD_AIPU_DTYPES),
