@@ -584,8 +584,9 @@ static void func(Emit *e, const KdFunc *f)
 		calls |= kd_ops[in->op].kind == OK_EFFECT && !target_ins(e, in);
 		/* ops the target writes need a site only where they check at run time */
 		if ((kd_ops[in->op].kind == OK_EFFECT && !target_ins(e, in)) ||
-		    ((in->op == OP_DIV || in->op == OP_REM) && !fl) ||
-		    in->op == OP_SHL || in->op == OP_SHR || (in->op == OP_DIM_INDEX && !e->proven[i]) ||
+		    (!target_ins(e, in) && (((in->op == OP_DIV || in->op == OP_REM) && !fl) ||
+		                            in->op == OP_SHL || in->op == OP_SHR)) ||
+		    (in->op == OP_DIM_INDEX && !e->proven[i]) ||
 		    (e->tg->needs_site && e->tg->needs_site(f, in))) {
 			int l, c;
 			kd_source_linecol(e->m->src, in->span.off, &l, &c);

@@ -12,7 +12,7 @@ const char *const kd_binop_spelling[B_NBINOP] = {
 	[B_LAND] = "&&", [B_LOR] = "||",
 };
 
-const char *const kd_unop_spelling[U_NUNOP] = {[U_NEG] = "-", [U_NOT] = "!", [U_PLUS] = "+"};
+const char *const kd_unop_spelling[U_NUNOP] = {[U_NEG] = "-", [U_NOT] = "!", [U_PLUS] = "+", [U_BITNOT] = "~"};
 
 KdNode *kd_node(KdArena *a, KdNodeKind k, KdSpan span)
 {

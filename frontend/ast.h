@@ -47,7 +47,7 @@ typedef enum {
 	B_ADD, B_SUB, B_MUL, B_DIV, B_REM, B_SHL, B_SHR, B_AND, B_OR, B_XOR,
 	B_EQ, B_NE, B_LT, B_LE, B_GT, B_GE, B_LAND, B_LOR, B_NBINOP
 } KdBinop;
-typedef enum { U_NEG, U_NOT, U_PLUS, U_NUNOP } KdUnop;
+typedef enum { U_NEG, U_NOT, U_PLUS, U_BITNOT, U_NUNOP } KdUnop;
 
 extern const char *const kd_binop_spelling[B_NBINOP];
 extern const char *const kd_unop_spelling[U_NUNOP];

@@ -300,6 +300,7 @@ loop:
 	"/" { tk = TK_SLASH; goto done; }
 	"%" { tk = TK_PERCENT; goto done; }
 	"!" { tk = TK_NOT; goto done; }
+	"~" { tk = TK_TILDE; goto done; }
 
 	bad+ { bad_char(lx, lx->tok, ""); tk = TK_ILLEGAL; goto done; }
 	// Anything else, such as a lone '$'.

@@ -82,7 +82,7 @@ KdOp kd_unop_op(KdUnop u)
 	switch (u) {
 	case U_NEG: return OP_NEG;
 	case U_NOT: return OP_NOT;
-	case U_PLUS: case U_NUNOP: break;
+	case U_PLUS: case U_BITNOT: case U_NUNOP: break;
 	}
 	fprintf(stderr, "kdslc: internal error: lower: unary operator %d has no op\n", (int)u);
 	abort();
@@ -300,6 +300,12 @@ static int expr(Build *b, KdNode *n)
 		int v = expr(b, n->a);
 		if (n->op == U_PLUS)
 			return v;
+		if (n->op == U_BITNOT) {
+			/* ~x is x ^ -1: no op of its own */
+			int args[2] = {v, kd_val_const(b->a, b->f, -1)};
+			KdSpan spans[2] = {n->a->span, n->span};
+			return emit(b, OP_XOR, 2, args, spans, n->span, vtype(n->ty), b->f->val[v].dt, NULL);
+		}
 		return emit(b, kd_unop_op((KdUnop)n->op), 1, &v, &n->a->span, n->span,
 		            vtype(n->ty), n->op == U_NOT ? KD_BOOL : b->f->val[v].dt, NULL);
 	}

@@ -51,7 +51,7 @@
 %left SHL SHR.
 %left PLUS MINUS.
 %left STAR SLASH PERCENT.
-%right NOT.
+%right NOT TILDE.
 %left LBRACKET DOT.
 
 %include {
@@ -214,6 +214,7 @@ expr(A) ::= expr(L) PERCENT expr(R).                 { A = mk_binary(ctx, B_REM,
 expr(A) ::= MINUS(O) expr(E). [NOT]                  { A = mk_unary(ctx, U_NEG, O, E); }
 expr(A) ::= PLUS(O) expr(E). [NOT]                   { A = mk_unary(ctx, U_PLUS, O, E); }
 expr(A) ::= NOT(O) expr(E).                          { A = mk_unary(ctx, U_NOT, O, E); }
+expr(A) ::= TILDE(O) expr(E).                        { A = mk_unary(ctx, U_BITNOT, O, E); }
 expr(A) ::= expr(B) LBRACKET indices(I) RBRACKET(E). { A = mk_index(ctx, B, I, E); }
 /* v.T: a view's dims swapped (sema: 2-D views only). */
 expr(A) ::= expr(B) DOT IDENT(N).                    { A = mk_member(ctx, B, N); }
@@ -371,7 +372,7 @@ static void kd_syntax_error(struct yyParser *p, int major, KdTok tok)
 {
 	static const int exprstart[] = {
 		TK_IDENT, TK_INT, TK_FLOAT, TK_STRING, TK_TRUE, TK_FALSE, TK_DTYPE, TK_VTYPE,
-		TK_MTYPE, TK_LPAREN, TK_LBRACKET, TK_MINUS, TK_PLUS, TK_NOT,
+		TK_MTYPE, TK_LPAREN, TK_LBRACKET, TK_MINUS, TK_PLUS, TK_NOT, TK_TILDE,
 	};
 	static const int stmtstart[] = {TK_LET, TK_VAR, TK_FOR, TK_IF, TK_RETURN, TK_LBRACE};
 	static const int kwstart[] = {TK_STEP, TK_TARGET, TK_CONST, TK_KERNEL, TK_LET, TK_VAR};

@@ -228,6 +228,17 @@ static KdType *unary(Sema *s, KdNode *n)
 		n->cval = !n->a->cval;
 		return s->t_bool;
 	}
+	if (n->op == U_BITNOT) {
+		/* every bit inverted: x ^ -1 in the 64-bit arithmetic */
+		if (t->kind != TY_INT) {
+			kd_error(s->d, n->span, "invalid operand to '~': %s (an integer is needed)",
+			         kd_type_str(s->a, t));
+			return s->t_err;
+		}
+		n->is_const = n->a->is_const;
+		kd_ieval(KD_I_XOR, n->a->cval, -1, &n->cval);
+		return t;
+	}
 	if (!is_num(t)) {
 		kd_error(s->d, n->span, "invalid operand to unary '%s': %s", kd_unop_spelling[n->op],
 		         kd_type_str(s->a, t));

@@ -62,6 +62,7 @@ static const TokInfo tokinfo[] = {
 	[TK_PERCENT] = {"PERCENT", "'%'"},
 	[TK_NOT] = {"NOT", "'!'"},
 	[TK_DOT] = {"DOT", "'.'"},
+	[TK_TILDE] = {"TILDE", "'~'"},
 	[TK_ILLEGAL] = {"ILLEGAL", "an invalid token"},
 };
 

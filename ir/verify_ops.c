@@ -36,17 +36,23 @@ static int count(KdVerify *v, const KdIns *in, int n)
 }
 
 /* The vector form of an element-wise op (aipu), once its operands and
- * result are vectors of one lane count: +, -, * give a vector of the
- * operands' dtype, a comparison a mask; nothing else has one (sema's
+ * result are vectors of one lane count: +, -, *, / and & | ^ give a
+ * vector of the operands' dtype (/ not on f16, the bitwise ones on
+ * integers only), a comparison a mask; nothing else has one (sema's
  * rule, and all the vector emitter writes). */
 static void vector_form(KdVerify *v, const KdIns *in, const KdVal *r)
 {
-	int arith = in->op == OP_ADD || in->op == OP_SUB || in->op == OP_MUL;
+	int bits = in->op == OP_AND || in->op == OP_OR || in->op == OP_XOR;
+	int arith = in->op == OP_ADD || in->op == OP_SUB || in->op == OP_MUL || in->op == OP_DIV || bits;
 	int cmp = in->op == OP_EQ || in->op == OP_NE || in->op == OP_LT || in->op == OP_LE ||
 	          in->op == OP_GT || in->op == OP_GE;
 	if (!arith && !cmp) {
-		kd_verify_fail(v, in, -1, "%s has no vector form (vectors take add, sub, mul and comparisons)",
-		               name(in));
+		kd_verify_fail(v, in, -1, "%s has no vector form (vectors take add, sub, mul, div, and, or, "
+		               "xor and comparisons)", name(in));
+		return;
+	}
+	if (r->type == VT_VEC && ((bits && kd_dtypes[r->dt].is_float) || (in->op == OP_DIV && r->dt == KD_F16))) {
+		kd_verify_fail(v, in, -1, "%s has no %s vector form", name(in), kd_dtypes[r->dt].name);
 		return;
 	}
 	if (r->type != (arith ? VT_VEC : VT_MASK)) {

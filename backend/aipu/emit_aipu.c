@@ -13,6 +13,7 @@
  * n, i), lane i in either form, which the compiler unrolls.  There are no
  * calls into the runtime per element.  Integer lanes compute in uint32_t,
  * so wrapping is defined behaviour. */
+#include <stdio.h>
 #include <string.h>
 
 #include "emit.h"
@@ -1352,6 +1353,300 @@ static void table(KdVecOut *v, const KdIns *in)
 	put(v, "0;\n\t}\n");
 }
 
+/* ---- arithmetic: vector /, cast, vrpadd, vrint, clip, abs ---- */
+
+/* Operand k of in, or -1 when in has not that many (an optional mask). */
+static int opt_arg(const KdIns *in, int k)
+{
+	return in->nargs > k ? in->args[k] : -1;
+}
+
+/* The range of integer dtype dt as C int64 literals. */
+static void int_range(KdDtype dt, char *lo, char *hi, size_t n)
+{
+	int bits = kd_dtypes[dt].size * 8;
+	if (kd_dtypes[dt].is_signed) {
+		snprintf(lo, n, "(-INT64_C(%lld) - 1)", (long long)((UINT64_C(1) << (bits - 1)) - 1));
+		snprintf(hi, n, "INT64_C(%lld)", (long long)((UINT64_C(1) << (bits - 1)) - 1));
+	} else {
+		snprintf(lo, n, "INT64_C(0)");
+		snprintf(hi, n, "INT64_C(%lld)", (long long)((UINT64_C(1) << bits) - 1));
+	}
+}
+
+/* Lane `index` of x as a double (f16 lanes are bit patterns). */
+static void as_double(KdVecOut *v, int x, const char *index)
+{
+	put(v, v->f->val[x].dt == KD_F16 ? "kdsl_f16_to_f64(" : "(double)(");
+	lane(v, x, index);
+	put(v, ")");
+}
+
+/* Double expression `e` as a lane of float dtype dt. */
+static void from_double(KdVecOut *v, KdDtype dt, const char *e)
+{
+	if (dt == KD_F16)
+		kd_buf_printf(v->o, "kdsl_f64_to_f16(%s)", e);
+	else
+		kd_buf_printf(v->o, "(%s)(%s)", elem(dt), e);
+}
+
+/* Opens the loop of an op whose inactive lanes (mask m, unless a literal
+ * with every lane set) are x's: "for (...) {" and the pass-through. */
+static void masked_open(KdVecOut *v, int r, int x, int m)
+{
+	kd_buf_printf(v->o, "\tfor (int kd_i = 0; kd_i < %d; kd_i++) {\n", lanes(v, r));
+	if (m < 0 || all_true_lit(v, m)) {
+		if (m >= 0) {
+			/* read only here: "set but not used" otherwise */
+			put(v, "\t\t(void)");
+			val(v, m);
+			put(v, ";\n");
+		}
+		return;
+	}
+	put(v, "\t\tif (!");
+	lane(v, m, "kd_i");
+	put(v, ") {\n\t\t\t");
+	lane(v, r, "kd_i");
+	put(v, " = ");
+	lane(v, x, "kd_i");
+	put(v, ";\n\t\t\tcontinue;\n\t\t}\n");
+}
+
+/* Vector / (the Compass API's vdiv): integers divide in int64, truncating,
+ * where no quotient is undefined (INT32_MIN / -1 included); a lane
+ * divided by 0 is 0 and a quotient above the dtype's maximum (MIN / -1)
+ * is that maximum.  f32 divides as IEEE says (x / 0 an infinity or NaN). */
+static void divide(KdVecOut *v, const KdIns *in)
+{
+	int r = in->res, a = in->args[0], b = in->args[1];
+	KdDtype dt = v->f->val[r].dt;
+	kd_buf_printf(v->o, "\tfor (int kd_i = 0; kd_i < %d; kd_i++) {\n", lanes(v, r));
+	if (kd_dtypes[dt].is_float) {
+		put(v, "\t\t");
+		lane(v, r, "kd_i");
+		put(v, " = ");
+		lane(v, a, "kd_i");
+		put(v, " / ");
+		lane(v, b, "kd_i");
+		put(v, ";\n\t}\n");
+		return;
+	}
+	char lo[48], hi[48];
+	int_range(dt, lo, hi, sizeof lo);
+	put(v, "\t\tint64_t kd_d = (int64_t)");
+	lane(v, b, "kd_i");
+	put(v, ";\n\t\tint64_t kd_q = kd_d ? (int64_t)");
+	lane(v, a, "kd_i");
+	put(v, " / kd_d : 0;\n\t\t");
+	lane(v, r, "kd_i");
+	kd_buf_printf(v->o, " = (%s)(kd_q > %s ? %s : kd_q);\n\t}\n", elem(dt), hi, hi);
+}
+
+/* cast: lane i of the result from lane kd_aipu_cast_src(i) of x. */
+static void cast(KdVecOut *v, const KdIns *in)
+{
+	int r = in->res, x = in->args[VCAST_IR_X], n = lanes(v, r);
+	int part = (int)cval(v, in->args[VCAST_IR_PART]), sat = (int)cval(v, in->args[VCAST_IR_SATURATE]);
+	KdDtype from = v->f->val[x].dt, to = v->f->val[r].dt;
+	char src[48], lo[48], hi[48];
+	switch (kd_aipu_cast_src(1, n, part) - kd_aipu_cast_src(0, n, part)) {
+	case 2: snprintf(src, sizeof src, "2 * kd_i + %d", kd_aipu_cast_src(0, n, part)); break;
+	default: snprintf(src, sizeof src, "%d + kd_i", kd_aipu_cast_src(0, n, part)); break;
+	}
+	kd_buf_printf(v->o, "\tfor (int kd_i = 0; kd_i < %d; kd_i++) {\n\t\t", n);
+	if (kd_dtypes[to].is_float) {
+		/* to a float: one rounding, to nearest even (an integer or f32 is
+		 * exact in double) */
+		lane(v, r, "kd_i");
+		put(v, " = ");
+		if (to == KD_F16) {
+			put(v, "kdsl_f64_to_f16(");
+			as_double(v, x, src);
+			put(v, ")");
+		} else {
+			kd_buf_printf(v->o, "(%s)", elem(to));
+			as_double(v, x, src);
+		}
+		put(v, ";\n\t}\n");
+		return;
+	}
+	if (kd_dtypes[from].is_float) {
+		/* truncated towards zero, NaN 0, saturated to i32, then wrapped */
+		put(v, "double kd_f = ");
+		as_double(v, x, src);
+		put(v, ";\n\t\tint64_t kd_v = kd_f != kd_f ? 0 : kd_f <= -2147483648.0 ? -INT64_C(2147483648)"
+		       " : kd_f >= 2147483647.0 ? INT64_C(2147483647) : (int64_t)kd_f;\n\t\t");
+	} else {
+		put(v, "int64_t kd_v = (int64_t)");
+		lane(v, x, src);
+		put(v, ";\n\t\t");
+	}
+	lane(v, r, "kd_i");
+	if (sat && !kd_dtypes[from].is_float) {
+		int_range(to, lo, hi, sizeof lo);
+		kd_buf_printf(v->o, " = (%s)(kd_v < %s ? %s : kd_v > %s ? %s : kd_v);\n\t}\n", elem(to), lo, lo,
+		              hi, hi);
+	} else {
+		/* wraps at the lane's width: through uint64_t, reduced modulo 2^bits */
+		kd_buf_printf(v->o, " = (%s)(uint64_t)kd_v;\n\t}\n", elem(to));
+	}
+}
+
+/* vrpadd: the active lanes' sum in lane 0, the other lanes 0.  Integers
+ * add in uint32_t (wrapping at the lane's width once truncated); floats
+ * in f32, a tree of adjacent pairs within each native vector, those sums
+ * in order. */
+static void vrpadd(KdVecOut *v, const KdIns *in)
+{
+	int r = in->res, x = in->args[VRPADD_IR_X], m = opt_arg(in, VRPADD_IR_MASK);
+	KdDtype dt = v->f->val[x].dt, rdt = v->f->val[r].dt;
+	int n = lanes(v, x), nat = kd_aipu_native(dt), all = m < 0 || all_true_lit(v, m);
+	put(v, "\t{\n");
+	if (all && m >= 0) {
+		put(v, "\t\t(void)");
+		val(v, m);
+		put(v, ";\n");
+	}
+	if (!kd_dtypes[dt].is_float) {
+		put(v, "\t\tuint32_t kd_s = 0;\n");
+		kd_buf_printf(v->o, "\t\tfor (int kd_i = 0; kd_i < %d; kd_i++)\n\t\t\t", n);
+		if (!all) {
+			put(v, "if (");
+			lane(v, m, "kd_i");
+			put(v, ")\n\t\t\t\t");
+		}
+		put(v, "kd_s += (uint32_t)");
+		lane(v, x, "kd_i");
+		put(v, ";\n");
+	} else {
+		kd_buf_printf(v->o, "\t\tfloat kd_s = 0.0f, kd_t[%d];\n", nat);
+		kd_buf_printf(v->o, "\t\tfor (int kd_c = 0; kd_c < %d; kd_c += %d) {\n", n, nat);
+		kd_buf_printf(v->o, "\t\t\tfor (int kd_i = 0; kd_i < %d; kd_i++)\n\t\t\t\tkd_t[kd_i] = ", nat);
+		if (!all) {
+			lane(v, m, "kd_c + kd_i");
+			put(v, " ? ");
+		}
+		put(v, "(float)");
+		as_double(v, x, "kd_c + kd_i");
+		put(v, all ? ";\n" : " : 0.0f;\n");
+		kd_buf_printf(v->o, "\t\t\tfor (int kd_w = %d; kd_w > 0; kd_w /= 2)\n"
+		              "\t\t\t\tfor (int kd_i = 0; kd_i < kd_w; kd_i++)\n"
+		              "\t\t\t\t\tkd_t[kd_i] = kd_t[2 * kd_i] + kd_t[2 * kd_i + 1];\n"
+		              "\t\t\tkd_s = kd_c ? kd_s + kd_t[0] : kd_t[0];\n\t\t}\n", nat / 2);
+	}
+	kd_buf_printf(v->o, "\t\tfor (int kd_i = 1; kd_i < %d; kd_i++)\n\t\t\t", lanes(v, r));
+	lane(v, r, "kd_i");
+	put(v, " = 0;\n\t\t");
+	lane(v, r, "0");
+	kd_buf_printf(v->o, " = (%s)kd_s;\n\t}\n", elem(rdt));
+}
+
+/* vrint: halves to even without a call: below 2^23 (f32) or 2^52 (f16's
+ * double), adding and taking away that power rounds in the FPU's mode,
+ * to nearest even; a zero keeps x's sign; larger, infinite and NaN lanes
+ * are integral already. */
+static void vrint(KdVecOut *v, const KdIns *in)
+{
+	int r = in->res, x = in->args[VRINT_IR_X];
+	int f16 = v->f->val[x].dt == KD_F16;
+	const char *t = f16 ? "double" : "float", *big = f16 ? "4503599627370496.0" : "8388608.0f";
+	masked_open(v, r, x, opt_arg(in, VRINT_IR_MASK));
+	kd_buf_printf(v->o, "\t\t%s kd_a = ", t);
+	if (f16)
+		as_double(v, x, "kd_i");
+	else
+		lane(v, x, "kd_i");
+	kd_buf_printf(v->o, ";\n\t\tif (kd_a < %s && kd_a > -%s) {\n"
+	              "\t\t\t%s kd_r = kd_a >= 0 ? (%s)((%s)(kd_a + %s) - %s) : (%s)((%s)(kd_a - %s) + %s);\n"
+	              "\t\t\tkd_a = kd_r == 0 ? kd_a * 0 : kd_r;\n\t\t}\n\t\t",
+	              big, big, t, t, t, big, big, t, t, big, big);
+	lane(v, r, "kd_i");
+	put(v, " = ");
+	if (f16)
+		from_double(v, KD_F16, "kd_a");
+	else
+		put(v, "kd_a");
+	put(v, ";\n\t}\n");
+}
+
+/* clip: integers max(min(x, hi), lo) in int64; floats hi where x > hi,
+ * else lo where x < lo, else x (so a NaN stays). */
+static void clip(KdVecOut *v, const KdIns *in)
+{
+	int r = in->res, x = in->args[CLIP_IR_X];
+	int lo = in->args[CLIP_IR_MIN_VAL], hi = in->args[CLIP_IR_MAX_VAL];
+	KdDtype dt = v->f->val[x].dt;
+	masked_open(v, r, x, opt_arg(in, CLIP_IR_MASK));
+	if (kd_dtypes[dt].is_float) {
+		put(v, "\t\tdouble kd_a = ");
+		as_double(v, x, "kd_i");
+		put(v, ", kd_l = ");
+		as_double(v, lo, "kd_i");
+		put(v, ", kd_h = ");
+		as_double(v, hi, "kd_i");
+		put(v, ";\n\t\t");
+		lane(v, r, "kd_i");
+		put(v, " = kd_a > kd_h ? ");
+		lane(v, hi, "kd_i");
+		put(v, " : kd_a < kd_l ? ");
+		lane(v, lo, "kd_i");
+		put(v, " : ");
+		lane(v, x, "kd_i");
+		put(v, ";\n\t}\n");
+		return;
+	}
+	put(v, "\t\tint64_t kd_a = (int64_t)");
+	lane(v, x, "kd_i");
+	put(v, ", kd_l = (int64_t)");
+	lane(v, lo, "kd_i");
+	put(v, ", kd_h = (int64_t)");
+	lane(v, hi, "kd_i");
+	put(v, ";\n\t\tkd_a = kd_a < kd_h ? kd_a : kd_h;\n\t\t");
+	lane(v, r, "kd_i");
+	kd_buf_printf(v->o, " = (%s)(kd_a > kd_l ? kd_a : kd_l);\n\t}\n", elem(dt));
+}
+
+/* abs: a signed integer in int64, wrapped back (the minimum stays
+ * itself) or saturated; unsigned lanes as they are; a float's sign bit
+ * cleared (f32 through a union, which C11 defines). */
+static void absolute(KdVecOut *v, const KdIns *in)
+{
+	int r = in->res, x = in->args[ABS_IR_X], sat = (int)cval(v, in->args[ABS_IR_SATURATE]);
+	KdDtype dt = v->f->val[x].dt;
+	char lo[48], hi[48];
+	masked_open(v, r, x, opt_arg(in, ABS_IR_MASK));
+	put(v, "\t\t");
+	if (dt == KD_F16) {
+		lane(v, r, "kd_i");
+		put(v, " = (kdsl_f16)(");
+		lane(v, x, "kd_i");
+		put(v, " & 0x7fffu);\n\t}\n");
+	} else if (dt == KD_F32) {
+		put(v, "union { float f; uint32_t u; } kd_u;\n\t\tkd_u.f = ");
+		lane(v, x, "kd_i");
+		put(v, ";\n\t\tkd_u.u &= 0x7fffffffu;\n\t\t");
+		lane(v, r, "kd_i");
+		put(v, " = kd_u.f;\n\t}\n");
+	} else if (!kd_dtypes[dt].is_signed) {
+		lane(v, r, "kd_i");
+		put(v, " = ");
+		lane(v, x, "kd_i");
+		put(v, ";\n\t}\n");
+	} else {
+		int_range(dt, lo, hi, sizeof lo);
+		put(v, "int64_t kd_a = (int64_t)");
+		lane(v, x, "kd_i");
+		put(v, ";\n\t\tkd_a = kd_a < 0 ? -kd_a : kd_a;\n\t\t");
+		lane(v, r, "kd_i");
+		if (sat)
+			kd_buf_printf(v->o, " = (%s)(kd_a > %s ? %s : kd_a);\n\t}\n", elem(dt), hi, hi);
+		else
+			kd_buf_printf(v->o, " = (%s)(uint64_t)kd_a;\n\t}\n", elem(dt));
+	}
+}
+
 /* Every op below takes its vector (x, or vsplat's and vbcast's scalar,
  * or tail_mask's n) first. */
 _Static_assert(VSPLIT_IR_X == 0 && VREVS_X == 0 && VSEL_X == 0 && VSHFL_X == 0 && VBCAST_X == 0 &&
@@ -1478,7 +1773,13 @@ int kd_emit_vec_ins(KdVecOut *v, const KdIns *in)
 	case OP_MASK_AND: case OP_MASK_OR: case OP_MASK_XOR: case OP_MASK_NOT:
 		mask_logic(v, in);
 		break;
-	case OP_ADD: case OP_SUB: case OP_MUL:
+	case OP_DIV: divide(v, in); break;
+	case OP_VCAST: cast(v, in); break;
+	case OP_VRPADD: vrpadd(v, in); break;
+	case OP_VRINT: vrint(v, in); break;
+	case OP_CLIP: clip(v, in); break;
+	case OP_ABS: absolute(v, in); break;
+	case OP_ADD: case OP_SUB: case OP_MUL: case OP_AND: case OP_OR: case OP_XOR:
 	case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT: case OP_GE:
 	case OP_VMIN: case OP_VMAX:
 		elementwise(v, in);

@@ -132,6 +132,68 @@ int kd_lower_aipu_tuple(KdVecLower *vb, KdNode *n, int *out, int max)
 	return k;
 }
 
+/* A clip bound as a vector of x's type t: a constant outside the lane
+ * dtype's range is clamped to it first (the Compass API's reading). */
+static int clip_bound(KdVecLower *vb, KdNode *x, const KdType *t)
+{
+	if (is_vecish(x->ty) || !x->is_const)
+		return as_vec(vb, x, t);
+	double lo, hi, v = x->ty->kind == TY_FLOAT ? x->fcval : (double)x->cval;
+	kd_aipu_dt_range(t->dt, &lo, &hi);
+	v = v < lo ? lo : v > hi ? hi : v;
+	int c = kd_dtypes[t->dt].is_float ? kd_val_fconst(vb->a, vb->f, v)
+	                                  : kd_val_const(vb->a, vb->f, x->cval < lo ? (int64_t)lo
+	                                                 : x->cval > hi ? (int64_t)hi : x->cval);
+	return ins(vb, OP_VSPLAT, 1, &c, &x->span, x->span, VT_VEC, t->dt, t->lanes);
+}
+
+/* Appends an optional mask of `lanes` as operand *na (none when absent
+ * or a literal with every lane set); the operand count. */
+static int opt_mask(KdVecLower *vb, KdNode *x, int lanes, int *args, KdSpan *spans, int na)
+{
+	int m = mem_mask(vb, x, lanes);
+	if (m < 0)
+		return na;
+	spans[na] = x->span;
+	args[na] = m;
+	return na + 1;
+}
+
+/* cast, vrpadd, vrint, clip, abs: x first, the mask last if any, part and
+ * saturate as integer constants (cast's saturate as it applies: always
+ * from a float to an integer, which converts through a saturating i32). */
+static int arith(KdVecLower *vb, KdNode *n, KdOp op, int *args, KdSpan *spans)
+{
+	KdNode **b = n->bound;
+	const KdType *xt = b[KD_AIPU_X]->ty;
+	args[0] = vb->expr(vb->ctx, b[KD_AIPU_X]);
+	spans[0] = b[KD_AIPU_X]->span;
+	switch (op) {
+	case OP_VCAST: {
+		int p = b[VCAST_PART] ? kd_aipu_cast_part_of(b[VCAST_PART]->name) : KD_AIPU_PART_ALL;
+		int sat = b[VCAST_SATURATE] && b[VCAST_SATURATE]->cval != 0;
+		if (kd_dtypes[xt->dt].is_float && !kd_dtypes[n->ty->dt].is_float)
+			sat = 1;
+		args[VCAST_IR_PART] = iconst(vb, p);
+		args[VCAST_IR_SATURATE] = iconst(vb, sat);
+		return VCAST_IR_N;
+	}
+	case OP_VRPADD:
+		return opt_mask(vb, b[VRPADD_MASK], xt->lanes, args, spans, VRPADD_IR_MASK);
+	case OP_VRINT:
+		return opt_mask(vb, b[VRINT_MASK], xt->lanes, args, spans, VRINT_IR_MASK);
+	case OP_CLIP:
+		args[CLIP_IR_MIN_VAL] = clip_bound(vb, b[CLIP_MIN_VAL], xt);
+		args[CLIP_IR_MAX_VAL] = clip_bound(vb, b[CLIP_MAX_VAL], xt);
+		spans[CLIP_IR_MIN_VAL] = b[CLIP_MIN_VAL]->span;
+		spans[CLIP_IR_MAX_VAL] = b[CLIP_MAX_VAL]->span;
+		return opt_mask(vb, b[CLIP_MASK], xt->lanes, args, spans, CLIP_IR_MASK);
+	default:   /* abs */
+		args[ABS_IR_SATURATE] = iconst(vb, b[ABS_SATURATE] && b[ABS_SATURATE]->cval != 0);
+		return opt_mask(vb, b[ABS_MASK], xt->lanes, args, spans, ABS_IR_MASK);
+	}
+}
+
 int kd_lower_aipu_call(KdVecLower *vb, KdNode *n)
 {
 	const KdOpDesc *d = n->opdesc;
@@ -302,6 +364,13 @@ int kd_lower_aipu_call(KdVecLower *vb, KdNode *n)
 		spans[TAIL_MASK_N] = b[TAIL_MASK_N]->span;
 		na = TAIL_MASK_LANES;
 		break;
+	case OP_VCAST:
+	case OP_VRPADD:
+	case OP_VRINT:
+	case OP_CLIP:
+	case OP_ABS:
+		na = arith(vb, n, op, args, spans);
+		break;
 	default:
 		kd_op_unhandled(vb->d, n->span, "lower", op);
 		return iconst(vb, 0);
@@ -334,5 +403,12 @@ int kd_lower_vec_binary(KdVecLower *vb, KdNode *n)
 int kd_lower_vec_unary(KdVecLower *vb, KdNode *n)
 {
 	int x = vb->expr(vb->ctx, n->a);
+	if (n->op == U_BITNOT) {
+		/* ~x is x ^ -1 (every bit of the lane set) */
+		int m1 = kd_val_const(vb->a, vb->f, -1);
+		int args[2] = {x, ins(vb, OP_VSPLAT, 1, &m1, &n->span, n->span, VT_VEC, n->ty->dt, n->ty->lanes)};
+		KdSpan spans[2] = {n->a->span, n->span};
+		return ins(vb, OP_XOR, 2, args, spans, n->span, VT_VEC, n->ty->dt, n->ty->lanes);
+	}
 	return ins(vb, OP_MASK_NOT, 1, &x, &n->a->span, n->span, VT_MASK, KD_BOOL, n->ty->lanes);
 }

@@ -214,26 +214,10 @@ static int scalar_fits(const KdType *s, const KdType *t)
 	return s->kind == TY_INT;
 }
 
-/* 2^bits as a double, bits 0..64. */
-static double two_to(int bits)
-{
-	return bits == 64 ? 2.0 * (double)(UINT64_C(1) << 63) : (double)(UINT64_C(1) << bits);
-}
-
-/* The range of dtype dt (floats: their largest finite magnitude). */
+/* The range of dtype dt (types_aipu.h's). */
 static void dt_range(KdDtype dt, double *lo, double *hi)
 {
-	int bits = kd_dtypes[dt].size * 8;
-	if (kd_dtypes[dt].is_float) {
-		*hi = dt == KD_F16 ? 65504.0 : dt == KD_BF16 ? 3.3895313892515355e38 : 3.4028234663852886e38;
-		*lo = -*hi;
-	} else if (kd_dtypes[dt].is_signed) {
-		*hi = two_to(bits - 1) - 1;
-		*lo = -two_to(bits - 1);
-	} else {
-		*hi = two_to(bits) - 1;
-		*lo = 0;
-	}
+	kd_aipu_dt_range(dt, lo, hi);
 }
 
 /* The Compass API's broadcast of a scalar o to vector type t (its kind
@@ -652,6 +636,162 @@ static const KdType *table_type(Ctx *c, KdNode *tb)
 	return t;
 }
 
+/* ---- arithmetic: cast, vrpadd, vrint, clip, abs ---- */
+
+_Static_assert(KD_SAME_POS(VRINT_X, KD_AIPU_X) && KD_SAME_POS(CLIP_X, KD_AIPU_X) &&
+               KD_SAME_POS(ABS_X, KD_AIPU_X) && KD_SAME_POS(VCAST_X, KD_AIPU_X) &&
+               KD_SAME_POS(VRPADD_X, KD_AIPU_X), "the arithmetic ops take x first");
+
+/* Whether a saturate= argument was given, and its value (-1: absent). */
+static int sat_arg(Ctx *c, int p)
+{
+	KdNode *x = arg(c, p);
+	if (!x)
+		return -1;
+	if ((x->ty->kind != TY_BOOL && x->ty->kind != TY_INT) || !x->is_const) {
+		fail(c, x, "saturate must be a constant true or false");
+		return -2;
+	}
+	return x->cval != 0;
+}
+
+/* cast(x, dtype, part, saturate): the Compass API's direct conversions,
+ * parts and saturation (types_aipu.h's kd_aipu_cast_*). */
+static KdType *cast_call(Ctx *c)
+{
+	const KdType *t = vec(c, VCAST_X, 0);
+	KdNode *dn = arg(c, VCAST_DTYPE), *pn = arg(c, VCAST_PART);
+	if (!t || !dtype_ok(c, arg(c, VCAST_X), t))
+		return c->err;
+	if (dn->kind != N_TYPE || dn->space || dn->lanes || dn->maskbits) {
+		fail(c, dn, "dtype must be a scalar dtype written bare, such as f32, got %s",
+		     dn->kind == N_TYPE ? "a vector or mask type" : tstr(c, dn->ty));
+		return c->err;
+	}
+	if (pn && pn->ty->kind != TY_STR) {
+		fail(c, pn, "part must be a string, got %s", tstr(c, pn->ty));
+		return c->err;
+	}
+	KdDtype to = dn->dtype;
+	if (!(KD_AIPU_DTYPES & KD_DTBIT(to))) {
+		fail(c, dn, "dtype must be one of %s, got %s", kd_dtype_list(c->a, KD_AIPU_DTYPES),
+		     kd_dtypes[to].name);
+		return c->err;
+	}
+	const char *why = kd_aipu_cast_unsupported(t->dt, to);
+	if (why) {
+		fail(c, dn, "no direct cast from %s to %s: %s", kd_dtypes[t->dt].name, kd_dtypes[to].name, why);
+		return c->err;
+	}
+	int p = pn ? kd_aipu_cast_part_of(pn->name) : KD_AIPU_PART_ALL;
+	if (p < 0) {
+		KdBuf b = {0};
+		for (int i = 0; kd_aipu_cast_parts[i]; i++)
+			kd_buf_printf(&b, "%s\"%s\"", i ? ", " : "", kd_aipu_cast_parts[i]);
+		fail(c, pn, "part must be one of %s, got \"%s\"", b.s, pn->name);
+		kd_buf_free(&b);
+		return c->err;
+	}
+	int fb = kd_dtypes[t->dt].size * 8, tb = kd_dtypes[to].size * 8;
+	int lanes = kd_aipu_cast_lanes(t->lanes, kd_aipu_native(t->dt), fb, tb, p);
+	if (lanes == 0) {
+		fail(c, pn, "part \"%s\" takes %s, not %d to %d bits", pn->name,
+		     p >= KD_AIPU_PART_LL ? "a quarter of x to four times its bits"
+		                          : "half of x to twice its bits", fb, tb);
+		return c->err;
+	}
+	if (lanes < 0) {
+		fail(c, arg(c, VCAST_X), "part \"%s\" takes a native x (%d lanes), got %s", pn->name,
+		     kd_aipu_native(t->dt), tstr(c, t));
+		return c->err;
+	}
+	int sat = sat_arg(c, VCAST_SATURATE);
+	int from_float = kd_dtypes[t->dt].is_float, to_float = kd_dtypes[to].is_float;
+	if (sat == -2)
+		return c->err;
+	if (sat >= 0 && from_float && !to_float && (to != KD_I32 || sat == 0)) {
+		fail(c, arg(c, VCAST_SATURATE), to == KD_I32
+		     ? "a float converts to i32 with saturation only (saturate=false is not supported)"
+		     : "saturate cannot be set from a float to %s (the conversion saturates to i32, then wraps)",
+		     kd_dtypes[to].name);
+		return c->err;
+	}
+	if (sat > 0 && to_float) {
+		fail(c, arg(c, VCAST_SATURATE), "saturate applies to integer results only, not %s",
+		     kd_dtypes[to].name);
+		return c->err;
+	}
+	KdType probe = {.kind = TY_VEC, .dt = to, .lanes = lanes};
+	if (!width(c, arg(c, VCAST_X), &probe, W_MULTI | W_FLEX))
+		return c->err;
+	return result(c, vty(c->a, to, lanes));
+}
+
+/* An optional mask of a vector of `lanes` (vrpadd, vrint, clip, abs). */
+static KdType *masked_like(Ctx *c, const KdType *t, int pmask)
+{
+	mask(c, pmask, t->lanes);
+	return result(c, vty(c->a, t->dt, t->lanes));
+}
+
+static KdType *vrpadd_call(Ctx *c)
+{
+	const KdType *t = vec(c, VRPADD_X, 0);
+	if (!t || !dtype_ok(c, arg(c, VRPADD_X), t) || !width(c, arg(c, VRPADD_X), t, W_MULTI))
+		return c->err;
+	mask(c, VRPADD_MASK, t->lanes);
+	if (t->dt == KD_F16)
+		return result(c, vty(c->a, KD_F32, t->lanes / 2));
+	return result(c, vty(c->a, t->dt, t->lanes));
+}
+
+/* A clip bound: a vector of x's type, or a scalar; a constant outside
+ * the lane dtype's range is clamped by lowering (the Compass API's
+ * reading), a variable must fit as any broadcast does. */
+static int clip_bound(Ctx *c, int p, const KdType *t)
+{
+	KdNode *b = arg(c, p);
+	char why[128];
+	if (b->ty->kind == TY_ERROR) {
+		c->bad = 1;
+		return 0;
+	}
+	if (is_vecish(b->ty) ? !kd_vec_type_same(b->ty, t) : !scalar_fits(b->ty, t)) {
+		fail(c, b, "%s must be a vector of type %s or a scalar, got %s", c->op->param[p].name, tstr(c, t),
+		     tstr(c, b->ty));
+		return 0;
+	}
+	if (!is_vecish(b->ty) && !b->is_const && !bcast_fits(b, t, why, sizeof why)) {
+		fail(c, b, "%s cannot be broadcast to %s: %s", c->op->param[p].name, tstr(c, t), why);
+		return 0;
+	}
+	return 1;
+}
+
+static KdType *arith_call(Ctx *c, KdOp op)
+{
+	const KdType *t = vec(c, KD_AIPU_X, 0);
+	if (!t || !dtype_ok(c, arg(c, KD_AIPU_X), t))
+		return c->err;
+	switch (op) {
+	case OP_VRINT:
+		return masked_like(c, t, VRINT_MASK);
+	case OP_CLIP:
+		if (!clip_bound(c, CLIP_MIN_VAL, t) || !clip_bound(c, CLIP_MAX_VAL, t))
+			return c->err;
+		return masked_like(c, t, CLIP_MASK);
+	default: {   /* abs */
+		int sat = sat_arg(c, ABS_SATURATE);
+		if (sat > 0 && kd_dtypes[t->dt].is_float) {
+			fail(c, arg(c, ABS_SATURATE), "saturate is meaningless for %s (a float's absolute value "
+			     "always fits)", tstr(c, t));
+			return c->err;
+		}
+		return masked_like(c, t, ABS_MASK);
+	}
+	}
+}
+
 KdType *kd_sema_aipu_call(KdArena *a, KdDiag *d, KdNode *n, KdType *err)
 {
 	Ctx c = {.a = a, .d = d, .n = n, .op = n->opdesc, .err = err};
@@ -843,6 +983,14 @@ KdType *kd_sema_aipu_call(KdArena *a, KdDiag *d, KdNode *n, KdType *err)
 		           ? (int)(VBITS / lanes) : 0;
 		return result(&c, mty(a, bits, (int)lanes));
 	}
+	case OP_VCAST:
+		return cast_call(&c);
+	case OP_VRPADD:
+		return vrpadd_call(&c);
+	case OP_VRINT:
+	case OP_CLIP:
+	case OP_ABS:
+		return arith_call(&c, (KdOp)(c.op - kd_ops));
 	default:
 		kd_op_unhandled(d, n->span, "sema", (KdOp)(c.op - kd_ops));
 		return err;
@@ -864,6 +1012,18 @@ KdType *kd_sema_vec_binary(KdArena *a, KdDiag *d, KdNode *n, KdType *l, KdType *
 	int cmp = n->op >= B_EQ && n->op <= B_GE;
 	if (t->kind == TY_MASK && mask_logic(n) && o->kind == TY_MASK && kd_vec_type_same(o, t))
 		return mty(a, t->maskbits, t->lanes);
+	/* `/` is the Compass API's vdiv (integers and f32), & | ^ its vand,
+	 * vor, vxor (integers) */
+	if (t->kind == TY_VEC && (n->op == B_DIV || mask_logic(n))) {
+		int isf = kd_dtypes[t->dt].is_float;
+		if (n->op == B_DIV ? t->dt == KD_F16 : isf) {
+			kd_error(d, n->span, "'%s' is not defined on %s vectors (%s)", op, kd_dtypes[t->dt].name,
+			         n->op == B_DIV ? "the Compass API divides integer and f32 vectors: cast to f32"
+			                        : "bitwise operators take integer vectors");
+			return err;
+		}
+		arith = 1;
+	}
 	if (t->kind == TY_MASK || (!arith && !cmp) ||
 	    (is_vecish(o) ? !kd_vec_type_same(o, t) : !scalar_fits(o, t))) {
 		kd_error(d, n->span, "invalid operands to '%s': %s and %s", op, kd_type_str(a, l),
@@ -884,6 +1044,14 @@ KdType *kd_sema_vec_binary(KdArena *a, KdDiag *d, KdNode *n, KdType *l, KdType *
 
 KdType *kd_sema_vec_unary(KdArena *a, KdDiag *d, KdNode *n, KdType *t, KdType *err)
 {
+	if (n->op == U_BITNOT && t->kind == TY_VEC) {
+		/* the Compass API's vinv: integer vectors */
+		if (!kd_dtypes[t->dt].is_float)
+			return vty(a, t->dt, t->lanes);
+		kd_error(d, n->span, "'~' is not defined on %s vectors (bitwise operators take integer "
+		         "vectors)", kd_dtypes[t->dt].name);
+		return err;
+	}
 	if (n->op != U_NOT || t->kind != TY_MASK) {
 		kd_error(d, n->span, "invalid operand to unary '%s': %s", kd_unop_spelling[n->op],
 		         kd_type_str(a, t));

@@ -3,6 +3,7 @@
  * the loop nest is checked here; the emitter checks the others at run
  * time, lane by lane where a mask is not constant. */
 #include "rules.h"
+#include "types_aipu.h"
 
 /* Highest active lane of mask value m (-1: none), or `lanes - 1` when the
  * mask is not a constant (the run-time check covers it). */
@@ -84,6 +85,9 @@ void kd_check_vload(KdCheck *c, const KdIns *ins)
 /* Compass publishes no cycle table: kdsl's model is one cycle per native
  * (256-bit) vector of the result, or of the stored vector for vstore,
  * rounded up; a mask, scalar or other result counts one. */
+const char *const kd_aipu_cast_parts[KD_AIPU_NCAST_PART + 1] = {
+	"all", "low", "high", "even", "odd", "ll", "lh", "hl", "hh", NULL};
+
 int64_t kd_cost_aipu(const KdFunc *f, const KdIns *ins)
 {
 	_Static_assert(KD_SAME_POS(VSTORE_V, VSTORE_SCATTER_V), "the stored vector second");

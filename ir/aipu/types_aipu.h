@@ -77,4 +77,84 @@ static inline int kd_aipu_part_lanes(int lanes, int part)
 	return lanes % 2 ? -1 : lanes;
 }
 
+/* cast's parts (the Compass API's): the first five are vconcat's and
+ * vzip's numbers; ll, lh, hl, hh are quarters.  NULL-terminated, for the
+ * op table's enums (rules_aipu.c). */
+enum { KD_AIPU_PART_LL = KD_AIPU_NPART, KD_AIPU_PART_LH, KD_AIPU_PART_HL, KD_AIPU_PART_HH,
+       KD_AIPU_NCAST_PART };
+extern const char *const kd_aipu_cast_parts[KD_AIPU_NCAST_PART + 1];
+
+/* The range of dtype dt as doubles (floats: their largest finite
+ * magnitude): sema's broadcast rule and clip's clamped constants. */
+static inline void kd_aipu_dt_range(KdDtype dt, double *lo, double *hi)
+{
+	int bits = kd_dtypes[dt].size * 8;
+	double two = 2.0 * (double)(UINT64_C(1) << (bits - 1));   /* 2^bits, bits 8..64 */
+	if (kd_dtypes[dt].is_float) {
+		*hi = dt == KD_F16 ? 65504.0 : dt == KD_BF16 ? 3.3895313892515355e38 : 3.4028234663852886e38;
+		*lo = -*hi;
+	} else if (kd_dtypes[dt].is_signed) {
+		*hi = two / 2 - 1;
+		*lo = -two / 2;
+	} else {
+		*hi = two - 1;
+		*lo = 0;
+	}
+}
+
+/* A cast part's number from its name; -1 if unknown. */
+static inline int kd_aipu_cast_part_of(const char *s)
+{
+	for (int i = 0; i < KD_AIPU_NCAST_PART; i++)
+		if (!strcmp(s, kd_aipu_cast_parts[i]))
+			return i;
+	return -1;
+}
+
+/* The lanes cast gives from `lanes` lanes of `from_bits` to `to_bits`
+ * with part p (the Compass API's rules): "all" keeps the lanes; a half
+ * (low, high, even, odd) of a native vector widens to twice the bits, a
+ * quarter (ll, lh, hl, hh) to four times.  0 when the part does not go
+ * with the widths (the caller says why), -1 when it needs a native x. */
+static inline int kd_aipu_cast_lanes(int lanes, int native, int from_bits, int to_bits, int p)
+{
+	if (p == KD_AIPU_PART_ALL)
+		return lanes;
+	if (to_bits != from_bits * (p >= KD_AIPU_PART_LL ? 4 : 2))
+		return 0;
+	if (lanes != native)
+		return -1;
+	return lanes / (p >= KD_AIPU_PART_LL ? 4 : 2);
+}
+
+/* Lane i of cast's result is lane kd_aipu_cast_src(i, n, p) of x, n the
+ * result's lanes. */
+static inline int kd_aipu_cast_src(int i, int n, int p)
+{
+	switch (p) {
+	case KD_AIPU_PART_HIGH: return n + i;
+	case KD_AIPU_PART_EVEN: return 2 * i;
+	case KD_AIPU_PART_ODD: return 2 * i + 1;
+	case KD_AIPU_PART_LH: return n + i;
+	case KD_AIPU_PART_HL: return 2 * n + i;
+	case KD_AIPU_PART_HH: return 3 * n + i;
+	default: return i;   /* all, low, ll */
+	}
+}
+
+/* Why the Compass API has no direct cast from `from` to `to` (a cast of
+ * other dtypes there and back is the way), or NULL when it has one:
+ * f16 and integers narrower than 32 bits have no conversion instruction
+ * either way, and u32 to f32, f32 to u32 and u32 to f16 would lose
+ * precision. */
+static inline const char *kd_aipu_cast_unsupported(KdDtype from, KdDtype to)
+{
+	int fi = !kd_dtypes[from].is_float, ti = !kd_dtypes[to].is_float;
+	if ((from == KD_F16 && ti && kd_dtypes[to].size < 4) || (fi && kd_dtypes[from].size < 4 && to == KD_F16))
+		return "there is no conversion between f16 and integers narrower than 32 bits (cast through i32)";
+	if ((from == KD_U32 && (to == KD_F32 || to == KD_F16)) || (from == KD_F32 && to == KD_U32))
+		return "it would lose precision (cast through i32 or another dtype)";
+	return NULL;
+}
+
 #endif

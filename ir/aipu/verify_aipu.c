@@ -428,6 +428,73 @@ static void vmask(KdVerify *v, const KdIns *in)
 	}
 }
 
+/* cast x, part, saturate: part and saturate constants (0..8, 0/1), the
+ * result's lanes those kd_aipu_cast_lanes gives (the emitter indexes x
+ * by kd_aipu_cast_src), between dtypes with a direct cast. */
+static void cast(KdVerify *v, const KdIns *in)
+{
+	const KdVal *x, *r;
+	int64_t p, s;
+	if (!nargs(v, in, 3, 3) || !(x = vec(v, in, 0, "x", 0)) || !(r = result(v, in, 0)))
+		return;
+	if (!constant(v, in, 1, &p) || p < 0 || p >= KD_AIPU_NCAST_PART) {
+		kd_verify_fail(v, in, 1, "cast: part must be a constant 0..%d", KD_AIPU_NCAST_PART - 1);
+		return;
+	}
+	if (!constant(v, in, 2, &s) || (s != 0 && s != 1)) {
+		kd_verify_fail(v, in, 2, "cast: saturate must be a constant 0 or 1");
+		return;
+	}
+	const char *why = kd_aipu_cast_unsupported(x->dt, r->dt);
+	int want = kd_aipu_cast_lanes(x->lanes, kd_aipu_native(x->dt), kd_dtypes[x->dt].size * 8,
+	                              kd_dtypes[r->dt].size * 8, (int)p);
+	if (why)
+		kd_verify_fail(v, in, -1, "cast: no direct cast from %s to %s", kd_dtypes[x->dt].name,
+		               kd_dtypes[r->dt].name);
+	else if (want <= 0 || r->lanes != want)
+		kd_verify_fail(v, in, -1, "cast: %s with part %s gives %d lanes, not %d", tstr(v, x),
+		               kd_aipu_cast_parts[p], want > 0 ? want : 0, r->lanes);
+}
+
+/* vrpadd x, mask: a multiple of native lanes; the result x's type, or
+ * from f16 an f32 vector of half the lanes. */
+static void vrpadd(KdVerify *v, const KdIns *in)
+{
+	const KdVal *x, *r;
+	if (!nargs(v, in, 1, 2) || !(x = vec(v, in, 0, "x", 0)) || !(r = result(v, in, 0)))
+		return;
+	int f16 = x->dt == KD_F16;
+	if (x->lanes % kd_aipu_native(x->dt))
+		kd_verify_fail(v, in, 0, "vrpadd: x has %d lanes, not a multiple of native (%d)", x->lanes,
+		               kd_aipu_native(x->dt));
+	else if (r->dt != (f16 ? KD_F32 : x->dt) || r->lanes != (f16 ? x->lanes / 2 : x->lanes))
+		kd_verify_fail(v, in, -1, "vrpadd: the result of %s must be %sx%d", tstr(v, x),
+		               kd_dtypes[f16 ? KD_F32 : x->dt].name, f16 ? x->lanes / 2 : x->lanes);
+	else if (in->nargs == 2)
+		mask(v, in, 1, x->lanes, "vector");
+}
+
+/* vrint x [, mask]; clip x, min_val, max_val [, mask]; abs x, saturate
+ * [, mask]: the vectors of the result's type (vrint: a float), the mask
+ * of its lanes, abs's saturate a constant 0 or 1. */
+static void unary_masked(KdVerify *v, const KdIns *in)
+{
+	int nv = in->op == OP_CLIP ? 3 : 1, n = nv + (in->op == OP_ABS);
+	const KdVal *r;
+	int64_t s;
+	if (!nargs(v, in, n, n + 1) || !vec(v, in, 0, "x", 0) || !(r = result(v, in, 0)))
+		return;
+	for (int k = 0; k < nv; k++)
+		if (!like(v, in, k, r, "the result"))
+			return;
+	if (in->op == OP_VRINT && !kd_dtypes[r->dt].is_float)
+		kd_verify_fail(v, in, 0, "vrint: x must be a float vector, got %s", tstr(v, r));
+	else if (in->op == OP_ABS && (!constant(v, in, 1, &s) || (s != 0 && s != 1)))
+		kd_verify_fail(v, in, 1, "abs: saturate must be a constant 0 or 1");
+	else if (in->nargs > n)
+		mask(v, in, n, r->lanes, "vector");
+}
+
 void kd_verify_aipu(KdVerify *v, const KdIns *in)
 {
 	switch (in->op) {
@@ -447,6 +514,9 @@ void kd_verify_aipu(KdVerify *v, const KdIns *in)
 	case OP_TAIL_MASK: tail_mask(v, in); return;
 	case OP_MASK_AND: case OP_MASK_OR: case OP_MASK_XOR: case OP_MASK_NOT: mask_logic(v, in); return;
 	case OP_VMASKLIT: vmask(v, in); return;
+	case OP_VCAST: cast(v, in); return;
+	case OP_VRPADD: vrpadd(v, in); return;
+	case OP_VRINT: case OP_CLIP: case OP_ABS: unary_masked(v, in); return;
 	default:
 		/* an op given this hook in the table but no rules here */
 		kd_error(v->d, in->span, "internal compiler error: op '%s' has no typing rule in verify_aipu.c",

@@ -108,6 +108,9 @@ loop:
 	exponent = [eE] [+-]? digits;
 	float = "-"? (digits "." digits exponent? | digits exponent);
 	ident = [A-Za-z_] [A-Za-z0-9_]* ("." [A-Za-z0-9_]+)*;
+	/* a kernel, parameter or buffer name: a source identifier, so no '.'
+	 * (the emitter writes it into C as it is; ops take dotted names) */
+	name = [A-Za-z_] [A-Za-z0-9_]*;
 	strchar = [^"\\\n\x00] | "\\" [^\n\x00];
 
 	$ { t->sp = span_of(lx, lx->lim, lx->lim); return 0; }
@@ -132,12 +135,12 @@ loop:
 	}
 	ident { t->str = kd_strndup(lx->a, (const char *)lx->tok, (size_t)(lx->cur - lx->tok)); tk = IR_IDENT; goto done; }
 	"%" digits { t->ival = int_value(lx, lx->tok + 1, lx->cur); tk = IR_LVAL; goto done; }
-	"%" ident {
+	"%" name {
 		t->str = kd_strndup(lx->a, (const char *)lx->tok + 1, (size_t)(lx->cur - lx->tok - 1));
 		tk = IR_PVAL;
 		goto done;
 	}
-	"@" ident {
+	"@" name {
 		t->str = kd_strndup(lx->a, (const char *)lx->tok + 1, (size_t)(lx->cur - lx->tok - 1));
 		tk = IR_GVAL;
 		goto done;

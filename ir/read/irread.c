@@ -54,15 +54,6 @@ void kd_irr_func(KdIrRead *r, KdIrTok kw, KdIrTok name, KdIrNode *params)
 		kd_error(r->d, kw.sp, "'func' inside function '%s' (missing '}')", r->f->name);
 		return;
 	}
-	/* the lexer's names may hold dots (op spellings: cast.float.f32); a
-	 * kernel's or a parameter's is a kdsl identifier, the C it becomes */
-	if (strchr(name.str, '.'))
-		kd_error(r->d, name.sp, "function name '@%s' is not an identifier", name.str);
-	for (int i = 0; i < params->l.n; i++) {
-		KdIrNode *p = kd_irn_item(params, i);
-		if (strchr(p->str, '.'))
-			kd_error(r->d, p->sp, "parameter name '%%%s' is not an identifier", p->str);
-	}
 	KdFunc *f = kd_func_new(r->a, name.str, r->m->target, kd_span_join(kw.sp, name.sp));
 	for (int i = 0; i < r->m->nfn; i++)
 		if (!strcmp(r->m->fn[i]->name, name.str))
@@ -203,11 +194,15 @@ static int value(KdIrRead *r, const KdIrNode *x)
 	return poison(r);
 }
 
-static const KdOpDesc *op_lookup(KdTarget t, const char *name, int *op)
+static const KdOpDesc *op_lookup(KdTarget t, const char *name, int typed, int *op)
 {
 	int vectors = kd_ir_target(t)->vectors;
 	for (int i = 0; i < KD_NOP; i++) {
 		const KdOpDesc *d = &kd_ops[i];
+		/* `cast.T` is the generic cast, a bare `cast` the target's own
+		 * (ops_check.c's cast_pair) */
+		if (i == OP_CAST && !typed && kd_op_lookup(t, name))
+			continue;
 		/* vsplat and vmask make vectors, on a target that has them */
 		if ((d->target == t || (d->target == KD_TARGET_NONE &&
 		                        (!(d->flags & KD_OPF_VECTOR_ONLY) || vectors))) &&
@@ -252,7 +247,7 @@ static int decode(KdIrRead *r, KdIrRawIns *ri, Decoded *dc)
 	char *name = kd_strdup(r->a, ri->op.str), *dot = strchr(name, '.');
 	if (dot)
 		*dot = 0;
-	const KdOpDesc *d = op_lookup(r->m->target, name, &dc->op);
+	const KdOpDesc *d = op_lookup(r->m->target, name, dot != NULL, &dc->op);
 	if (!d || (dot && dc->op != OP_CAST)) {
 		kd_error(r->d, ri->op.sp, "unknown op '%s' for target %s", ri->op.str,
 		         kd_target_names[r->m->target]);

@@ -20,6 +20,7 @@ mkdir -p "$T"
 # the frontend dumps, which stop at the AST or the tokens), relative to
 # the repository's root.
 REJECTS='
+tests/lit/aipu/arith_errors.k
 tests/lit/aipu/bounds.k
 tests/lit/aipu/bounds_limits.k
 tests/lit/aipu/broadcast.k

@@ -34,6 +34,7 @@ syn keyword kdslOp           load_gather store_scatter identity affine_select te
 syn keyword kdslOp           vload vstore vconcat vsplit vzip vcompt vcompc vrevs vsel vshfl
 syn keyword kdslOp           vbcast vsldl vtbl vreplic tail_mask min max
 syn keyword kdslOp           vload_gather vstore_scatter dma_copy
+syn keyword kdslOp           cast vrpadd vrint clip abs
 syn keyword kdslOp           mask_and mask_or mask_xor mask_not
 syn keyword kdslBuiltin      mod_alloc alloc
 

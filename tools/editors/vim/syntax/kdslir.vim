@@ -38,6 +38,7 @@ syn keyword kdslirOp         load_gather store_scatter identity affine_select te
 syn keyword kdslirOp         vload vstore vconcat vsplit vzip vcompt vcompc vrevs vsel vshfl
 syn keyword kdslirOp         vbcast vsldl vtbl vreplic tail_mask min max
 syn keyword kdslirOp         vload_gather vstore_scatter dma_copy
+syn keyword kdslirOp         vrpadd vrint clip abs
 syn keyword kdslirOp         mask_and mask_or mask_xor mask_not
 
 " Values (%3, %x), buffers and functions (@acc), block labels (bb2).
