@@ -262,21 +262,32 @@ void kdsl_engine_activation(kdsl_isa isa, int64_t func, kdsl_eng_rows dst, kdsl_
 
 /* One row's fold, left to right from element 0, in f32: the order the
  * runtime promises (docs/language.md). */
-static float fold(const eng_kernels *k, int64_t op, const float *x, int64_t len, float acc, int first)
+static float fold(int64_t op, const float *x, int64_t len, float acc, int first)
 {
 	int64_t j = 0;
 
 	if (first)
 		acc = x[j++];
-	for (; j < len; j++) {
-		float y = x[j];
-		float x0 = acc;
-		switch (op) {
-		case KDSL_ALU_ADD:
-		case KDSL_ALU_MULTIPLY: k->bin[op](&acc, &x0, &y, 1); break;
-		case KDSL_ALU_MAX: acc = acc > y ? acc : y; break;
-		default: acc = acc < y ? acc : y; break;
-		}
+	/* one f32 operation per element, as the kernels' bin[] does (SSE
+	 * scalar f32 rounds alike on every ISA; no contraction in this file),
+	 * without a call per element */
+	switch (op) {
+	case KDSL_ALU_ADD:
+		for (; j < len; j++)
+			acc = acc + x[j];
+		break;
+	case KDSL_ALU_MULTIPLY:
+		for (; j < len; j++)
+			acc = acc * x[j];
+		break;
+	case KDSL_ALU_MAX:
+		for (; j < len; j++)
+			acc = acc > x[j] ? acc : x[j];
+		break;
+	default:
+		for (; j < len; j++)
+			acc = acc < x[j] ? acc : x[j];
+		break;
 	}
 	return acc;
 }
@@ -293,7 +304,7 @@ void kdsl_engine_reduce(kdsl_isa isa, int64_t op, int negate, kdsl_eng_rows dst,
 		float acc = 0;
 		for (j0 = 0; j0 < n; j0 += len) {
 			len = n - j0 < CHUNK ? n - j0 : CHUNK;
-			acc = fold(k, op, f32_chunk(k, src, ss, r, j0, len, ba), len, acc, j0 == 0);
+			acc = fold(op, f32_chunk(k, src, ss, r, j0, len, ba), len, acc, j0 == 0);
 		}
 		if (negate) {
 			float v = acc;
