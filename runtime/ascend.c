@@ -832,7 +832,6 @@ static int check_elem(kdsl_rt *rt, const kdsl_site *site, const char *what, kdsl
 int kdsl_ascend_elem_read(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
                           kdsl_cref src, int64_t off, kdsl_scalar *out)
 {
-	const unsigned char *p;
 	int rc;
 
 	if ((rc = check_elem(rt, site, "src", dt, src.base, src.mem, src.bytes, off)))
@@ -842,18 +841,7 @@ int kdsl_ascend_elem_read(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
 	if (rt->head.check && (rc = kdsl_uninit_rows(rt, site, "src", src.base, src.mem, src.base + off, 0, 1,
 	                                             kdsl_dtype_size(dt))))
 		return rc;
-	p = src.base + off;
-	switch (dt) {
-	case KDSL_F16: { kdsl_f16 h; memcpy(&h, p, 2); out->f = kdsl_h_f16_to_f64(h); break; }
-	case KDSL_F32: { float f; memcpy(&f, p, 4); out->f = f; break; }
-	case KDSL_I8: { int8_t v; memcpy(&v, p, 1); out->i = v; break; }
-	case KDSL_U8: { uint8_t v; memcpy(&v, p, 1); out->i = v; break; }
-	case KDSL_I16: { int16_t v; memcpy(&v, p, 2); out->i = v; break; }
-	case KDSL_U16: { uint16_t v; memcpy(&v, p, 2); out->i = v; break; }
-	case KDSL_I32: { int32_t v; memcpy(&v, p, 4); out->i = v; break; }
-	case KDSL_U32: { uint32_t v; memcpy(&v, p, 4); out->i = v; break; }
-	default: { int64_t v; memcpy(&v, p, 8); out->i = v; break; }   /* i64, u64: the 64 bits */
-	}
+	kdsl_ascend_elem_load_(dt, src.base + off, out);
 	return KDSL_OK;
 }
 

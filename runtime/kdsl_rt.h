@@ -597,19 +597,11 @@ static inline KDSL_INLINE_ALWAYS int kdsl_ascend_elem_ok_(const kdsl_rt *rt, kds
 	       (uint64_t)off < bytes && bytes - (uint64_t)off >= (uint64_t)size;
 }
 
-/* What generated code calls for u[i]: the element loaded inline (a few
- * compares and one typed load; with the constant dtype the switch folds)
- * when every check passes and no check mode is on; anything else, every
- * error and every read under KDSL_CHECK goes to kdsl_ascend_elem_read,
- * which behaves exactly as if called directly. */
-static inline KDSL_INLINE_ALWAYS int kdsl_ascend_elem_read_fast(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
-                                                               kdsl_cref src, int64_t off, kdsl_scalar *out)
+/* The element of dtype dt at p into *out (a float as a double, an
+ * integer sign- or zero-extended; i64/u64 as their 64 bits): the one
+ * load both element-read entries use. */
+static inline void kdsl_ascend_elem_load_(kdsl_dtype dt, const unsigned char *p, kdsl_scalar *out)
 {
-	const unsigned char *p;
-
-	if (!out || !kdsl_ascend_elem_ok_(rt, dt, src.mem, src.base, src.bytes, off))
-		return kdsl_ascend_elem_read(rt, site, dt, src, off, out);
-	p = src.base + off;
 	switch (dt) {
 	case KDSL_F16: { kdsl_f16 h; memcpy(&h, p, 2); out->f = kdsl_h_f16_to_f64(h); break; }
 	case KDSL_F32: { float f; memcpy(&f, p, 4); out->f = f; break; }
@@ -621,6 +613,19 @@ static inline KDSL_INLINE_ALWAYS int kdsl_ascend_elem_read_fast(kdsl_rt *rt, con
 	case KDSL_U32: { uint32_t v; memcpy(&v, p, 4); out->i = v; break; }
 	default: { int64_t v; memcpy(&v, p, 8); out->i = v; break; }   /* i64, u64: the 64 bits */
 	}
+}
+
+/* What generated code calls for u[i]: the element loaded inline (a few
+ * compares and one typed load; with the constant dtype the switch folds)
+ * when every check passes and no check mode is on; anything else, every
+ * error and every read under KDSL_CHECK goes to kdsl_ascend_elem_read,
+ * which behaves exactly as if called directly. */
+static inline KDSL_INLINE_ALWAYS int kdsl_ascend_elem_read_fast(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
+                                                               kdsl_cref src, int64_t off, kdsl_scalar *out)
+{
+	if (!out || !kdsl_ascend_elem_ok_(rt, dt, src.mem, src.base, src.bytes, off))
+		return kdsl_ascend_elem_read(rt, site, dt, src, off, out);
+	kdsl_ascend_elem_load_(dt, src.base + off, out);
 	return KDSL_OK;
 }
 
