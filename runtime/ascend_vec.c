@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "ascend_vec.h"
+#include "f16_lane.h"
 
 #if defined(__GNUC__) && !defined(__clang__) && (defined(__x86_64__) || defined(__i386__))
 #include <immintrin.h>
@@ -39,32 +40,6 @@ static inline float kdsl_av_h2f(uint16_t h)
 	bits = (subb & subm) | (bits & ~subm) | ((uint32_t)(h & 0x8000u) << 16);
 	memcpy(&f, &bits, 4);
 	return f;
-}
-
-/* Branch-free f32 -> f16, round to nearest even (kdsl_h_f32_to_f16 lane
- * by lane, as neuron_engine_kern.h's store_f16): NaN quiet with its
- * payload's top bits, overflow infinity, a result below 2^-14 the
- * magnitude added to 0.5f (whose ulp is 2^-24, so the FPU's rounding is
- * f16's), a normal one rebiased with just under half an ulp plus the
- * kept lsb added (ties to even). */
-static inline uint16_t kdsl_av_f2h(float x)
-{
-	uint32_t u, a, big, sub, nrm, bigm, subm, nanm;
-	float f;
-
-	memcpy(&u, &x, 4);
-	a = u & 0x7fffffffu;
-	/* a < 2^31: signed compares (SSE2 has no unsigned ones) */
-	bigm = 0u - (uint32_t)((int32_t)a >= 0x47800000);
-	subm = 0u - (uint32_t)((int32_t)a < 0x38800000);
-	nanm = 0u - (uint32_t)((int32_t)a > 0x7f800000);
-	big = 0x7c00u | (nanm & (0x200u | ((a >> 13) & 0x3ffu)));
-	memcpy(&f, &a, 4);
-	f += 0.5f;
-	memcpy(&sub, &f, 4);
-	sub -= 0x3f000000u;
-	nrm = (a + 0xc8000fffu + ((a >> 13) & 1u)) >> 13;
-	return (uint16_t)((big & bigm) | (sub & subm) | (nrm & ~(bigm | subm)) | ((u >> 16) & 0x8000u));
 }
 
 static inline uint32_t kdsl_av_bits(float x)

@@ -36,7 +36,7 @@ static void KV(f2h_row)(void *restrict o, const float *restrict x, int64_t n)
 		                 _mm256_cvtps_ph(_mm256_loadu_ps(x + j), _MM_FROUND_TO_NEAREST_INT));
 #endif
 	for (; j < n; j++) {
-		uint16_t h = kdsl_av_f2h(x[j]);
+		uint16_t h = kdsl_lane_f2h(x[j]);
 		memcpy((unsigned char *)o + 2 * j, &h, 2);
 	}
 }

@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "f16_lane.h"
 #include "neuron_engine.h"
 
 #if defined(__GNUC__) && !defined(__clang__) && (defined(__x86_64__) || defined(__i386__))

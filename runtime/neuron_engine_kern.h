@@ -88,32 +88,11 @@ static void KN(store_f32)(unsigned char *restrict o, const float *restrict x, in
 	memcpy(o, x, (size_t)n * 4);
 }
 
-/* Branch-free f32 -> f16 (kdsl_h_f32_to_f16): NaN keeps its payload's top
- * bits and is quiet, overflow is infinity; a result below 2^-14 (f16
- * subnormal) is the magnitude added to 0.5f, whose ulp is 2^-24, so the
- * FPU's round-to-nearest-even rounds it (the runtime never changes the
- * rounding mode; an f32 subnormal gives 0 with or without DAZ); a normal
- * result rebiases the exponent and adds just under half an ulp plus the
- * kept lsb (ties to even), a carry running into the exponent. */
+/* f32 -> f16 lane by lane (f16_lane.h), a loop gcc vectorises. */
 static void KN(store_f16)(unsigned char *restrict o, const float *restrict x, int64_t n)
 {
 	for (int64_t j = 0; j < n; j++) {
-		uint32_t u, a, big, sub, nrm, bigm, subm, nanm;
-		float f;
-		uint16_t h;
-		memcpy(&u, x + j, 4);
-		a = u & 0x7fffffffu;
-		/* a < 2^31: signed compares (SSE2 has no unsigned ones); masks, not branches */
-		bigm = 0u - (uint32_t)((int32_t)a >= 0x47800000);
-		subm = 0u - (uint32_t)((int32_t)a < 0x38800000);
-		nanm = 0u - (uint32_t)((int32_t)a > 0x7f800000);
-		big = 0x7c00u | (nanm & (0x200u | ((a >> 13) & 0x3ffu)));
-		memcpy(&f, &a, 4);
-		f += 0.5f;
-		memcpy(&sub, &f, 4);
-		sub -= 0x3f000000u;
-		nrm = (a + 0xc8000fffu + ((a >> 13) & 1u)) >> 13;
-		h = (uint16_t)((big & bigm) | (sub & subm) | (nrm & ~(bigm | subm)) | ((u >> 16) & 0x8000u));
+		uint16_t h = kdsl_lane_f2h(x[j]);
 		memcpy(o + 2 * j, &h, 2);
 	}
 }
