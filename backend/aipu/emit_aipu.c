@@ -897,6 +897,64 @@ static void whole_move(KdVecOut *v, int store, const KdBuffer *b, int off, int v
 		put(v, "#endif\n");
 }
 
+/* The GNU form of a loaded vector built part by part from vector
+ * literals, `vec.p[k] = (part){e0, e1, ...};`, lane i's element written
+ * by elem(v, ctx, i): gcc assembles a literal in registers, where lane
+ * stores into the struct's parts go through memory (3.5x the time of the
+ * loop by hand, bench/bench_mem.c).  Opens the `#if kd_vshuf` the caller
+ * closes after its portable loop. */
+static void part_literals(KdVecOut *v, int vec, int n, void (*elem)(KdVecOut *, const void *, int),
+                          const void *ctx)
+{
+	const KdVal *x = &v->f->val[vec];
+	int pl = part_lanes(x);
+	put(v, "#if kd_vshuf\n");
+	for (int k = 0; k < n / pl; k++) {
+		put(v, "\t\t");
+		val(v, vec);
+		kd_buf_printf(v->o, ".p[%d] = (", k);
+		part_type(v->o, x);
+		put(v, "){");
+		for (int j = 0; j < pl; j++) {
+			put(v, j ? ", " : "");
+			elem(v, ctx, k * pl + j);
+		}
+		put(v, "};\n");
+	}
+	put(v, "#else\n");
+}
+
+/* A strided load's lane i: element off + i * kd_s. */
+typedef struct {
+	const KdBuffer *b;
+	int off;
+} StridedAt;
+
+static void strided_elem(KdVecOut *v, const void *ctx, int i)
+{
+	const StridedAt *s = ctx;
+	char at[32];
+	snprintf(at, sizeof at, "%d * kd_s", i);
+	element(v, s->b, s->off, at);
+}
+
+/* A gather's lane i: element kd_k + idx[i]. */
+typedef struct {
+	const KdBuffer *b;
+	int idx;
+} GatherAt;
+
+static void gather_elem(KdVecOut *v, const void *ctx, int i)
+{
+	const GatherAt *g = ctx;
+	char at[16];
+	snprintf(at, sizeof at, "%d", i);
+	tensor(v, g->b);
+	put(v, "[kd_k + ");
+	lane(v, g->idx, at);
+	put(v, "]");
+}
+
 /* "OFF < 0 || OFF > LAST || (LAST - OFF) / kd_s < LANE": lane LANE of a
  * strided access from element OFF lies outside a tensor of LAST + 1
  * elements.  The division cannot overflow (kd_s >= 1 is checked first)
@@ -943,30 +1001,8 @@ static void mem_strided(KdVecOut *v, const KdIns *in, int store, int m, int chec
 		val(v, off);
 		put(v, ", (long long)kd_s);\n");
 	}
-	if (m < 0 && !store && gv_ok(&v->f->val[vec])) {
-		/* the GNU form builds each part from its lanes' elements in one
-		 * vector literal, which gcc assembles in registers (a lane store
-		 * into the struct's parts went through memory: 3.5x the time of
-		 * the loop by hand, bench/bench_mem.c) */
-		const KdVal *x = &v->f->val[vec];
-		int pl = part_lanes(x);
-		put(v, "#if kd_vshuf\n");
-		for (int k = 0; k < n / pl; k++) {
-			put(v, "\t\t");
-			val(v, vec);
-			kd_buf_printf(v->o, ".p[%d] = (", k);
-			part_type(v->o, x);
-			put(v, "){");
-			for (int j = 0; j < pl; j++) {
-				char at[32];
-				snprintf(at, sizeof at, "%d * kd_s", k * pl + j);
-				put(v, j ? ", " : "");
-				element(v, b, off, at);
-			}
-			put(v, "};\n");
-		}
-		put(v, "#else\n");
-	}
+	if (m < 0 && !store && gv_ok(&v->f->val[vec]))
+		part_literals(v, vec, n, strided_elem, &(StridedAt){b, off});
 	kd_buf_printf(v->o, "\t\tfor (int kd_i = 0; kd_i < %d; kd_i++) {\n", n);
 	if (m >= 0) {
 		put(v, "\t\t\tif (!");
@@ -1100,31 +1136,10 @@ static void gather(KdVecOut *v, const KdIns *in, int store)
 	lane(v, idx, "kd_i");
 	put(v, ");\n");
 	/* an unmasked gather's parts as vector literals, as a strided load's
-	 * (mem_strided says why) */
+	 * (part_literals says why) */
 	int literal = !store && m < 0 && gv_ok(&v->f->val[vec]);
-	if (literal) {
-		const KdVal *x = &v->f->val[vec];
-		int pl = part_lanes(x);
-		put(v, "#if kd_vshuf\n");
-		for (int k = 0; k < n / pl; k++) {
-			put(v, "\t\t");
-			val(v, vec);
-			kd_buf_printf(v->o, ".p[%d] = (", k);
-			part_type(v->o, x);
-			put(v, "){");
-			for (int j = 0; j < pl; j++) {
-				char at[16];
-				snprintf(at, sizeof at, "%d", k * pl + j);
-				put(v, j ? ", " : "");
-				tensor(v, b);
-				put(v, "[kd_k + ");
-				lane(v, idx, at);
-				put(v, "]");
-			}
-			put(v, "};\n");
-		}
-		put(v, "#else\n");
-	}
+	if (literal)
+		part_literals(v, vec, n, gather_elem, &(GatherAt){b, idx});
 	kd_buf_printf(v->o, "\t\tfor (int kd_i = 0; kd_i < %d; kd_i++)\n\t\t\t", n);
 	if (store && m >= 0) {
 		put(v, "if (");
