@@ -244,6 +244,41 @@ static int check_vec_operand(kdsl_rt *rt, const kdsl_site *site, const char *wha
 	return check_operand(rt, site, what, base, bytes, mem, off);
 }
 
+/* One operand of a vector op: dst first, then its sources. */
+typedef struct {
+	const char *name, *stride_name;   /* "src0", "src0_rep_stride" */
+	const unsigned char *base;
+	size_t bytes;
+	kdsl_mem mem;
+	int64_t off, rep_stride, size;    /* size: its element bytes */
+	int64_t step;                     /* out: bytes between repeats */
+} vec_opnd;
+
+/* The per-operand checks every vector op makes, in one order for all
+ * (each rep stride, then each operand's place, then each operand's
+ * repeats inside its tensor, dst first), so the first error a call
+ * reports does not depend on the op: n elements a repeat, repeat_times
+ * repeats.  Sets each operand's step. */
+static int check_vec_opnds(kdsl_rt *rt, const kdsl_site *site, vec_opnd *o, int nop, int64_t repeat_times,
+                           int64_t n)
+{
+	int i, rc;
+
+	for (i = 0; i < nop; i++)
+		if ((rc = check_range(rt, site, o[i].stride_name, o[i].rep_stride, 0, KDSL_ASCEND_REP_STRIDE_MAX)))
+			return rc;
+	for (i = 0; i < nop; i++)
+		if ((rc = check_vec_operand(rt, site, o[i].name, o[i].base, o[i].bytes, o[i].mem, o[i].off)))
+			return rc;
+	for (i = 0; i < nop; i++) {
+		o[i].step = o[i].rep_stride * BLOCK;
+		if ((rc = check_bounds(rt, site, o[i].name, "repeat", i ? "reads" : "writes", o[i].bytes, o[i].off,
+		                       repeat_times, o[i].step, n * o[i].size)))
+			return rc;
+	}
+	return KDSL_OK;
+}
+
 /* The mask (as the element bits of a repeat) and repeat_times, for
  * repeats of elements of dtype dt (vec_conv's wider operand).
  * Continuous: 1..256/size elements.  Bitwise: not [0, 0], and mask_h 0
@@ -349,17 +384,15 @@ int kdsl_ascend_vec_dup(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
 
 	if (!rt)
 		return KDSL_ERR_ARG;
-	if ((rc = check_vec_common(rt, site, dt, &DUP_DTYPES, mask, repeat_times, &bits)) ||
-	    (rc = check_range(rt, site, "dst_rep_stride", dst_rep_stride, 0, KDSL_ASCEND_REP_STRIDE_MAX)) ||
-	    (rc = check_vec_operand(rt, site, "dst", dst.base, dst.bytes, dst.mem, dst_off)))
+	if ((rc = check_vec_common(rt, site, dt, &DUP_DTYPES, mask, repeat_times, &bits)))
 		return rc;
 	size = kdsl_dtype_size(dt);
 	n = kdsl_ascend_bits_span(bits);
 	len = n * (int64_t)size;
-	step = dst_rep_stride * BLOCK;
-	if ((rc = check_bounds(rt, site, "dst", "repeat", "writes", dst.bytes, dst_off,
-	                       repeat_times, step, len)))
+	vec_opnd o[1] = {{"dst", "dst_rep_stride", dst.base, dst.bytes, dst.mem, dst_off, dst_rep_stride, (int64_t)size, 0}};
+	if ((rc = check_vec_opnds(rt, site, o, 1, repeat_times, n)))
 		return rc;
+	step = o[0].step;
 	if (rt->head.check)
 		(void)uninit_vec(rt, site, bits, n, (int64_t)size, (int64_t)size, repeat_times, &dst, dst_off, step,
 		                 0, NULL, NULL, NULL, NULL);
@@ -432,27 +465,20 @@ static int vec_binary(kdsl_vb_op op, kdsl_rt *rt, const kdsl_site *site, kdsl_dt
 
 	if (!rt)
 		return KDSL_ERR_ARG;
-	if ((rc = check_vec_common(rt, site, dt, &BINARY_DTYPES, mask, repeat_times, &bits)) ||
-	    (rc = check_range(rt, site, "dst_rep_stride", dst_rep_stride, 0, KDSL_ASCEND_REP_STRIDE_MAX)) ||
-	    (rc = check_range(rt, site, "src0_rep_stride", src0_rep_stride, 0, KDSL_ASCEND_REP_STRIDE_MAX)) ||
-	    (rc = check_range(rt, site, "src1_rep_stride", src1_rep_stride, 0, KDSL_ASCEND_REP_STRIDE_MAX)) ||
-	    (rc = check_vec_operand(rt, site, "dst", dst.base, dst.bytes, dst.mem, dst_off)) ||
-	    (rc = check_vec_operand(rt, site, "src0", src0.base, src0.bytes, src0.mem, src0_off)) ||
-	    (rc = check_vec_operand(rt, site, "src1", src1.base, src1.bytes, src1.mem, src1_off)))
+	if ((rc = check_vec_common(rt, site, dt, &BINARY_DTYPES, mask, repeat_times, &bits)))
 		return rc;
 	size = (int64_t)kdsl_dtype_size(dt);
 	n = kdsl_ascend_bits_span(bits);
 	len = n * size;
-	dstep = dst_rep_stride * BLOCK;
-	s0step = src0_rep_stride * BLOCK;
-	s1step = src1_rep_stride * BLOCK;
-	if ((rc = check_bounds(rt, site, "dst", "repeat", "writes", dst.bytes, dst_off,
-	                       repeat_times, dstep, len)) ||
-	    (rc = check_bounds(rt, site, "src0", "repeat", "reads", src0.bytes, src0_off,
-	                       repeat_times, s0step, len)) ||
-	    (rc = check_bounds(rt, site, "src1", "repeat", "reads", src1.bytes, src1_off,
-	                       repeat_times, s1step, len)))
+	vec_opnd o[3] = {
+		{"dst", "dst_rep_stride", dst.base, dst.bytes, dst.mem, dst_off, dst_rep_stride, size, 0},
+		{"src0", "src0_rep_stride", src0.base, src0.bytes, src0.mem, src0_off, src0_rep_stride, size, 0},
+		{"src1", "src1_rep_stride", src1.base, src1.bytes, src1.mem, src1_off, src1_rep_stride, size, 0}};
+	if ((rc = check_vec_opnds(rt, site, o, 3, repeat_times, n)))
 		return rc;
+	dstep = o[0].step;
+	s0step = o[1].step;
+	s1step = o[2].step;
 	d = dst.base + dst_off;
 	s0 = src0.base + src0_off;
 	s1 = src1.base + src1_off;
@@ -546,22 +572,18 @@ static int vec_one(kdsl_vu_op op, const vec_dtypes *ok, kdsl_rt *rt, const kdsl_
 
 	if (!rt)
 		return KDSL_ERR_ARG;
-	if ((rc = check_vec_common(rt, site, dt, ok, mask, repeat_times, &bits)) ||
-	    (rc = check_range(rt, site, "dst_rep_stride", dst_rep_stride, 0, KDSL_ASCEND_REP_STRIDE_MAX)) ||
-	    (rc = check_range(rt, site, "src_rep_stride", src_rep_stride, 0, KDSL_ASCEND_REP_STRIDE_MAX)) ||
-	    (rc = check_vec_operand(rt, site, "dst", dst.base, dst.bytes, dst.mem, dst_off)) ||
-	    (rc = check_vec_operand(rt, site, "src", src.base, src.bytes, src.mem, src_off)))
+	if ((rc = check_vec_common(rt, site, dt, ok, mask, repeat_times, &bits)))
 		return rc;
 	size = (int64_t)kdsl_dtype_size(dt);
 	n = kdsl_ascend_bits_span(bits);
 	len = n * size;
-	dstep = dst_rep_stride * BLOCK;
-	sstep = src_rep_stride * BLOCK;
-	if ((rc = check_bounds(rt, site, "dst", "repeat", "writes", dst.bytes, dst_off,
-	                       repeat_times, dstep, len)) ||
-	    (rc = check_bounds(rt, site, "src", "repeat", "reads", src.bytes, src_off,
-	                       repeat_times, sstep, len)))
+	vec_opnd o[2] = {
+		{"dst", "dst_rep_stride", dst.base, dst.bytes, dst.mem, dst_off, dst_rep_stride, size, 0},
+		{"src", "src_rep_stride", src.base, src.bytes, src.mem, src_off, src_rep_stride, size, 0}};
+	if ((rc = check_vec_opnds(rt, site, o, 2, repeat_times, n)))
 		return rc;
+	dstep = o[0].step;
+	sstep = o[1].step;
 	d = dst.base + dst_off;
 	s = src.base + src_off;
 	if ((rc = check_overlap(rt, site, "src", d, dstep, s, sstep, repeat_times, bits, size, size)))
@@ -752,20 +774,16 @@ int kdsl_ascend_vec_conv(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt, kdsl
 	dsize = (int64_t)kdsl_dtype_size(dt);
 	ssize = (int64_t)kdsl_dtype_size(src_dt);
 	/* a repeat is 256 bytes of the wider operand */
-	if ((rc = check_vec_mask(rt, site, dsize >= ssize ? dt : src_dt, mask, repeat_times, &bits)) ||
-	    (rc = check_range(rt, site, "dst_rep_stride", dst_rep_stride, 0, KDSL_ASCEND_REP_STRIDE_MAX)) ||
-	    (rc = check_range(rt, site, "src_rep_stride", src_rep_stride, 0, KDSL_ASCEND_REP_STRIDE_MAX)) ||
-	    (rc = check_vec_operand(rt, site, "dst", dst.base, dst.bytes, dst.mem, dst_off)) ||
-	    (rc = check_vec_operand(rt, site, "src", src.base, src.bytes, src.mem, src_off)))
+	if ((rc = check_vec_mask(rt, site, dsize >= ssize ? dt : src_dt, mask, repeat_times, &bits)))
 		return rc;
 	n = kdsl_ascend_bits_span(bits);
-	dstep = dst_rep_stride * BLOCK;
-	sstep = src_rep_stride * BLOCK;
-	if ((rc = check_bounds(rt, site, "dst", "repeat", "writes", dst.bytes, dst_off, repeat_times, dstep,
-	                       n * dsize)) ||
-	    (rc = check_bounds(rt, site, "src", "repeat", "reads", src.bytes, src_off, repeat_times, sstep,
-	                       n * ssize)))
+	vec_opnd o[2] = {
+		{"dst", "dst_rep_stride", dst.base, dst.bytes, dst.mem, dst_off, dst_rep_stride, dsize, 0},
+		{"src", "src_rep_stride", src.base, src.bytes, src.mem, src_off, src_rep_stride, ssize, 0}};
+	if ((rc = check_vec_opnds(rt, site, o, 2, repeat_times, n)))
 		return rc;
+	dstep = o[0].step;
+	sstep = o[1].step;
 	d = dst.base + dst_off;
 	s = src.base + src_off;
 	if ((rc = check_overlap(rt, site, "src", d, dstep, s, sstep, repeat_times, bits, dsize, ssize)))
