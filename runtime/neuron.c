@@ -132,11 +132,13 @@ static int check_view(kdsl_rt *rt, const kdsl_site *site, const char *what, cons
 		                    "%s: elements %" PRId64 "..%" PRId64 " of each partition are outside its %zu",
 		                    what, off, last_index(off, n), elems);
 	/* The rows must not wrap the address space, or the pointers below
-	 * would (n >= 1 here, so pbytes >= 1 and, with rows, pstride >= 1).
+	 * would.  A contiguous tile has n >= 1 here, so pbytes >= 1 and, with
+	 * rows, pstride >= 1; a strided one is checked later (check_ap), so
+	 * its rows may be 0 bytes at one place (pstride 0), which cannot wrap.
 	 * Products below 2^62 need no divide. */
 	uint64_t room = UINTPTR_MAX - (uintptr_t)base, rows = (uint64_t)nparts - 1;
-	if (pbytes > room || (rows && ((rows | pstride) >> 31 ? rows > (room - pbytes) / pstride
-	                                                      : rows * pstride > room - pbytes)))
+	if (pbytes > room || (rows && pstride && ((rows | pstride) >> 31 ? rows > (room - pbytes) / pstride
+	                                                                 : rows * pstride > room - pbytes)))
 		return kdsl_rt_fail(rt, site, KDSL_ERR_ARG,
 		                    "%s is not a valid tile: %" PRId64 " partitions of %zu bytes overflow the address space",
 		                    what, nparts, pstride);
@@ -153,7 +155,6 @@ static int check_view(kdsl_rt *rt, const kdsl_site *site, const char *what, cons
 		    (uint64_t)nparts > rt->nparts[mem] - q)
 			return kdsl_rt_fail(rt, site, KDSL_ERR_BOUNDS, "%s lies outside %s", what, kdsl_mem_name(mem));
 	}
-	v->p = base + (size_t)p0 * pstride + (size_t)off * size;
 	v->pstride = pstride;
 	v->np = np;
 	v->n = n;
@@ -165,6 +166,8 @@ static int check_view(kdsl_rt *rt, const kdsl_site *site, const char *what, cons
 	if (nd && (rc = check_ap(rt, site, what, pstride, pbytes, nparts, p0, np, off, n, pstep, nd, st, ct,
 	                         (uint64_t)elems, v)))
 		return rc;
+	/* only now: a strided view's p0 and off are checked by check_ap */
+	v->p = base + (size_t)p0 * pstride + (size_t)off * size;
 	return KDSL_OK;
 }
 

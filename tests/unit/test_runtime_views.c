@@ -224,6 +224,20 @@ START_TEST(hostile_patterns)
 		ck_assert_msg(rc == KDSL_ERR_ARG || rc == KDSL_ERR_BOUNDS, "pattern %zu: rc %d", i, rc);
 	}
 	ck_assert_int_eq(memcmp(a, keep, sizeof a), 0);
+	/* A strided view's first partition and element are checked before a
+	 * pointer is formed from them (fuzz_rt found the pointer formed
+	 * first: UBSan's pointer overflow; fuzz/regress/rt/neuron_ap_*). */
+	static const int64_t start[][2] = {{-1, 0}, {0, -16}, {INT64_MIN, 0}, {0, INT64_MIN}, {6, 0}};
+	for (size_t i = 0; i < sizeof start / sizeof start[0]; i++) {
+		kdsl_tile v = view(base, start[i][0], 1, start[i][1], 1, 1, (const int64_t[]){1, 4});
+		ck_assert_int_eq(kdsl_neuron_load(rt, &site, chip(KDSL_MEM_SBUF, 0, 1, 4), ct(v)), KDSL_ERR_BOUNDS);
+		kdsl_tile c = view(chip(KDSL_MEM_SBUF, 0, 2, 8), start[i][0], 1, start[i][1], 0, 1, (const int64_t[]){2, 4});
+		ck_assert_int_eq(kdsl_neuron_memset(rt, &site, c, 0), KDSL_ERR_BOUNDS);
+	}
+	/* rows of 0 bytes at one place (pstride 0) in any number: refused, no divide by 0 */
+	kdsl_tile flat = kdsl_tile_of(a, 0, 0, (int64_t)1 << 58, 0, 4, 0, 2, KDSL_MEM_HBM, KDSL_F32);
+	flat = kdsl_tile_ap(flat, 0, 1, 1, 2, 0, 0, 0, 0);
+	ck_assert_int_eq(kdsl_neuron_load(rt, &site, chip(KDSL_MEM_SBUF, 0, 4, 2), ct(flat)), KDSL_ERR_ARG);
 	/* on chip: a partition step is refused, and the pattern must stay in the partition */
 	kdsl_tile s = chip(KDSL_MEM_SBUF, 0, 2, 8);
 	ck_assert_int_eq(kdsl_neuron_memset(rt, &site, view(s, 0, 2, 0, 1, 1, (const int64_t[]){1, 8}), 0), KDSL_ERR_ARG);
