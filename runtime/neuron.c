@@ -929,7 +929,6 @@ int kdsl_neuron_nc_transpose(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, 
 {
 	view d, s, orig;
 	unsigned char *ps = NULL, *dbuf = NULL;
-	int64_t p, j;
 	int rc;
 
 	if (!rt)
@@ -951,11 +950,7 @@ int kdsl_neuron_nc_transpose(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, 
 		free(ps);
 		return rc;
 	}
-	for (j = 0; j < d.np; j++) {
-		unsigned char *o = wrow(&d, j);
-		for (p = 0; p < s.np; p++)
-			memcpy(o + (size_t)p * d.size, row(&s, p) + (size_t)j * s.size, s.size);
-	}
+	kdsl_engine_transpose(eng_rows(&d), eng_rows(&s), s.np, s.n);
 	ap_done(&orig, &d, dbuf);
 	free(ps);
 	return KDSL_OK;

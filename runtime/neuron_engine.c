@@ -1,6 +1,7 @@
 /* neuron_engine.c: the arithmetic of the neuron engine ops (tensor_tensor,
- * tensor_scalar, activation, converting copies, iota, nc_matmul, and the
- * select of affine_select and identity; their checks are in neuron.c).
+ * tensor_scalar, activation, tensor_reduce, converting copies, iota,
+ * nc_matmul, the select of affine_select and identity, and nc_transpose's
+ * move; their checks are in neuron.c).
  * An op is dispatched once, on its dtypes and
  * its alu op or activation, to typed row kernels (neuron_engine_kern.h):
  * a chunk of each input row is converted to f32 (in place of the old
@@ -397,6 +398,101 @@ void kdsl_engine_select(kdsl_eng_rows d, kdsl_eng_rows s, float fill, int64_t a,
 			else
 				kdsl_splat(o + (size_t)j0 * ds, fb, ds, (size_t)(j1 - j0));
 		}
+	}
+}
+
+/* The transpose a square block at a time, TB source rows by TB
+ * elements: the block's source lines and destination lines stay in L1
+ * (tile rows lie a padded partition apart, so each row of a block is its
+ * own line).  rim_T moves elements (p, j), p0 <= p < p1, j0 <= j < j1,
+ * one typed copy each (memcpy of a fixed size is a move, not a call). */
+enum { TB = 16 };
+
+#define KTRANSPOSE_RIM(T)                                                                             \
+	static void rim_##T(kdsl_eng_rows d, kdsl_eng_rows s, int64_t p0, int64_t p1, int64_t j0, int64_t j1) \
+	{                                                                                                 \
+		for (int64_t j = j0; j < j1; j++) {                                                           \
+			unsigned char *o = (unsigned char *)(uintptr_t)(d.p + (size_t)j * d.ps);                  \
+			const unsigned char *i = s.p + (size_t)j * sizeof(T);                                     \
+			for (int64_t p = p0; p < p1; p++) {                                                       \
+				T v;                                                                                  \
+				memcpy(&v, i + (size_t)p * s.ps, sizeof v);                                           \
+				memcpy(o + (size_t)p * sizeof v, &v, sizeof v);                                       \
+			}                                                                                         \
+		}                                                                                             \
+	}
+KTRANSPOSE_RIM(uint8_t)
+KTRANSPOSE_RIM(uint16_t)
+KTRANSPOSE_RIM(uint32_t)
+KTRANSPOSE_RIM(uint64_t)
+
+typedef uint32_t kdsl_v4u __attribute__((vector_size(16)));
+
+/* 4-byte elements (p, j), p0 <= p < p0 + 4, j0 <= j < j0 + 4: four rows
+ * loaded as vectors, interleaved in two rounds of shuffles, stored as
+ * four rows of dst (the elements' bits unchanged). */
+static void quad4(kdsl_eng_rows d, kdsl_eng_rows s, int64_t p0, int64_t j0)
+{
+	kdsl_v4u r[4], t[4], o[4];
+	int k;
+
+	for (k = 0; k < 4; k++)
+		memcpy(&r[k], s.p + (size_t)(p0 + k) * s.ps + (size_t)j0 * 4, 16);
+	t[0] = __builtin_shufflevector(r[0], r[1], 0, 4, 1, 5);
+	t[1] = __builtin_shufflevector(r[0], r[1], 2, 6, 3, 7);
+	t[2] = __builtin_shufflevector(r[2], r[3], 0, 4, 1, 5);
+	t[3] = __builtin_shufflevector(r[2], r[3], 2, 6, 3, 7);
+	o[0] = __builtin_shufflevector(t[0], t[2], 0, 1, 4, 5);
+	o[1] = __builtin_shufflevector(t[0], t[2], 2, 3, 6, 7);
+	o[2] = __builtin_shufflevector(t[1], t[3], 0, 1, 4, 5);
+	o[3] = __builtin_shufflevector(t[1], t[3], 2, 3, 6, 7);
+	for (k = 0; k < 4; k++)
+		memcpy((unsigned char *)(uintptr_t)(d.p + (size_t)(j0 + k) * d.ps) + (size_t)p0 * 4, &o[k], 16);
+}
+
+/* 4-byte elements: each block's whole 4 x 4 squares by quad4, its rims
+ * (rows or elements past a multiple of 4) by rim_uint32_t. */
+static void transpose4(kdsl_eng_rows d, kdsl_eng_rows s, int64_t rows, int64_t n)
+{
+	for (int64_t j0 = 0; j0 < n; j0 += TB)
+		for (int64_t p0 = 0; p0 < rows; p0 += TB) {
+			int64_t j1 = n - j0 < TB ? n : j0 + TB, p1 = rows - p0 < TB ? rows : p0 + TB;
+			int64_t jq = j0 + ((j1 - j0) & ~(int64_t)3), pq = p0 + ((p1 - p0) & ~(int64_t)3);
+			for (int64_t j = j0; j < jq; j += 4)
+				for (int64_t p = p0; p < pq; p += 4)
+					quad4(d, s, p, j);
+			rim_uint32_t(d, s, pq, p1, j0, jq);
+			rim_uint32_t(d, s, p0, p1, jq, j1);
+		}
+}
+
+/* Other sizes: the blocks element by element. */
+#define KTRANSPOSE(T)                                                                                 \
+	static void transpose_##T(kdsl_eng_rows d, kdsl_eng_rows s, int64_t rows, int64_t n)              \
+	{                                                                                                 \
+		for (int64_t j0 = 0; j0 < n; j0 += TB)                                                        \
+			for (int64_t p0 = 0; p0 < rows; p0 += TB)                                                 \
+				rim_##T(d, s, p0, rows - p0 < TB ? rows : p0 + TB, j0, n - j0 < TB ? n : j0 + TB);    \
+	}
+KTRANSPOSE(uint8_t)
+KTRANSPOSE(uint16_t)
+KTRANSPOSE(uint64_t)
+
+void kdsl_engine_transpose(kdsl_eng_rows dst, kdsl_eng_rows src, int64_t rows, int64_t n)
+{
+	switch (kdsl_dtype_size(src.dt)) {
+	case 1:
+		transpose_uint8_t(dst, src, rows, n);
+		break;
+	case 2:
+		transpose_uint16_t(dst, src, rows, n);
+		break;
+	case 4:
+		transpose4(dst, src, rows, n);
+		break;
+	default:
+		transpose_uint64_t(dst, src, rows, n);
+		break;
 	}
 }
 

@@ -68,6 +68,11 @@ void kdsl_engine_iota(kdsl_isa isa, kdsl_eng_rows dst, double base, double step,
 void kdsl_engine_select(kdsl_eng_rows dst, kdsl_eng_rows src, float fill, int64_t a, int64_t b, int64_t c,
                         int64_t cmp, int64_t rows, int64_t n);
 
+/* nc_transpose's move: element (j, p) of dst (rows of rows elements) is
+ * element (p, j) of src (rows of n elements), bit for bit; both of dtype
+ * src.dt, which is all that is read of dst.dt. */
+void kdsl_engine_transpose(kdsl_eng_rows dst, kdsl_eng_rows src, int64_t rows, int64_t n);
+
 /* The floats nc_matmul needs as scratch: its inputs converted once and a
  * block of accumulator rows (kdsl_rt holds one such area). */
 enum { KDSL_ENG_MM_SCRATCH = KDSL_NEURON_MATMUL_MAX_K * (KDSL_NEURON_MATMUL_MAX_M + KDSL_NEURON_MATMUL_MAX_N) +

@@ -428,6 +428,44 @@ START_TEST(matmul_matches_reference)
 }
 END_TEST
 
+/* nc_transpose moves bits: element (j, p) of dst is element (p, j) of
+ * src for every element size, at shapes around the 4 x 4 squares and
+ * 16 x 16 blocks of the engine, views off their row starts; the psum
+ * bytes around dst's view are unchanged. */
+START_TEST(transpose_matches_reference)
+{
+	static const kdsl_dtype dts[] = {KDSL_U8, KDSL_F16, KDSL_F32, KDSL_I64};
+	static const int64_t shapes[][2] = {{1, 1}, {3, 5}, {4, 4}, {5, 17}, {16, 16}, {17, 33},
+	                                    {128, 128}, {128, 3}, {7, 128}, {64, 100}};
+	static unsigned char want[128 * REG];
+	uint64_t s = 5;
+	int64_t cases = 0;
+
+	for (size_t di = 0; di < sizeof dts / sizeof dts[0]; di++)
+		for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++, cases++) {
+			int64_t P = shapes[si][0], N = shapes[si][1], off = cases % 3, doff = (cases + 1) % 3;
+			size_t z = kdsl_dtype_size(dts[di]), row = (size_t)(P + 3) * 8 + GUARD;
+			kdsl_tile a = tile(0, P, off, N, dts[di]);
+			kdsl_tile d = kdsl_tile_of(psum, pps, (size_t)(doff + P) * z, N, 0, N, doff, P, KDSL_MEM_PSUM, dts[di]);
+			fill(P, N, dts[di], dts[di], dts[di], &s);
+			for (int64_t j = 0; j < N; j++) {
+				for (size_t o = 0; o < row; o += 8) {
+					uint64_t v = rnd(&s);
+					memcpy(psum + (size_t)j * pps + o, &v, 8);
+				}
+				memcpy(want + (size_t)j * REG, psum + (size_t)j * pps, row);
+				for (int64_t p = 0; p < P; p++)
+					memcpy(want + (size_t)j * REG + (size_t)(doff + p) * z, at(a, p, j), z);
+			}
+			ck_assert_int_eq(kdsl_neuron_nc_transpose(rt, &site, d, ct(a)), KDSL_OK);
+			for (int64_t j = 0; j < N; j++)
+				ck_assert_msg(same_bytes(psum + (size_t)j * pps, want + (size_t)j * REG, row),
+				              "transpose %s [%lld, %lld]: dst partition %lld differs", kdsl_dtype_name(dts[di]),
+				              (long long)P, (long long)N, (long long)j);
+		}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("engine");
@@ -438,6 +476,7 @@ int main(void)
 	tcase_add_loop_test(tc, elementwise_matches_reference, 0, (int)(sizeof ops / sizeof ops[0]));
 	tcase_add_test(tc, iota_matches_reference);
 	tcase_add_test(tc, matmul_matches_reference);
+	tcase_add_test(tc, transpose_matches_reference);
 	suite_add_tcase(s, tc);
 	return kd_check_run(s);
 }
