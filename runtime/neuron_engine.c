@@ -100,13 +100,15 @@ static int direct(kdsl_dtype dt, const unsigned char *p)
 }
 
 /* Chunk j0.. of row r of x (elements es bytes) as f32: in place, or
- * loaded into buf. */
+ * loaded into buf; also into buf when it is the output chunk o (an op in
+ * place: the kernels' operands must not alias, and the whole chunk is
+ * read before any of it is written). */
 static const float *f32_chunk(const eng_kernels *k, kdsl_eng_rows x, size_t es, int64_t r, int64_t j0,
-                              int64_t len, float *buf)
+                              int64_t len, float *buf, const unsigned char *o)
 {
 	const unsigned char *p = x.p + (size_t)r * x.ps + (size_t)j0 * es;
 
-	if (direct(x.dt, p))
+	if (direct(x.dt, p) && p != o)
 		return (const float *)(const void *)p;
 	k->load[x.dt](buf, p, len);
 	return buf;
@@ -135,10 +137,10 @@ static void map_chunk(const map_job *m, int64_t r, int64_t j0, int64_t len)
 		k->load[m->a.dt](fo, m->a.p + (size_t)r * m->a.ps + (size_t)j0 * m->as, len);
 		return;
 	}
-	fa = f32_chunk(k, m->a, m->as, r, j0, len, ba);
+	fa = f32_chunk(k, m->a, m->as, r, j0, len, ba, o);
 	switch (m->kind) {
 	case KDSL_ENG_ALU:
-		k->bin[m->code](fo, fa, f32_chunk(k, m->b, m->bs, r, j0, len, bb), len);
+		k->bin[m->code](fo, fa, f32_chunk(k, m->b, m->bs, r, j0, len, bb, o), len);
 		break;
 	default:   /* a copy into a non-f32 dst stores a's f32 values */
 		fo = (float *)(uintptr_t)fa;
@@ -176,7 +178,10 @@ static float scalar_of(const eng_kernels *k, const kdsl_eng_scalar *s, int64_t r
 
 	if (!s->tile)
 		return s->v;
-	k->load[s->t.dt](&v, s->t.p + (size_t)r * s->t.ps, 1);
+	if (s->t.dt == KDSL_F32)   /* a fixed-size copy: no call per row */
+		memcpy(&v, s->t.p + (size_t)r * s->t.ps, 4);
+	else
+		k->load[s->t.dt](&v, s->t.p + (size_t)r * s->t.ps, 1);
 	return v;
 }
 
@@ -216,7 +221,7 @@ void kdsl_engine_tensor_scalar(kdsl_isa isa, kdsl_eng_rows dst, kdsl_eng_rows a,
 			const float *x;
 			len = n - j0 < CHUNK ? n - j0 : CHUNK;
 			fo = out_chunk(dst, ds, r, j0, bo, &o);
-			x = f32_chunk(k, a, as, r, j0, len, ba);
+			x = f32_chunk(k, a, as, r, j0, len, ba, o);
 			if (op1 == KDSL_ALU_BYPASS) {
 				sca_op(k, op0, rev0, fo, x, v0, len);
 			} else {   /* the kernels' operands never alias: the first result goes to bt */
@@ -247,7 +252,7 @@ void kdsl_engine_activation(kdsl_isa isa, int64_t func, kdsl_eng_rows dst, kdsl_
 			const float *x;
 			len = n - j0 < CHUNK ? n - j0 : CHUNK;
 			fo = out_chunk(dst, ds, r, j0, bo, &o);
-			x = f32_chunk(k, src, ss, r, j0, len, ba);
+			x = f32_chunk(k, src, ss, r, j0, len, ba, o);
 			if (mul) {   /* into bs, then the sum into bt: the kernels' operands never alias */
 				k->sca[KDSL_ALU_MULTIPLY](bs, x, s, len);
 				x = bs;
@@ -306,7 +311,7 @@ void kdsl_engine_reduce(kdsl_isa isa, int64_t op, int negate, kdsl_eng_rows dst,
 		float acc = 0;
 		for (j0 = 0; j0 < n; j0 += len) {
 			len = n - j0 < CHUNK ? n - j0 : CHUNK;
-			acc = fold(op, f32_chunk(k, src, ss, r, j0, len, ba), len, acc, j0 == 0);
+			acc = fold(op, f32_chunk(k, src, ss, r, j0, len, ba, NULL), len, acc, j0 == 0);
 		}
 		if (negate) {
 			float v = acc;

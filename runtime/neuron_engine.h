@@ -7,7 +7,10 @@
  * bit on every isa: each element read as an f32 (kdsl_load_f32), computed
  * in f32 with one rounding per operation, stored with kdsl_store_f32.
  * The caller has checked the operands and snapshotted any source that
- * overlaps dst: operands here never share a byte with dst. */
+ * overlaps dst: operands here never share a byte with dst, but for a
+ * source of kdsl_engine_map, _tensor_scalar or _activation that is dst
+ * itself (the same rows, dtype and elements: an op in place), which is
+ * read a chunk at a time into a buffer before the chunk is written. */
 #ifndef KDSL_NEURON_ENGINE_H
 #define KDSL_NEURON_ENGINE_H
 

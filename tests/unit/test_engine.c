@@ -428,6 +428,40 @@ START_TEST(matmul_matches_reference)
 }
 END_TEST
 
+/* An op in place (a source that is dst itself: no snapshot, the engine
+ * reads each chunk before writing it) gives the bytes the reference
+ * computes from dst's values before the op: tensor_tensor with a or b as
+ * dst, tensor_scalar and activation with src as dst, each dtype. */
+START_TEST(in_place_matches_reference)
+{
+	static const int kinds[][2] = {{K_TT, 0}, {K_TT, 1}, {K_TS, 0}, {K_ACT, 0}};
+	static const int64_t codes[] = {KDSL_ALU_ADD, KDSL_ALU_MULTIPLY, KDSL_ALU_DIVIDE, KDSL_ALU_MAX};
+	static unsigned char exp[128 * REG];
+	uint64_t s = 7;
+	int64_t cases = 0;
+
+	for (int dt = 1; dt < KDSL_NDTYPE; dt++)
+		for (size_t ki = 0; ki < sizeof kinds / sizeof kinds[0]; ki++)
+			for (size_t pi = 0; pi < sizeof part_counts / sizeof part_counts[0]; pi++, cases++) {
+				int kind = kinds[ki][0], bsrc = kinds[ki][1];
+				int64_t np = part_counts[pi], n = free_sizes[(size_t)(cases * 5) % (np == 128 ? 14 : 26)];
+				int64_t off = cases % 3, code = kind == K_ACT ? KDSL_ACT_SQUARE : codes[cases % 4];
+				kdsl_tile d = tile(2, np, off, n, (kdsl_dtype)dt), o = tile(1, np, (off + 1) % 3, n, KDSL_F32);
+				kdsl_tile a = bsrc ? o : d, b = bsrc ? d : o;
+				double y = scalars[(size_t)cases % (sizeof scalars / sizeof scalars[0])];
+				fill(np, n, (kdsl_dtype)dt, KDSL_F32, (kdsl_dtype)dt, &s);
+				reference(kind, code, d, a, b, (float)y, exp);
+				ck_assert_int_eq(run_op(kind, code, d, a, b, y), KDSL_OK);
+				for (int64_t p = 0; p < np; p++)
+					ck_assert_msg(same_bytes(d.base + (size_t)p * sps, exp + (size_t)p * REG, span(n)),
+					              "in place kind %d (b is dst: %d) code %lld %s [%lld, %lld] off %lld: "
+					              "partition %lld differs", kind, bsrc, (long long)code,
+					              kdsl_dtype_name(d.dt), (long long)np, (long long)n, (long long)off,
+					              (long long)p);
+			}
+}
+END_TEST
+
 /* nc_transpose moves bits: element (j, p) of dst is element (p, j) of
  * src for every element size, at shapes around the 4 x 4 squares and
  * 16 x 16 blocks of the engine, views off their row starts; the psum
@@ -476,6 +510,7 @@ int main(void)
 	tcase_add_loop_test(tc, elementwise_matches_reference, 0, (int)(sizeof ops / sizeof ops[0]));
 	tcase_add_test(tc, iota_matches_reference);
 	tcase_add_test(tc, matmul_matches_reference);
+	tcase_add_test(tc, in_place_matches_reference);
 	tcase_add_test(tc, transpose_matches_reference);
 	suite_add_tcase(s, tc);
 	return kd_check_run(s);
