@@ -267,25 +267,46 @@ void kdsl_engine_activation(kdsl_isa isa, int64_t func, kdsl_eng_rows dst, kdsl_
 	}
 }
 
+/* x op y with the NaN rule of add and multiply written out (a NaN x
+ * quieted, else a NaN y quieted: docs/language.md, "Engine arithmetic"),
+ * for the rows whose plain fold ended in a NaN. */
+static float nan_step(int64_t op, float x, float y)
+{
+	float r = op == KDSL_ALU_ADD ? x + y : x * y;
+	uint32_t b;
+
+	if (x == x && y == y)
+		return r;
+	if (x != x)
+		memcpy(&b, &x, 4);
+	else
+		memcpy(&b, &y, 4);
+	b |= 0x400000u;
+	memcpy(&r, &b, 4);
+	return r;
+}
+
 /* One row's fold, left to right from element 0, in f32: the order the
- * runtime promises (docs/language.md). */
-static float fold(int64_t op, const float *x, int64_t len, float acc, int first)
+ * runtime promises (docs/language.md).  exact: add and multiply take the
+ * NaN rule step by step (plain steps agree with it whenever the result is
+ * not a NaN, and a NaN stays a NaN, so only a row that ends in a NaN needs
+ * this pass). */
+static float fold(int64_t op, const float *x, int64_t len, float acc, int first, int exact)
 {
 	int64_t j = 0;
 
 	if (first)
 		acc = x[j++];
-	/* one f32 operation per element, as the kernels' bin[] does (SSE
-	 * scalar f32 rounds alike on every ISA; no contraction in this file),
-	 * without a call per element */
+	/* one f32 operation per element (no contraction in this file), without
+	 * a call per element */
 	switch (op) {
 	case KDSL_ALU_ADD:
 		for (; j < len; j++)
-			acc = acc + x[j];
+			acc = exact ? nan_step(op, acc, x[j]) : acc + x[j];
 		break;
 	case KDSL_ALU_MULTIPLY:
 		for (; j < len; j++)
-			acc = acc * x[j];
+			acc = exact ? nan_step(op, acc, x[j]) : acc * x[j];
 		break;
 	case KDSL_ALU_MAX:
 		for (; j < len; j++)
@@ -299,26 +320,91 @@ static float fold(int64_t op, const float *x, int64_t len, float acc, int first)
 	return acc;
 }
 
+/* Row r of src folded a chunk at a time (converted to f32 when it is not
+ * f32 where it lies). */
+static float fold_row(const eng_kernels *k, int64_t op, kdsl_eng_rows src, int64_t r, int64_t n, int exact)
+{
+	size_t ss = kdsl_dtype_size(src.dt);
+	float ba[CHUNK], acc = 0;
+	int64_t j0, len;
+
+	for (j0 = 0; j0 < n; j0 += len) {
+		len = n - j0 < CHUNK ? n - j0 : CHUNK;
+		acc = fold(op, f32_chunk(k, src, ss, r, j0, len, ba, NULL), len, acc, j0 == 0, exact);
+	}
+	return acc;
+}
+
+/* Rows folded together: a fold is a chain of dependent f32 operations
+ * (one per 3-4 cycles on one row), and FOLD_ROWS independent chains keep
+ * the adder busy, each row still folded in its own order. */
+enum { FOLD_ROWS = 8 };
+
+#define FOLD8(EXPR)                                                                  \
+	for (j = 1; j < n; j++)                                                          \
+		for (i = 0; i < FOLD_ROWS; i++) {                                            \
+			float a_ = acc[i], x_ = x[i][j];                                         \
+			acc[i] = EXPR;                                                           \
+		}
+
+/* The plain folds of FOLD_ROWS aligned f32 rows x[i] of n elements. */
+static void fold_rows(int64_t op, const float *const x[FOLD_ROWS], int64_t n, float acc[FOLD_ROWS])
+{
+	int64_t i, j;
+
+	for (i = 0; i < FOLD_ROWS; i++)
+		acc[i] = x[i][0];
+	switch (op) {
+	case KDSL_ALU_ADD:
+		FOLD8(a_ + x_)
+		break;
+	case KDSL_ALU_MULTIPLY:
+		FOLD8(a_ * x_)
+		break;
+	case KDSL_ALU_MAX:
+		FOLD8(a_ > x_ ? a_ : x_)
+		break;
+	default:
+		FOLD8(a_ < x_ ? a_ : x_)
+		break;
+	}
+}
+
+/* Row r's result: an add or multiply fold that ended in a NaN folded
+ * again under the NaN rule, negated if asked (exactly, by the kernels'
+ * multiply), stored to dst's dtype. */
+static void reduce_out(const eng_kernels *k, int64_t op, int negate, kdsl_eng_rows dst, kdsl_eng_rows src,
+                       int64_t r, int64_t n, float acc)
+{
+	if (acc != acc && (op == KDSL_ALU_ADD || op == KDSL_ALU_MULTIPLY))
+		acc = fold_row(k, op, src, r, n, 1);
+	if (negate) {
+		float v = acc;
+		k->sca[KDSL_ALU_MULTIPLY](&acc, &v, -1.0f, 1);
+	}
+	k->store[dst.dt]((unsigned char *)(uintptr_t)(dst.p + (size_t)r * dst.ps), &acc, 1);
+}
+
 void kdsl_engine_reduce(kdsl_isa isa, int64_t op, int negate, kdsl_eng_rows dst, kdsl_eng_rows src,
                         int64_t rows, int64_t n)
 {
 	const eng_kernels *k = select_kernels(isa);
-	size_t ss = kdsl_dtype_size(src.dt);
-	float ba[CHUNK];
-	int64_t r, j0, len;
+	float acc[FOLD_ROWS];
+	const float *x[FOLD_ROWS];
+	int64_t r = 0, i;
 
-	for (r = 0; r < rows; r++) {
-		float acc = 0;
-		for (j0 = 0; j0 < n; j0 += len) {
-			len = n - j0 < CHUNK ? n - j0 : CHUNK;
-			acc = fold(op, f32_chunk(k, src, ss, r, j0, len, ba, NULL), len, acc, j0 == 0);
+	/* f32 rows where they lie (every row aligned when the first is and
+	 * the stride is a multiple of 4): FOLD_ROWS at a time */
+	if (direct(src.dt, src.p) && (src.ps & 3) == 0)
+		for (; rows - r >= FOLD_ROWS; r += FOLD_ROWS) {
+			for (i = 0; i < FOLD_ROWS; i++)
+				x[i] = (const float *)(const void *)(src.p + (size_t)(r + i) * src.ps);
+			fold_rows(op, x, n, acc);
+			for (i = 0; i < FOLD_ROWS; i++)
+				reduce_out(k, op, negate, dst, src, r + i, n, acc[i]);
 		}
-		if (negate) {
-			float v = acc;
-			k->sca[KDSL_ALU_MULTIPLY](&acc, &v, -1.0f, 1);
-		}
-		k->store[dst.dt]((unsigned char *)(uintptr_t)(dst.p + (size_t)r * dst.ps), &acc, 1);
-	}
+	for (; r < rows; r++)
+		reduce_out(k, op, negate, dst, src, r, n, fold_row(k, op, src, r, n, 0));
 }
 
 void kdsl_engine_iota(kdsl_isa isa, kdsl_eng_rows d, double base, double step, int64_t pstep, int64_t rows,

@@ -1,9 +1,10 @@
 /* test_engine.c: the neuron engine ops' vectorised kernels
  * (runtime/neuron_engine.c) against a plain scalar reference, byte for
  * byte: every op (tensor_copy converting, tensor_tensor and tensor_scalar
- * with each alu op, activation with each func, iota, nc_matmul) over
- * every dtype pair, partition counts 1, 7, 31 and 128, free sizes 1..513
- * around the vector widths, views that start off a vector boundary, and
+ * with each alu op, activation with each func, iota, nc_matmul, the
+ * element-wise ops in place, tensor_reduce's folds, nc_transpose's move)
+ * over every dtype pair, partition counts 1, 7, 31 and 128, free sizes
+ * 1..513 around the vector widths, views that start off a vector boundary, and
  * edge values (NaN payloads, infinities, -0, subnormals, f16 and bf16
  * ties, the f16 overflow boundary, integers past 2^31 and wrapping).
  * Every byte must match, NaN payloads included (kdsl's NaN rule).
@@ -462,6 +463,70 @@ START_TEST(in_place_matches_reference)
 }
 END_TEST
 
+/* tensor_reduce: element p of dst is the fold of partition p of src from
+ * element 0 in f32 (add and multiply under the NaN rule at every step),
+ * times -1 when negated, stored to dst's dtype.  Rows of NaN-heavy edge
+ * values and rows of finite values (whose sums round at every step),
+ * partition counts around the rows the engine folds together. */
+static float ref_fold(int64_t op, kdsl_tile a, int64_t p, int negate)
+{
+	float acc = kdsl_load_f32(a.dt, at(a, p, 0));
+	for (int64_t j = 1; j < a.n; j++)
+		acc = ref_alu(op, acc, kdsl_load_f32(a.dt, at(a, p, j)));
+	return negate ? ref_alu(KDSL_ALU_MULTIPLY, acc, -1.0f) : acc;
+}
+
+/* Finite values: multiples of 1/8 up to about 2^12 (sums that round),
+ * near 1 (products that stay finite for a while), or an edge value on
+ * one element in 1024 (a NaN row now and then, two payloads, inf - inf). */
+static void fill_finite(kdsl_tile a, uint64_t *s)
+{
+	for (int64_t p = 0; p < a.np; p++)
+		for (int64_t j = 0; j < a.n; j++) {
+			uint64_t r = rnd(s);
+			float f = (r & 1) ? (float)((int64_t)(r >> 8) % 32768 - 16384) / 8.0f
+			                  : 1.0f + (float)((int64_t)(r >> 8) % 1024 - 512) / 8192.0f;
+			if ((r >> 40) % 1024 == 0) {
+				uint32_t u = f32_edges[(r >> 48) % 8];
+				memcpy(&f, &u, 4);
+			}
+			kdsl_store_f32(a.dt, at(a, p, j), f);
+		}
+}
+
+START_TEST(reduce_matches_reference)
+{
+	static const kdsl_dtype sdts[] = {KDSL_F32, KDSL_F16, KDSL_BF16, KDSL_I32};
+	static const int64_t nps[] = {1, 7, 8, 9, 17, 31, 128};
+	static const int64_t ops4[] = {KDSL_ALU_ADD, KDSL_ALU_MULTIPLY, KDSL_ALU_MAX, KDSL_ALU_MIN};
+	uint64_t s = 99;
+	int64_t cases = 0;
+
+	for (size_t oi = 0; oi < 4; oi++)
+		for (size_t si = 0; si < sizeof sdts / sizeof sdts[0]; si++)
+			for (size_t pi = 0; pi < sizeof nps / sizeof nps[0]; pi++)
+				for (int finite = 0; finite < 2; finite++, cases++) {
+					int64_t np = nps[pi], n = free_sizes[(size_t)(cases * 7) % 26], off = cases % 3;
+					int negate = (int)(cases / 2 % 2);
+					kdsl_dtype dd = cases % 3 ? KDSL_F32 : KDSL_F16;
+					kdsl_tile a = tile(0, np, off, n, sdts[si]), d = tile(2, np, (off + 1) % 3, 1, dd);
+					unsigned char want[128][8];
+					fill(np, n, sdts[si], sdts[si], dd, &s);
+					if (finite)
+						fill_finite(a, &s);
+					for (int64_t p = 0; p < np; p++)
+						kdsl_store_f32(dd, want[p], ref_fold(ops4[oi], a, p, negate));
+					ck_assert_int_eq(kdsl_neuron_tensor_reduce(rt, &site, d, ct(a), ops4[oi], negate), KDSL_OK);
+					for (int64_t p = 0; p < np; p++)
+						ck_assert_msg(same_bytes(at(d, p, 0), want[p], kdsl_dtype_size(dd)),
+						              "reduce op %lld %s -> %s [%lld, %lld] negate %d finite %d: partition "
+						              "%lld differs", (long long)ops4[oi], kdsl_dtype_name(sdts[si]),
+						              kdsl_dtype_name(dd), (long long)np, (long long)n, negate, finite,
+						              (long long)p);
+				}
+}
+END_TEST
+
 /* nc_transpose moves bits: element (j, p) of dst is element (p, j) of
  * src for every element size, at shapes around the 4 x 4 squares and
  * 16 x 16 blocks of the engine, views off their row starts; the psum
@@ -511,6 +576,7 @@ int main(void)
 	tcase_add_test(tc, iota_matches_reference);
 	tcase_add_test(tc, matmul_matches_reference);
 	tcase_add_test(tc, in_place_matches_reference);
+	tcase_add_test(tc, reduce_matches_reference);
 	tcase_add_test(tc, transpose_matches_reference);
 	suite_add_tcase(s, tc);
 	return kd_check_run(s);
