@@ -31,6 +31,8 @@ typedef void (*eng_store)(unsigned char *restrict o, const float *restrict x, in
 typedef void (*eng_bin)(float *restrict o, const float *restrict a, const float *restrict b, int64_t n);
 typedef void (*eng_sca)(float *restrict o, const float *restrict a, float y, int64_t n);
 typedef void (*eng_un)(float *restrict o, const float *restrict a, int64_t n);
+typedef void (*eng_bin_ip)(float *restrict o, const float *restrict b, int64_t n);
+typedef void (*eng_sca_ip)(float *restrict o, float y, int64_t n);
 typedef void (*eng_mm4)(float *restrict c0, float *restrict c1, float *restrict c2, float *restrict c3,
                         const float *restrict a, const float *restrict b, int64_t K, int64_t M, int64_t N,
                         int64_t m0);
@@ -46,6 +48,8 @@ typedef struct {
 	eng_bin bin[KDSL_NALU];
 	eng_sca sca[KDSL_NALU];
 	eng_sca rsca[KDSL_NALU];   /* the scalar as the left operand */
+	eng_bin_ip ibin[KDSL_NALU], jbin[KDSL_NALU];   /* in place: dst is a (ibin) or b (jbin) */
+	eng_sca_ip isca[KDSL_NALU], irsca[KDSL_NALU];
 	eng_un act[KDSL_NACT];
 	eng_mm4 mm4[2];   /* [1]: under the NaN rule, for inputs with a NaN */
 	eng_mm1 mm1[2];
@@ -99,14 +103,21 @@ static int direct(kdsl_dtype dt, const unsigned char *p)
 	return dt == KDSL_F32 && ((uintptr_t)p & 3) == 0;
 }
 
+/* Where chunk j0.. of row r of x (elements es bytes) starts. */
+static const unsigned char *chunk_at(kdsl_eng_rows x, size_t es, int64_t r, int64_t j0)
+{
+	return x.p + (size_t)r * x.ps + (size_t)j0 * es;
+}
+
 /* Chunk j0.. of row r of x (elements es bytes) as f32: in place, or
  * loaded into buf; also into buf when it is the output chunk o (an op in
- * place: the kernels' operands must not alias, and the whole chunk is
- * read before any of it is written). */
+ * place whose kernel takes operands that must not alias: the whole chunk
+ * is read before any of it is written).  o NULL: the caller's kernel
+ * writes elsewhere. */
 static const float *f32_chunk(const eng_kernels *k, kdsl_eng_rows x, size_t es, int64_t r, int64_t j0,
                               int64_t len, float *buf, const unsigned char *o)
 {
-	const unsigned char *p = x.p + (size_t)r * x.ps + (size_t)j0 * es;
+	const unsigned char *p = chunk_at(x, es, r, j0);
 
 	if (direct(x.dt, p) && p != o)
 		return (const float *)(const void *)p;
@@ -124,29 +135,32 @@ typedef struct {
 } map_job;
 
 /* One chunk of dst = f(a[, b]): the result computed into dst when dst is
- * an aligned f32 row, else into a buffer and then stored. */
+ * an aligned f32 row, else into a buffer and then stored.  An operand
+ * that is the dst chunk itself (in place) goes to the in-place kernels
+ * (ibin: dst is a; jbin: dst is b), so it is not copied first. */
 static void map_chunk(const map_job *m, int64_t r, int64_t j0, int64_t len)
 {
 	float ba[CHUNK], bb[CHUNK], bo[CHUNK];
 	const eng_kernels *k = m->k;
-	unsigned char *o = (unsigned char *)(uintptr_t)(m->d.p + (size_t)r * m->d.ps + (size_t)j0 * m->ds);
+	unsigned char *o = (unsigned char *)(uintptr_t)chunk_at(m->d, m->ds, r, j0);
 	float *fo = direct(m->d.dt, o) ? (float *)(void *)o : bo;
-	const float *fa;
+	int ia = fo != bo && chunk_at(m->a, m->as, r, j0) == o, ib = fo != bo && chunk_at(m->b, m->bs, r, j0) == o;
 
-	if (m->kind == KDSL_ENG_COPY && fo != bo) {   /* a converted straight into dst */
-		k->load[m->a.dt](fo, m->a.p + (size_t)r * m->a.ps + (size_t)j0 * m->as, len);
+	if (m->kind == KDSL_ENG_COPY) {
+		if (fo != bo)   /* a converted straight into dst */
+			k->load[m->a.dt](fo, chunk_at(m->a, m->as, r, j0), len);
+		else            /* into a non-f32 dst: a's f32 values stored */
+			k->store[m->d.dt](o, f32_chunk(k, m->a, m->as, r, j0, len, ba, o), len);
 		return;
 	}
-	fa = f32_chunk(k, m->a, m->as, r, j0, len, ba, o);
-	switch (m->kind) {
-	case KDSL_ENG_ALU:
-		k->bin[m->code](fo, fa, f32_chunk(k, m->b, m->bs, r, j0, len, bb, o), len);
-		break;
-	default:   /* a copy into a non-f32 dst stores a's f32 values */
-		fo = (float *)(uintptr_t)fa;
-		break;
-	}
-	if (fo != (float *)(void *)o)
+	if (ia && !ib)
+		k->ibin[m->code](fo, f32_chunk(k, m->b, m->bs, r, j0, len, bb, o), len);
+	else if (ib && !ia)
+		k->jbin[m->code](fo, f32_chunk(k, m->a, m->as, r, j0, len, ba, o), len);
+	else
+		k->bin[m->code](fo, f32_chunk(k, m->a, m->as, r, j0, len, ba, o),
+		                f32_chunk(k, m->b, m->bs, r, j0, len, bb, o), len);
+	if (fo == bo)
 		k->store[m->d.dt](o, fo, len);
 }
 
@@ -221,10 +235,12 @@ void kdsl_engine_tensor_scalar(kdsl_isa isa, kdsl_eng_rows dst, kdsl_eng_rows a,
 			const float *x;
 			len = n - j0 < CHUNK ? n - j0 : CHUNK;
 			fo = out_chunk(dst, ds, r, j0, bo, &o);
-			x = f32_chunk(k, a, as, r, j0, len, ba, o);
-			if (op1 == KDSL_ALU_BYPASS) {
-				sca_op(k, op0, rev0, fo, x, v0, len);
-			} else {   /* the kernels' operands never alias: the first result goes to bt */
+			if (op1 == KDSL_ALU_BYPASS && fo != bo && chunk_at(a, as, r, j0) == o) {
+				(rev0 ? k->irsca : k->isca)[op0](fo, v0, len);   /* in place */
+			} else if (op1 == KDSL_ALU_BYPASS) {
+				sca_op(k, op0, rev0, fo, f32_chunk(k, a, as, r, j0, len, ba, o), v0, len);
+			} else {   /* the first result goes to bt, so a may be dst itself, uncopied */
+				x = f32_chunk(k, a, as, r, j0, len, ba, NULL);
 				sca_op(k, op0, rev0, bt, x, v0, len);
 				sca_op(k, op1, rev1, fo, bt, v1, len);
 			}
@@ -252,7 +268,8 @@ void kdsl_engine_activation(kdsl_isa isa, int64_t func, kdsl_eng_rows dst, kdsl_
 			const float *x;
 			len = n - j0 < CHUNK ? n - j0 : CHUNK;
 			fo = out_chunk(dst, ds, r, j0, bo, &o);
-			x = f32_chunk(k, src, ss, r, j0, len, ba, o);
+			/* src may be dst itself: copied first only when func reads it directly */
+			x = f32_chunk(k, src, ss, r, j0, len, ba, mul || add ? NULL : o);
 			if (mul) {   /* into bs, then the sum into bt: the kernels' operands never alias */
 				k->sca[KDSL_ALU_MULTIPLY](bs, x, s, len);
 				x = bs;

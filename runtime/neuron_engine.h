@@ -9,8 +9,9 @@
  * The caller has checked the operands and snapshotted any source that
  * overlaps dst: operands here never share a byte with dst, but for a
  * source of kdsl_engine_map, _tensor_scalar or _activation that is dst
- * itself (the same rows, dtype and elements: an op in place), which is
- * read a chunk at a time into a buffer before the chunk is written. */
+ * itself (the same rows, dtype and elements: an op in place), whose
+ * elements are each read before they are written (in-place kernels, or a
+ * chunk read into a buffer first). */
 #ifndef KDSL_NEURON_ENGINE_H
 #define KDSL_NEURON_ENGINE_H
 

@@ -463,6 +463,60 @@ START_TEST(in_place_matches_reference)
 }
 END_TEST
 
+/* The in-place forms with more than one step: tensor_scalar with the
+ * scalar on either side and one or two operators, activation with a
+ * scale and a bias; dst's values before the op are the source. */
+static float ref_two_step(int act, int64_t code, int rev, int two, float x, float y)
+{
+	float t;
+	if (act)
+		return ref_act(code, ref_alu(KDSL_ALU_ADD, ref_alu(KDSL_ALU_MULTIPLY, x, y), 0.5f));
+	t = rev ? ref_alu(code, y, x) : ref_alu(code, x, y);
+	return two ? ref_alu(KDSL_ALU_SUBTRACT, t, 1.5f) : t;
+}
+
+START_TEST(in_place_steps_match_reference)
+{
+	static const kdsl_dtype dts[] = {KDSL_F32, KDSL_F16, KDSL_I32};
+	static const int64_t codes[] = {KDSL_ALU_SUBTRACT, KDSL_ALU_DIVIDE, KDSL_ALU_MIN, KDSL_ALU_ADD};
+	static unsigned char exp[128 * REG];
+	uint64_t s = 11;
+	int64_t cases = 0;
+
+	for (size_t di = 0; di < sizeof dts / sizeof dts[0]; di++)
+		for (int form = 0; form < 4; form++)   /* ts reversed, ts two operators, both, activation */
+			for (size_t pi = 0; pi < sizeof part_counts / sizeof part_counts[0]; pi++, cases++) {
+				int act = form == 3, rev = form == 0 || form == 2, two = form >= 1;
+				int64_t np = part_counts[pi], n = free_sizes[(size_t)(cases * 3) % (np == 128 ? 14 : 26)];
+				int64_t off = cases % 3, code = act ? KDSL_ACT_SQUARE : codes[cases % 4];
+				kdsl_tile d = tile(2, np, off, n, dts[di]);
+				size_t ds = kdsl_dtype_size(d.dt);
+				float y = (float)scalars[(size_t)cases % (sizeof scalars / sizeof scalars[0])];
+				int rc;
+				fill(np, n, dts[di], dts[di], dts[di], &s);
+				for (int64_t p = 0; p < np; p++) {
+					memcpy(exp + (size_t)p * REG, d.base + (size_t)p * sps, span(n));
+					for (int64_t j = 0; j < n; j++)
+						kdsl_store_f32(d.dt, exp + (size_t)p * REG + (size_t)(off + j) * ds,
+						               ref_two_step(act, code, rev, two, kdsl_load_f32(d.dt, at(d, p, j)), y));
+				}
+				if (act)
+					rc = kdsl_neuron_activation(rt, &site, d, ct(d), code, kdsl_ctile_none(), 0.5,
+					                            kdsl_ctile_none(), y);
+				else
+					rc = kdsl_neuron_tensor_scalar(rt, &site, d, ct(d), code, kdsl_ctile_none(), y, rev,
+					                               two ? KDSL_ALU_SUBTRACT : KDSL_ALU_BYPASS, kdsl_ctile_none(),
+					                               1.5, 0);
+				ck_assert_int_eq(rc, KDSL_OK);
+				for (int64_t p = 0; p < np; p++)
+					ck_assert_msg(same_bytes(d.base + (size_t)p * sps, exp + (size_t)p * REG, span(n)),
+					              "in place form %d code %lld %s [%lld, %lld] off %lld: partition %lld differs",
+					              form, (long long)code, kdsl_dtype_name(d.dt), (long long)np, (long long)n,
+					              (long long)off, (long long)p);
+			}
+}
+END_TEST
+
 /* tensor_reduce: element p of dst is the fold of partition p of src from
  * element 0 in f32 (add and multiply under the NaN rule at every step),
  * times -1 when negated, stored to dst's dtype.  Rows of NaN-heavy edge
@@ -576,6 +630,7 @@ int main(void)
 	tcase_add_test(tc, iota_matches_reference);
 	tcase_add_test(tc, matmul_matches_reference);
 	tcase_add_test(tc, in_place_matches_reference);
+	tcase_add_test(tc, in_place_steps_match_reference);
 	tcase_add_test(tc, reduce_matches_reference);
 	tcase_add_test(tc, transpose_matches_reference);
 	suite_add_tcase(s, tc);
