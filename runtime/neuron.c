@@ -332,6 +332,15 @@ static int overlap(const view *a, const view *b)
 	return (size_t)r + blen > ps && j0 < j1;
 }
 
+/* Source s is dst d itself (the same rows, dtype and elements, neither
+ * strided): an element-wise engine op reads it in place, chunk by chunk
+ * (neuron_engine.h), without a snapshot. */
+static int same_rows(const view *d, const view *s)
+{
+	return d->p == s->p && d->pstride == s->pstride && d->dt == s->dt && d->np == s->np && d->n == s->n &&
+	       !d->nd && !s->nd;
+}
+
 /* A packed copy of a source view, so later writes cannot change what is
  * read.  *buf receives the allocation (NULL when not needed). */
 static int snapshot(kdsl_rt *rt, const kdsl_site *site, view *v, unsigned char **buf)
@@ -639,8 +648,9 @@ static int elementwise(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_c
 	if (rt->head.check && (rc = uninit_op(rt, site, "a", a.base, &s, "b", b.base, &t, dst.base, &d, 0)))
 		return rc;
 	if ((rc = ap_src(rt, site, &s, &pa)) || (rc = ap_src(rt, site, &t, &pb)) ||
-	    (rc = ap_dst(rt, site, &d, &orig, &dbuf)) || (overlap(&d, &s) && (rc = snapshot(rt, site, &s, &ba))) ||
-	    (overlap(&d, &t) && (rc = snapshot(rt, site, &t, &bb)))) {
+	    (rc = ap_dst(rt, site, &d, &orig, &dbuf)) ||
+	    (overlap(&d, &s) && !same_rows(&d, &s) && (rc = snapshot(rt, site, &s, &ba))) ||
+	    (overlap(&d, &t) && !same_rows(&d, &t) && (rc = snapshot(rt, site, &t, &bb)))) {
 		free(pa), free(pb), free(dbuf), free(ba);
 		return rc;
 	}
@@ -756,8 +766,10 @@ static int unary_check(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, view *
 			return rc;
 	if (rt->head.check && (rc = uninit_op(rt, site, sn, src.base, &u->s, NULL, NULL, NULL, dst.base, d, 0)))
 		return rc;
-	/* a strided source is packed like an overlapping one (ap_src) */
-	if ((overlap(d, &u->s) || u->s.nd) && (rc = snapshot(rt, site, &u->s, &u->buf[0])))
+	/* a strided source is packed like an overlapping one (ap_src); the
+	 * element-wise ops read a source that is dst itself in place */
+	if (((overlap(d, &u->s) && (reduce || !same_rows(d, &u->s))) || u->s.nd) &&
+	    (rc = snapshot(rt, site, &u->s, &u->buf[0])))
 		return rc;
 	return ap_dst(rt, site, d, &u->orig, &u->dbuf);
 }
@@ -932,7 +944,6 @@ int kdsl_neuron_nc_transpose(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, 
 {
 	view d, s, orig;
 	unsigned char *ps = NULL, *dbuf = NULL;
-	int64_t p, j;
 	int rc;
 
 	if (!rt)
@@ -954,11 +965,7 @@ int kdsl_neuron_nc_transpose(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, 
 		free(ps);
 		return rc;
 	}
-	for (j = 0; j < d.np; j++) {
-		unsigned char *o = wrow(&d, j);
-		for (p = 0; p < s.np; p++)
-			memcpy(o + (size_t)p * d.size, row(&s, p) + (size_t)j * s.size, s.size);
-	}
+	kdsl_engine_transpose(eng_rows(&d), eng_rows(&s), s.np, s.n);
 	ap_done(&orig, &d, dbuf);
 	free(ps);
 	return KDSL_OK;

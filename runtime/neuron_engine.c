@@ -1,6 +1,7 @@
 /* neuron_engine.c: the arithmetic of the neuron engine ops (tensor_tensor,
- * tensor_scalar, activation, converting copies, iota, nc_matmul, and the
- * select of affine_select and identity; their checks are in neuron.c).
+ * tensor_scalar, activation, tensor_reduce, converting copies, iota,
+ * nc_matmul, the select of affine_select and identity, and nc_transpose's
+ * move; their checks are in neuron.c).
  * An op is dispatched once, on its dtypes and
  * its alu op or activation, to typed row kernels (neuron_engine_kern.h):
  * a chunk of each input row is converted to f32 (in place of the old
@@ -30,6 +31,8 @@ typedef void (*eng_store)(unsigned char *restrict o, const float *restrict x, in
 typedef void (*eng_bin)(float *restrict o, const float *restrict a, const float *restrict b, int64_t n);
 typedef void (*eng_sca)(float *restrict o, const float *restrict a, float y, int64_t n);
 typedef void (*eng_un)(float *restrict o, const float *restrict a, int64_t n);
+typedef void (*eng_bin_ip)(float *restrict o, const float *restrict b, int64_t n);
+typedef void (*eng_sca_ip)(float *restrict o, float y, int64_t n);
 typedef void (*eng_mm4)(float *restrict c0, float *restrict c1, float *restrict c2, float *restrict c3,
                         const float *restrict a, const float *restrict b, int64_t K, int64_t M, int64_t N,
                         int64_t m0);
@@ -45,6 +48,8 @@ typedef struct {
 	eng_bin bin[KDSL_NALU];
 	eng_sca sca[KDSL_NALU];
 	eng_sca rsca[KDSL_NALU];   /* the scalar as the left operand */
+	eng_bin_ip ibin[KDSL_NALU], jbin[KDSL_NALU];   /* in place: dst is a (ibin) or b (jbin) */
+	eng_sca_ip isca[KDSL_NALU], irsca[KDSL_NALU];
 	eng_un act[KDSL_NACT];
 	eng_mm4 mm4[2];   /* [1]: under the NaN rule, for inputs with a NaN */
 	eng_mm1 mm1[2];
@@ -98,14 +103,23 @@ static int direct(kdsl_dtype dt, const unsigned char *p)
 	return dt == KDSL_F32 && ((uintptr_t)p & 3) == 0;
 }
 
-/* Chunk j0.. of row r of x (elements es bytes) as f32: in place, or
- * loaded into buf. */
-static const float *f32_chunk(const eng_kernels *k, kdsl_eng_rows x, size_t es, int64_t r, int64_t j0,
-                              int64_t len, float *buf)
+/* Where chunk j0.. of row r of x (elements es bytes) starts. */
+static const unsigned char *chunk_at(kdsl_eng_rows x, size_t es, int64_t r, int64_t j0)
 {
-	const unsigned char *p = x.p + (size_t)r * x.ps + (size_t)j0 * es;
+	return x.p + (size_t)r * x.ps + (size_t)j0 * es;
+}
 
-	if (direct(x.dt, p))
+/* Chunk j0.. of row r of x (elements es bytes) as f32: in place, or
+ * loaded into buf; also into buf when it is the output chunk o (an op in
+ * place whose kernel takes operands that must not alias: the whole chunk
+ * is read before any of it is written).  o NULL: the caller's kernel
+ * writes elsewhere. */
+static const float *f32_chunk(const eng_kernels *k, kdsl_eng_rows x, size_t es, int64_t r, int64_t j0,
+                              int64_t len, float *buf, const unsigned char *o)
+{
+	const unsigned char *p = chunk_at(x, es, r, j0);
+
+	if (direct(x.dt, p) && p != o)
 		return (const float *)(const void *)p;
 	k->load[x.dt](buf, p, len);
 	return buf;
@@ -121,29 +135,32 @@ typedef struct {
 } map_job;
 
 /* One chunk of dst = f(a[, b]): the result computed into dst when dst is
- * an aligned f32 row, else into a buffer and then stored. */
+ * an aligned f32 row, else into a buffer and then stored.  An operand
+ * that is the dst chunk itself (in place) goes to the in-place kernels
+ * (ibin: dst is a; jbin: dst is b), so it is not copied first. */
 static void map_chunk(const map_job *m, int64_t r, int64_t j0, int64_t len)
 {
 	float ba[CHUNK], bb[CHUNK], bo[CHUNK];
 	const eng_kernels *k = m->k;
-	unsigned char *o = (unsigned char *)(uintptr_t)(m->d.p + (size_t)r * m->d.ps + (size_t)j0 * m->ds);
+	unsigned char *o = (unsigned char *)(uintptr_t)chunk_at(m->d, m->ds, r, j0);
 	float *fo = direct(m->d.dt, o) ? (float *)(void *)o : bo;
-	const float *fa;
+	int ia = fo != bo && chunk_at(m->a, m->as, r, j0) == o, ib = fo != bo && chunk_at(m->b, m->bs, r, j0) == o;
 
-	if (m->kind == KDSL_ENG_COPY && fo != bo) {   /* a converted straight into dst */
-		k->load[m->a.dt](fo, m->a.p + (size_t)r * m->a.ps + (size_t)j0 * m->as, len);
+	if (m->kind == KDSL_ENG_COPY) {
+		if (fo != bo)   /* a converted straight into dst */
+			k->load[m->a.dt](fo, chunk_at(m->a, m->as, r, j0), len);
+		else            /* into a non-f32 dst: a's f32 values stored */
+			k->store[m->d.dt](o, f32_chunk(k, m->a, m->as, r, j0, len, ba, o), len);
 		return;
 	}
-	fa = f32_chunk(k, m->a, m->as, r, j0, len, ba);
-	switch (m->kind) {
-	case KDSL_ENG_ALU:
-		k->bin[m->code](fo, fa, f32_chunk(k, m->b, m->bs, r, j0, len, bb), len);
-		break;
-	default:   /* a copy into a non-f32 dst stores a's f32 values */
-		fo = (float *)(uintptr_t)fa;
-		break;
-	}
-	if (fo != (float *)(void *)o)
+	if (ia && !ib)
+		k->ibin[m->code](fo, f32_chunk(k, m->b, m->bs, r, j0, len, bb, o), len);
+	else if (ib && !ia)
+		k->jbin[m->code](fo, f32_chunk(k, m->a, m->as, r, j0, len, ba, o), len);
+	else
+		k->bin[m->code](fo, f32_chunk(k, m->a, m->as, r, j0, len, ba, o),
+		                f32_chunk(k, m->b, m->bs, r, j0, len, bb, o), len);
+	if (fo == bo)
 		k->store[m->d.dt](o, fo, len);
 }
 
@@ -175,7 +192,10 @@ static float scalar_of(const eng_kernels *k, const kdsl_eng_scalar *s, int64_t r
 
 	if (!s->tile)
 		return s->v;
-	k->load[s->t.dt](&v, s->t.p + (size_t)r * s->t.ps, 1);
+	if (s->t.dt == KDSL_F32)   /* a fixed-size copy: no call per row */
+		memcpy(&v, s->t.p + (size_t)r * s->t.ps, 4);
+	else
+		k->load[s->t.dt](&v, s->t.p + (size_t)r * s->t.ps, 1);
 	return v;
 }
 
@@ -215,10 +235,12 @@ void kdsl_engine_tensor_scalar(kdsl_isa isa, kdsl_eng_rows dst, kdsl_eng_rows a,
 			const float *x;
 			len = n - j0 < CHUNK ? n - j0 : CHUNK;
 			fo = out_chunk(dst, ds, r, j0, bo, &o);
-			x = f32_chunk(k, a, as, r, j0, len, ba);
-			if (op1 == KDSL_ALU_BYPASS) {
-				sca_op(k, op0, rev0, fo, x, v0, len);
-			} else {   /* the kernels' operands never alias: the first result goes to bt */
+			if (op1 == KDSL_ALU_BYPASS && fo != bo && chunk_at(a, as, r, j0) == o) {
+				(rev0 ? k->irsca : k->isca)[op0](fo, v0, len);   /* in place */
+			} else if (op1 == KDSL_ALU_BYPASS) {
+				sca_op(k, op0, rev0, fo, f32_chunk(k, a, as, r, j0, len, ba, o), v0, len);
+			} else {   /* the first result goes to bt, so a may be dst itself, uncopied */
+				x = f32_chunk(k, a, as, r, j0, len, ba, NULL);
 				sca_op(k, op0, rev0, bt, x, v0, len);
 				sca_op(k, op1, rev1, fo, bt, v1, len);
 			}
@@ -246,7 +268,8 @@ void kdsl_engine_activation(kdsl_isa isa, int64_t func, kdsl_eng_rows dst, kdsl_
 			const float *x;
 			len = n - j0 < CHUNK ? n - j0 : CHUNK;
 			fo = out_chunk(dst, ds, r, j0, bo, &o);
-			x = f32_chunk(k, src, ss, r, j0, len, ba);
+			/* src may be dst itself: copied first only when func reads it directly */
+			x = f32_chunk(k, src, ss, r, j0, len, ba, mul || add ? NULL : o);
 			if (mul) {   /* into bs, then the sum into bt: the kernels' operands never alias */
 				k->sca[KDSL_ALU_MULTIPLY](bs, x, s, len);
 				x = bs;
@@ -261,25 +284,46 @@ void kdsl_engine_activation(kdsl_isa isa, int64_t func, kdsl_eng_rows dst, kdsl_
 	}
 }
 
+/* x op y with the NaN rule of add and multiply written out (a NaN x
+ * quieted, else a NaN y quieted: docs/language.md, "Engine arithmetic"),
+ * for the rows whose plain fold ended in a NaN. */
+static float nan_step(int64_t op, float x, float y)
+{
+	float r = op == KDSL_ALU_ADD ? x + y : x * y;
+	uint32_t b;
+
+	if (x == x && y == y)
+		return r;
+	if (x != x)
+		memcpy(&b, &x, 4);
+	else
+		memcpy(&b, &y, 4);
+	b |= 0x400000u;
+	memcpy(&r, &b, 4);
+	return r;
+}
+
 /* One row's fold, left to right from element 0, in f32: the order the
- * runtime promises (docs/language.md). */
-static float fold(int64_t op, const float *x, int64_t len, float acc, int first)
+ * runtime promises (docs/language.md).  exact: add and multiply take the
+ * NaN rule step by step (plain steps agree with it whenever the result is
+ * not a NaN, and a NaN stays a NaN, so only a row that ends in a NaN needs
+ * this pass). */
+static float fold(int64_t op, const float *x, int64_t len, float acc, int first, int exact)
 {
 	int64_t j = 0;
 
 	if (first)
 		acc = x[j++];
-	/* one f32 operation per element, as the kernels' bin[] does (SSE
-	 * scalar f32 rounds alike on every ISA; no contraction in this file),
-	 * without a call per element */
+	/* one f32 operation per element (no contraction in this file), without
+	 * a call per element */
 	switch (op) {
 	case KDSL_ALU_ADD:
 		for (; j < len; j++)
-			acc = acc + x[j];
+			acc = exact ? nan_step(op, acc, x[j]) : acc + x[j];
 		break;
 	case KDSL_ALU_MULTIPLY:
 		for (; j < len; j++)
-			acc = acc * x[j];
+			acc = exact ? nan_step(op, acc, x[j]) : acc * x[j];
 		break;
 	case KDSL_ALU_MAX:
 		for (; j < len; j++)
@@ -293,26 +337,91 @@ static float fold(int64_t op, const float *x, int64_t len, float acc, int first)
 	return acc;
 }
 
+/* Row r of src folded a chunk at a time (converted to f32 when it is not
+ * f32 where it lies). */
+static float fold_row(const eng_kernels *k, int64_t op, kdsl_eng_rows src, int64_t r, int64_t n, int exact)
+{
+	size_t ss = kdsl_dtype_size(src.dt);
+	float ba[CHUNK], acc = 0;
+	int64_t j0, len;
+
+	for (j0 = 0; j0 < n; j0 += len) {
+		len = n - j0 < CHUNK ? n - j0 : CHUNK;
+		acc = fold(op, f32_chunk(k, src, ss, r, j0, len, ba, NULL), len, acc, j0 == 0, exact);
+	}
+	return acc;
+}
+
+/* Rows folded together: a fold is a chain of dependent f32 operations
+ * (one per 3-4 cycles on one row), and FOLD_ROWS independent chains keep
+ * the adder busy, each row still folded in its own order. */
+enum { FOLD_ROWS = 8 };
+
+#define FOLD8(EXPR)                                                                  \
+	for (j = 1; j < n; j++)                                                          \
+		for (i = 0; i < FOLD_ROWS; i++) {                                            \
+			float a_ = acc[i], x_ = x[i][j];                                         \
+			acc[i] = EXPR;                                                           \
+		}
+
+/* The plain folds of FOLD_ROWS aligned f32 rows x[i] of n elements. */
+static void fold_rows(int64_t op, const float *const x[FOLD_ROWS], int64_t n, float acc[FOLD_ROWS])
+{
+	int64_t i, j;
+
+	for (i = 0; i < FOLD_ROWS; i++)
+		acc[i] = x[i][0];
+	switch (op) {
+	case KDSL_ALU_ADD:
+		FOLD8(a_ + x_)
+		break;
+	case KDSL_ALU_MULTIPLY:
+		FOLD8(a_ * x_)
+		break;
+	case KDSL_ALU_MAX:
+		FOLD8(a_ > x_ ? a_ : x_)
+		break;
+	default:
+		FOLD8(a_ < x_ ? a_ : x_)
+		break;
+	}
+}
+
+/* Row r's result: an add or multiply fold that ended in a NaN folded
+ * again under the NaN rule, negated if asked (exactly, by the kernels'
+ * multiply), stored to dst's dtype. */
+static void reduce_out(const eng_kernels *k, int64_t op, int negate, kdsl_eng_rows dst, kdsl_eng_rows src,
+                       int64_t r, int64_t n, float acc)
+{
+	if (acc != acc && (op == KDSL_ALU_ADD || op == KDSL_ALU_MULTIPLY))
+		acc = fold_row(k, op, src, r, n, 1);
+	if (negate) {
+		float v = acc;
+		k->sca[KDSL_ALU_MULTIPLY](&acc, &v, -1.0f, 1);
+	}
+	k->store[dst.dt]((unsigned char *)(uintptr_t)(dst.p + (size_t)r * dst.ps), &acc, 1);
+}
+
 void kdsl_engine_reduce(kdsl_isa isa, int64_t op, int negate, kdsl_eng_rows dst, kdsl_eng_rows src,
                         int64_t rows, int64_t n)
 {
 	const eng_kernels *k = select_kernels(isa);
-	size_t ss = kdsl_dtype_size(src.dt);
-	float ba[CHUNK];
-	int64_t r, j0, len;
+	float acc[FOLD_ROWS];
+	const float *x[FOLD_ROWS];
+	int64_t r = 0, i;
 
-	for (r = 0; r < rows; r++) {
-		float acc = 0;
-		for (j0 = 0; j0 < n; j0 += len) {
-			len = n - j0 < CHUNK ? n - j0 : CHUNK;
-			acc = fold(op, f32_chunk(k, src, ss, r, j0, len, ba), len, acc, j0 == 0);
+	/* f32 rows where they lie (every row aligned when the first is and
+	 * the stride is a multiple of 4): FOLD_ROWS at a time */
+	if (direct(src.dt, src.p) && (src.ps & 3) == 0)
+		for (; rows - r >= FOLD_ROWS; r += FOLD_ROWS) {
+			for (i = 0; i < FOLD_ROWS; i++)
+				x[i] = (const float *)(const void *)(src.p + (size_t)(r + i) * src.ps);
+			fold_rows(op, x, n, acc);
+			for (i = 0; i < FOLD_ROWS; i++)
+				reduce_out(k, op, negate, dst, src, r + i, n, acc[i]);
 		}
-		if (negate) {
-			float v = acc;
-			k->sca[KDSL_ALU_MULTIPLY](&acc, &v, -1.0f, 1);
-		}
-		k->store[dst.dt]((unsigned char *)(uintptr_t)(dst.p + (size_t)r * dst.ps), &acc, 1);
-	}
+	for (; r < rows; r++)
+		reduce_out(k, op, negate, dst, src, r, n, fold_row(k, op, src, r, n, 0));
 }
 
 void kdsl_engine_iota(kdsl_isa isa, kdsl_eng_rows d, double base, double step, int64_t pstep, int64_t rows,
@@ -397,6 +506,101 @@ void kdsl_engine_select(kdsl_eng_rows d, kdsl_eng_rows s, float fill, int64_t a,
 			else
 				kdsl_splat(o + (size_t)j0 * ds, fb, ds, (size_t)(j1 - j0));
 		}
+	}
+}
+
+/* The transpose a square block at a time, TB source rows by TB
+ * elements: the block's source lines and destination lines stay in L1
+ * (tile rows lie a padded partition apart, so each row of a block is its
+ * own line).  rim_T moves elements (p, j), p0 <= p < p1, j0 <= j < j1,
+ * one typed copy each (memcpy of a fixed size is a move, not a call). */
+enum { TB = 16 };
+
+#define KTRANSPOSE_RIM(T)                                                                             \
+	static void rim_##T(kdsl_eng_rows d, kdsl_eng_rows s, int64_t p0, int64_t p1, int64_t j0, int64_t j1) \
+	{                                                                                                 \
+		for (int64_t j = j0; j < j1; j++) {                                                           \
+			unsigned char *o = (unsigned char *)(uintptr_t)(d.p + (size_t)j * d.ps);                  \
+			const unsigned char *i = s.p + (size_t)j * sizeof(T);                                     \
+			for (int64_t p = p0; p < p1; p++) {                                                       \
+				T v;                                                                                  \
+				memcpy(&v, i + (size_t)p * s.ps, sizeof v);                                           \
+				memcpy(o + (size_t)p * sizeof v, &v, sizeof v);                                       \
+			}                                                                                         \
+		}                                                                                             \
+	}
+KTRANSPOSE_RIM(uint8_t)
+KTRANSPOSE_RIM(uint16_t)
+KTRANSPOSE_RIM(uint32_t)
+KTRANSPOSE_RIM(uint64_t)
+
+typedef uint32_t kdsl_v4u __attribute__((vector_size(16)));
+
+/* 4-byte elements (p, j), p0 <= p < p0 + 4, j0 <= j < j0 + 4: four rows
+ * loaded as vectors, interleaved in two rounds of shuffles, stored as
+ * four rows of dst (the elements' bits unchanged). */
+static void quad4(kdsl_eng_rows d, kdsl_eng_rows s, int64_t p0, int64_t j0)
+{
+	kdsl_v4u r[4], t[4], o[4];
+	int k;
+
+	for (k = 0; k < 4; k++)
+		memcpy(&r[k], s.p + (size_t)(p0 + k) * s.ps + (size_t)j0 * 4, 16);
+	t[0] = __builtin_shufflevector(r[0], r[1], 0, 4, 1, 5);
+	t[1] = __builtin_shufflevector(r[0], r[1], 2, 6, 3, 7);
+	t[2] = __builtin_shufflevector(r[2], r[3], 0, 4, 1, 5);
+	t[3] = __builtin_shufflevector(r[2], r[3], 2, 6, 3, 7);
+	o[0] = __builtin_shufflevector(t[0], t[2], 0, 1, 4, 5);
+	o[1] = __builtin_shufflevector(t[0], t[2], 2, 3, 6, 7);
+	o[2] = __builtin_shufflevector(t[1], t[3], 0, 1, 4, 5);
+	o[3] = __builtin_shufflevector(t[1], t[3], 2, 3, 6, 7);
+	for (k = 0; k < 4; k++)
+		memcpy((unsigned char *)(uintptr_t)(d.p + (size_t)(j0 + k) * d.ps) + (size_t)p0 * 4, &o[k], 16);
+}
+
+/* 4-byte elements: each block's whole 4 x 4 squares by quad4, its rims
+ * (rows or elements past a multiple of 4) by rim_uint32_t. */
+static void transpose4(kdsl_eng_rows d, kdsl_eng_rows s, int64_t rows, int64_t n)
+{
+	for (int64_t j0 = 0; j0 < n; j0 += TB)
+		for (int64_t p0 = 0; p0 < rows; p0 += TB) {
+			int64_t j1 = n - j0 < TB ? n : j0 + TB, p1 = rows - p0 < TB ? rows : p0 + TB;
+			int64_t jq = j0 + ((j1 - j0) & ~(int64_t)3), pq = p0 + ((p1 - p0) & ~(int64_t)3);
+			for (int64_t j = j0; j < jq; j += 4)
+				for (int64_t p = p0; p < pq; p += 4)
+					quad4(d, s, p, j);
+			rim_uint32_t(d, s, pq, p1, j0, jq);
+			rim_uint32_t(d, s, p0, p1, jq, j1);
+		}
+}
+
+/* Other sizes: the blocks element by element. */
+#define KTRANSPOSE(T)                                                                                 \
+	static void transpose_##T(kdsl_eng_rows d, kdsl_eng_rows s, int64_t rows, int64_t n)              \
+	{                                                                                                 \
+		for (int64_t j0 = 0; j0 < n; j0 += TB)                                                        \
+			for (int64_t p0 = 0; p0 < rows; p0 += TB)                                                 \
+				rim_##T(d, s, p0, rows - p0 < TB ? rows : p0 + TB, j0, n - j0 < TB ? n : j0 + TB);    \
+	}
+KTRANSPOSE(uint8_t)
+KTRANSPOSE(uint16_t)
+KTRANSPOSE(uint64_t)
+
+void kdsl_engine_transpose(kdsl_eng_rows dst, kdsl_eng_rows src, int64_t rows, int64_t n)
+{
+	switch (kdsl_dtype_size(src.dt)) {
+	case 1:
+		transpose_uint8_t(dst, src, rows, n);
+		break;
+	case 2:
+		transpose_uint16_t(dst, src, rows, n);
+		break;
+	case 4:
+		transpose4(dst, src, rows, n);
+		break;
+	default:
+		transpose_uint64_t(dst, src, rows, n);
+		break;
 	}
 }
 

@@ -7,7 +7,11 @@
  * bit on every isa: each element read as an f32 (kdsl_load_f32), computed
  * in f32 with one rounding per operation, stored with kdsl_store_f32.
  * The caller has checked the operands and snapshotted any source that
- * overlaps dst: operands here never share a byte with dst. */
+ * overlaps dst: operands here never share a byte with dst, but for a
+ * source of kdsl_engine_map, _tensor_scalar or _activation that is dst
+ * itself (the same rows, dtype and elements: an op in place), whose
+ * elements are each read before they are written (in-place kernels, or a
+ * chunk read into a buffer first). */
 #ifndef KDSL_NEURON_ENGINE_H
 #define KDSL_NEURON_ENGINE_H
 
@@ -67,6 +71,11 @@ void kdsl_engine_iota(kdsl_isa isa, kdsl_eng_rows dst, double base, double step,
  * dtype. */
 void kdsl_engine_select(kdsl_eng_rows dst, kdsl_eng_rows src, float fill, int64_t a, int64_t b, int64_t c,
                         int64_t cmp, int64_t rows, int64_t n);
+
+/* nc_transpose's move: element (j, p) of dst (rows of rows elements) is
+ * element (p, j) of src (rows of n elements), bit for bit; both of dtype
+ * src.dt, which is all that is read of dst.dt. */
+void kdsl_engine_transpose(kdsl_eng_rows dst, kdsl_eng_rows src, int64_t rows, int64_t n);
 
 /* The floats nc_matmul needs as scratch: its inputs converted once and a
  * block of accumulator rows (kdsl_rt holds one such area). */

@@ -194,6 +194,35 @@ static inline float KN(nan_rule)(float r, float x, float y)
 			float y = a[j];                                                                    \
 			o[j] = EXPR;                                                                       \
 		}                                                                                      \
+	}                                                                                          \
+	/* in place: o is the left (ibin, isca) or the right (jbin, irsca) operand */              \
+	static void KN(ibin_##NAME)(float *restrict o, const float *restrict b, int64_t n)         \
+	{                                                                                          \
+		for (int64_t j = 0; j < n; j++) {                                                      \
+			float x = o[j], y = b[j];                                                          \
+			o[j] = EXPR;                                                                       \
+		}                                                                                      \
+	}                                                                                          \
+	static void KN(jbin_##NAME)(float *restrict o, const float *restrict a, int64_t n)         \
+	{                                                                                          \
+		for (int64_t j = 0; j < n; j++) {                                                      \
+			float x = a[j], y = o[j];                                                          \
+			o[j] = EXPR;                                                                       \
+		}                                                                                      \
+	}                                                                                          \
+	static void KN(isca_##NAME)(float *restrict o, float y, int64_t n)                         \
+	{                                                                                          \
+		for (int64_t j = 0; j < n; j++) {                                                      \
+			float x = o[j];                                                                    \
+			o[j] = EXPR;                                                                       \
+		}                                                                                      \
+	}                                                                                          \
+	static void KN(irsca_##NAME)(float *restrict o, float x, int64_t n)                        \
+	{                                                                                          \
+		for (int64_t j = 0; j < n; j++) {                                                      \
+			float y = o[j];                                                                    \
+			o[j] = EXPR;                                                                       \
+		}                                                                                      \
 	}
 /* max and min in this form: NaN in x gives y, NaN in y gives y (x86's
  * maxps/minps, and what the engines' reference defines) */
@@ -373,6 +402,15 @@ static const eng_kernels KN(kernels) = {
 	.rsca = {[KDSL_ALU_ADD] = KN(rsca_add), [KDSL_ALU_SUBTRACT] = KN(rsca_sub),
 	         [KDSL_ALU_MULTIPLY] = KN(rsca_mul), [KDSL_ALU_MAX] = KN(rsca_max), [KDSL_ALU_MIN] = KN(rsca_min),
 	         [KDSL_ALU_DIVIDE] = KN(rsca_div)},
+	.ibin = {[KDSL_ALU_ADD] = KN(ibin_add), [KDSL_ALU_SUBTRACT] = KN(ibin_sub), [KDSL_ALU_MULTIPLY] = KN(ibin_mul),
+	         [KDSL_ALU_MAX] = KN(ibin_max), [KDSL_ALU_MIN] = KN(ibin_min), [KDSL_ALU_DIVIDE] = KN(ibin_div)},
+	.jbin = {[KDSL_ALU_ADD] = KN(jbin_add), [KDSL_ALU_SUBTRACT] = KN(jbin_sub), [KDSL_ALU_MULTIPLY] = KN(jbin_mul),
+	         [KDSL_ALU_MAX] = KN(jbin_max), [KDSL_ALU_MIN] = KN(jbin_min), [KDSL_ALU_DIVIDE] = KN(jbin_div)},
+	.isca = {[KDSL_ALU_ADD] = KN(isca_add), [KDSL_ALU_SUBTRACT] = KN(isca_sub), [KDSL_ALU_MULTIPLY] = KN(isca_mul),
+	         [KDSL_ALU_MAX] = KN(isca_max), [KDSL_ALU_MIN] = KN(isca_min), [KDSL_ALU_DIVIDE] = KN(isca_div)},
+	.irsca = {[KDSL_ALU_ADD] = KN(irsca_add), [KDSL_ALU_SUBTRACT] = KN(irsca_sub),
+	          [KDSL_ALU_MULTIPLY] = KN(irsca_mul), [KDSL_ALU_MAX] = KN(irsca_max),
+	          [KDSL_ALU_MIN] = KN(irsca_min), [KDSL_ALU_DIVIDE] = KN(irsca_div)},
 	.act = {[KDSL_ACT_COPY] = KN(act_copy), [KDSL_ACT_EXP] = KN(act_exp), [KDSL_ACT_RELU] = KN(act_relu),
 	        [KDSL_ACT_SQUARE] = KN(act_square), [KDSL_ACT_SQRT] = KN(act_sqrt), [KDSL_ACT_RSQRT] = KN(act_rsqrt),
 	        [KDSL_ACT_RECIPROCAL] = KN(act_reciprocal), [KDSL_ACT_LOG] = KN(act_log),

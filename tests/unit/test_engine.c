@@ -1,9 +1,10 @@
 /* test_engine.c: the neuron engine ops' vectorised kernels
  * (runtime/neuron_engine.c) against a plain scalar reference, byte for
  * byte: every op (tensor_copy converting, tensor_tensor and tensor_scalar
- * with each alu op, activation with each func, iota, nc_matmul) over
- * every dtype pair, partition counts 1, 7, 31 and 128, free sizes 1..513
- * around the vector widths, views that start off a vector boundary, and
+ * with each alu op, activation with each func, iota, nc_matmul, the
+ * element-wise ops in place, tensor_reduce's folds, nc_transpose's move)
+ * over every dtype pair, partition counts 1, 7, 31 and 128, free sizes
+ * 1..513 around the vector widths, views that start off a vector boundary, and
  * edge values (NaN payloads, infinities, -0, subnormals, f16 and bf16
  * ties, the f16 overflow boundary, integers past 2^31 and wrapping).
  * Every byte must match, NaN payloads included (kdsl's NaN rule).
@@ -428,6 +429,196 @@ START_TEST(matmul_matches_reference)
 }
 END_TEST
 
+/* An op in place (a source that is dst itself: no snapshot, the engine
+ * reads each chunk before writing it) gives the bytes the reference
+ * computes from dst's values before the op: tensor_tensor with a or b as
+ * dst, tensor_scalar and activation with src as dst, each dtype. */
+START_TEST(in_place_matches_reference)
+{
+	static const int kinds[][2] = {{K_TT, 0}, {K_TT, 1}, {K_TS, 0}, {K_ACT, 0}};
+	static const int64_t codes[] = {KDSL_ALU_ADD, KDSL_ALU_MULTIPLY, KDSL_ALU_DIVIDE, KDSL_ALU_MAX};
+	static unsigned char exp[128 * REG];
+	uint64_t s = 7;
+	int64_t cases = 0;
+
+	for (int dt = 1; dt < KDSL_NDTYPE; dt++)
+		for (size_t ki = 0; ki < sizeof kinds / sizeof kinds[0]; ki++)
+			for (size_t pi = 0; pi < sizeof part_counts / sizeof part_counts[0]; pi++, cases++) {
+				int kind = kinds[ki][0], bsrc = kinds[ki][1];
+				int64_t np = part_counts[pi], n = free_sizes[(size_t)(cases * 5) % (np == 128 ? 14 : 26)];
+				int64_t off = cases % 3, code = kind == K_ACT ? KDSL_ACT_SQUARE : codes[cases % 4];
+				kdsl_tile d = tile(2, np, off, n, (kdsl_dtype)dt), o = tile(1, np, (off + 1) % 3, n, KDSL_F32);
+				kdsl_tile a = bsrc ? o : d, b = bsrc ? d : o;
+				double y = scalars[(size_t)cases % (sizeof scalars / sizeof scalars[0])];
+				fill(np, n, (kdsl_dtype)dt, KDSL_F32, (kdsl_dtype)dt, &s);
+				reference(kind, code, d, a, b, (float)y, exp);
+				ck_assert_int_eq(run_op(kind, code, d, a, b, y), KDSL_OK);
+				for (int64_t p = 0; p < np; p++)
+					ck_assert_msg(same_bytes(d.base + (size_t)p * sps, exp + (size_t)p * REG, span(n)),
+					              "in place kind %d (b is dst: %d) code %lld %s [%lld, %lld] off %lld: "
+					              "partition %lld differs", kind, bsrc, (long long)code,
+					              kdsl_dtype_name(d.dt), (long long)np, (long long)n, (long long)off,
+					              (long long)p);
+			}
+}
+END_TEST
+
+/* The in-place forms with more than one step: tensor_scalar with the
+ * scalar on either side and one or two operators, activation with a
+ * scale and a bias; dst's values before the op are the source. */
+static float ref_two_step(int act, int64_t code, int rev, int two, float x, float y)
+{
+	float t;
+	if (act)
+		return ref_act(code, ref_alu(KDSL_ALU_ADD, ref_alu(KDSL_ALU_MULTIPLY, x, y), 0.5f));
+	t = rev ? ref_alu(code, y, x) : ref_alu(code, x, y);
+	return two ? ref_alu(KDSL_ALU_SUBTRACT, t, 1.5f) : t;
+}
+
+START_TEST(in_place_steps_match_reference)
+{
+	static const kdsl_dtype dts[] = {KDSL_F32, KDSL_F16, KDSL_I32};
+	static const int64_t codes[] = {KDSL_ALU_SUBTRACT, KDSL_ALU_DIVIDE, KDSL_ALU_MIN, KDSL_ALU_ADD};
+	static unsigned char exp[128 * REG];
+	uint64_t s = 11;
+	int64_t cases = 0;
+
+	for (size_t di = 0; di < sizeof dts / sizeof dts[0]; di++)
+		for (int form = 0; form < 4; form++)   /* ts reversed, ts two operators, both, activation */
+			for (size_t pi = 0; pi < sizeof part_counts / sizeof part_counts[0]; pi++, cases++) {
+				int act = form == 3, rev = form == 0 || form == 2, two = form >= 1;
+				int64_t np = part_counts[pi], n = free_sizes[(size_t)(cases * 3) % (np == 128 ? 14 : 26)];
+				int64_t off = cases % 3, code = act ? KDSL_ACT_SQUARE : codes[cases % 4];
+				kdsl_tile d = tile(2, np, off, n, dts[di]);
+				size_t ds = kdsl_dtype_size(d.dt);
+				float y = (float)scalars[(size_t)cases % (sizeof scalars / sizeof scalars[0])];
+				int rc;
+				fill(np, n, dts[di], dts[di], dts[di], &s);
+				for (int64_t p = 0; p < np; p++) {
+					memcpy(exp + (size_t)p * REG, d.base + (size_t)p * sps, span(n));
+					for (int64_t j = 0; j < n; j++)
+						kdsl_store_f32(d.dt, exp + (size_t)p * REG + (size_t)(off + j) * ds,
+						               ref_two_step(act, code, rev, two, kdsl_load_f32(d.dt, at(d, p, j)), y));
+				}
+				if (act)
+					rc = kdsl_neuron_activation(rt, &site, d, ct(d), code, kdsl_ctile_none(), 0.5,
+					                            kdsl_ctile_none(), y);
+				else
+					rc = kdsl_neuron_tensor_scalar(rt, &site, d, ct(d), code, kdsl_ctile_none(), y, rev,
+					                               two ? KDSL_ALU_SUBTRACT : KDSL_ALU_BYPASS, kdsl_ctile_none(),
+					                               1.5, 0);
+				ck_assert_int_eq(rc, KDSL_OK);
+				for (int64_t p = 0; p < np; p++)
+					ck_assert_msg(same_bytes(d.base + (size_t)p * sps, exp + (size_t)p * REG, span(n)),
+					              "in place form %d code %lld %s [%lld, %lld] off %lld: partition %lld differs",
+					              form, (long long)code, kdsl_dtype_name(d.dt), (long long)np, (long long)n,
+					              (long long)off, (long long)p);
+			}
+}
+END_TEST
+
+/* tensor_reduce: element p of dst is the fold of partition p of src from
+ * element 0 in f32 (add and multiply under the NaN rule at every step),
+ * times -1 when negated, stored to dst's dtype.  Rows of NaN-heavy edge
+ * values and rows of finite values (whose sums round at every step),
+ * partition counts around the rows the engine folds together. */
+static float ref_fold(int64_t op, kdsl_tile a, int64_t p, int negate)
+{
+	float acc = kdsl_load_f32(a.dt, at(a, p, 0));
+	for (int64_t j = 1; j < a.n; j++)
+		acc = ref_alu(op, acc, kdsl_load_f32(a.dt, at(a, p, j)));
+	return negate ? ref_alu(KDSL_ALU_MULTIPLY, acc, -1.0f) : acc;
+}
+
+/* Finite values: multiples of 1/8 up to about 2^12 (sums that round),
+ * near 1 (products that stay finite for a while), or an edge value on
+ * one element in 1024 (a NaN row now and then, two payloads, inf - inf). */
+static void fill_finite(kdsl_tile a, uint64_t *s)
+{
+	for (int64_t p = 0; p < a.np; p++)
+		for (int64_t j = 0; j < a.n; j++) {
+			uint64_t r = rnd(s);
+			float f = (r & 1) ? (float)((int64_t)(r >> 8) % 32768 - 16384) / 8.0f
+			                  : 1.0f + (float)((int64_t)(r >> 8) % 1024 - 512) / 8192.0f;
+			if ((r >> 40) % 1024 == 0) {
+				uint32_t u = f32_edges[(r >> 48) % 8];
+				memcpy(&f, &u, 4);
+			}
+			kdsl_store_f32(a.dt, at(a, p, j), f);
+		}
+}
+
+START_TEST(reduce_matches_reference)
+{
+	static const kdsl_dtype sdts[] = {KDSL_F32, KDSL_F16, KDSL_BF16, KDSL_I32};
+	static const int64_t nps[] = {1, 7, 8, 9, 17, 31, 128};
+	static const int64_t ops4[] = {KDSL_ALU_ADD, KDSL_ALU_MULTIPLY, KDSL_ALU_MAX, KDSL_ALU_MIN};
+	uint64_t s = 99;
+	int64_t cases = 0;
+
+	for (size_t oi = 0; oi < 4; oi++)
+		for (size_t si = 0; si < sizeof sdts / sizeof sdts[0]; si++)
+			for (size_t pi = 0; pi < sizeof nps / sizeof nps[0]; pi++)
+				for (int finite = 0; finite < 2; finite++, cases++) {
+					int64_t np = nps[pi], n = free_sizes[(size_t)(cases * 7) % 26], off = cases % 3;
+					int negate = (int)(cases / 2 % 2);
+					kdsl_dtype dd = cases % 3 ? KDSL_F32 : KDSL_F16;
+					kdsl_tile a = tile(0, np, off, n, sdts[si]), d = tile(2, np, (off + 1) % 3, 1, dd);
+					unsigned char want[128][8];
+					fill(np, n, sdts[si], sdts[si], dd, &s);
+					if (finite)
+						fill_finite(a, &s);
+					for (int64_t p = 0; p < np; p++)
+						kdsl_store_f32(dd, want[p], ref_fold(ops4[oi], a, p, negate));
+					ck_assert_int_eq(kdsl_neuron_tensor_reduce(rt, &site, d, ct(a), ops4[oi], negate), KDSL_OK);
+					for (int64_t p = 0; p < np; p++)
+						ck_assert_msg(same_bytes(at(d, p, 0), want[p], kdsl_dtype_size(dd)),
+						              "reduce op %lld %s -> %s [%lld, %lld] negate %d finite %d: partition "
+						              "%lld differs", (long long)ops4[oi], kdsl_dtype_name(sdts[si]),
+						              kdsl_dtype_name(dd), (long long)np, (long long)n, negate, finite,
+						              (long long)p);
+				}
+}
+END_TEST
+
+/* nc_transpose moves bits: element (j, p) of dst is element (p, j) of
+ * src for every element size, at shapes around the 4 x 4 squares and
+ * 16 x 16 blocks of the engine, views off their row starts; the psum
+ * bytes around dst's view are unchanged. */
+START_TEST(transpose_matches_reference)
+{
+	static const kdsl_dtype dts[] = {KDSL_U8, KDSL_F16, KDSL_F32, KDSL_I64};
+	static const int64_t shapes[][2] = {{1, 1}, {3, 5}, {4, 4}, {5, 17}, {16, 16}, {17, 33},
+	                                    {128, 128}, {128, 3}, {7, 128}, {64, 100}};
+	static unsigned char want[128 * REG];
+	uint64_t s = 5;
+	int64_t cases = 0;
+
+	for (size_t di = 0; di < sizeof dts / sizeof dts[0]; di++)
+		for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++, cases++) {
+			int64_t P = shapes[si][0], N = shapes[si][1], off = cases % 3, doff = (cases + 1) % 3;
+			size_t z = kdsl_dtype_size(dts[di]), row = (size_t)(P + 3) * 8 + GUARD;
+			kdsl_tile a = tile(0, P, off, N, dts[di]);
+			kdsl_tile d = kdsl_tile_of(psum, pps, (size_t)(doff + P) * z, N, 0, N, doff, P, KDSL_MEM_PSUM, dts[di]);
+			fill(P, N, dts[di], dts[di], dts[di], &s);
+			for (int64_t j = 0; j < N; j++) {
+				for (size_t o = 0; o < row; o += 8) {
+					uint64_t v = rnd(&s);
+					memcpy(psum + (size_t)j * pps + o, &v, 8);
+				}
+				memcpy(want + (size_t)j * REG, psum + (size_t)j * pps, row);
+				for (int64_t p = 0; p < P; p++)
+					memcpy(want + (size_t)j * REG + (size_t)(doff + p) * z, at(a, p, j), z);
+			}
+			ck_assert_int_eq(kdsl_neuron_nc_transpose(rt, &site, d, ct(a)), KDSL_OK);
+			for (int64_t j = 0; j < N; j++)
+				ck_assert_msg(same_bytes(psum + (size_t)j * pps, want + (size_t)j * REG, row),
+				              "transpose %s [%lld, %lld]: dst partition %lld differs", kdsl_dtype_name(dts[di]),
+				              (long long)P, (long long)N, (long long)j);
+		}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("engine");
@@ -438,6 +629,10 @@ int main(void)
 	tcase_add_loop_test(tc, elementwise_matches_reference, 0, (int)(sizeof ops / sizeof ops[0]));
 	tcase_add_test(tc, iota_matches_reference);
 	tcase_add_test(tc, matmul_matches_reference);
+	tcase_add_test(tc, in_place_matches_reference);
+	tcase_add_test(tc, in_place_steps_match_reference);
+	tcase_add_test(tc, reduce_matches_reference);
+	tcase_add_test(tc, transpose_matches_reference);
 	suite_add_tcase(s, tc);
 	return kd_check_run(s);
 }
