@@ -154,6 +154,40 @@ static int mask_eq(const int64_t *a, const int64_t *b)
 	return !(x[0] | x[1]);
 }
 
+#if SHUF_HAVE_AVX2
+/* mask_eq with 32-byte vectors: half the loads. */
+SHUF_AVX2 static int mask_eq_avx2(const int64_t *a, const int64_t *b)
+{
+	typedef uint64_t u64x4 __attribute__((vector_size(32)));
+	u64x4 x = {0, 0, 0, 0}, y = {0, 0, 0, 0}, p, q;
+	int i;
+
+#pragma GCC unroll 4
+	for (i = 0; i < QUAD; i += 8) {
+		memcpy(&p, a + i, 32);
+		memcpy(&q, b + i, 32);
+		x |= p ^ q;
+		memcpy(&p, a + i + 4, 32);
+		memcpy(&q, b + i + 4, 32);
+		y |= p ^ q;
+	}
+	x |= y;
+	return !(x[0] | x[1] | x[2] | x[3]);
+}
+#endif
+
+/* The 32 entries equal, with the widest vectors the runtime uses. */
+static inline int mask_same(const kdsl_rt *rt, const int64_t *a, const int64_t *b)
+{
+#if SHUF_HAVE_AVX2
+	if (rt->isa >= KDSL_ISA_AVX2)
+		return mask_eq_avx2(a, b);
+#else
+	(void)rt;
+#endif
+	return mask_eq(a, b);
+}
+
 /* entry_get past the slot found last: the others, then a miss, which
  * checks the range (a hit was checked when it was built) and builds the
  * entry into a slot other than `keep` (the entry the caller still holds;
@@ -167,7 +201,7 @@ static kdsl_shuf_entry *entry_search(kdsl_rt *rt, const kdsl_site *site, const i
 
 	for (i = 1; i < KDSL_SHUF_CACHE; i++) {
 		e = &c->e[k = (c->hit + i) % KDSL_SHUF_CACHE];
-		if (e->rows == rows && e->inplace == inplace && mask_eq(e->mask, mask)) {
+		if (e->rows == rows && e->inplace == inplace && mask_same(rt, e->mask, mask)) {
 			c->hit = k;
 			return e;
 		}
@@ -196,7 +230,7 @@ static inline kdsl_shuf_entry *entry_get(kdsl_rt *rt, const kdsl_site *site, con
 {
 	kdsl_shuf_entry *e = &rt->shuf.e[rt->shuf.hit];
 
-	if (e->rows == rows && e->inplace == inplace && mask_eq(e->mask, mask))
+	if (e->rows == rows && e->inplace == inplace && mask_same(rt, e->mask, mask))
 		return e;
 	return entry_search(rt, site, mask, dnp, snp, rows, inplace, keep);
 }
