@@ -525,7 +525,8 @@ static int copy_rows(kdsl_rt *rt, const kdsl_site *site, const view *d, view s)
 		for (p = 0; p < d->np; p++)
 			kdsl_copy_row(wrow(d, p), row(&s, p), (size_t)d->n * d->size);
 	}
-	free(buf);
+	if (buf)   /* free(NULL) is a call through the PLT too */
+		free(buf);
 	return KDSL_OK;
 }
 
