@@ -51,12 +51,7 @@ void kdsl_dtype_store_bits(kdsl_dtype dt, void *p, uint64_t bits)
 
 size_t kdsl_dtype_size(kdsl_dtype dt)
 {
-	switch (dt) {
-#define SIZE_CASE(d, name, vendor, ctype, bytes, ...) case d: return bytes;
-	KDSL_DTYPE_LIST(SIZE_CASE)
-#undef SIZE_CASE
-	}
-	return 0;
+	return kdsl_dt_bytes(dt);
 }
 
 const char *kdsl_dtype_name(kdsl_dtype dt)

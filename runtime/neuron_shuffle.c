@@ -131,31 +131,77 @@ static void plan_build(kdsl_shuf_entry *e, int rows, int inplace)
 	pl->pairs = c == 2 * pl->ncyc;
 }
 
-/* The 32 entries equal, without a branch per entry. */
+/* The 32 entries equal: 16-byte vectors XORed and ORed together, no
+ * branch per entry (a loop of them, or of 64-bit words, was a sixth of a
+ * call that moves nothing). */
 static int mask_eq(const int64_t *a, const int64_t *b)
 {
-	uint64_t x = 0;
+	typedef uint64_t u64x2 __attribute__((vector_size(16)));
+	u64x2 x = {0, 0}, y = {0, 0}, p, q;
 	int i;
 
-	for (i = 0; i < QUAD; i++)
-		x |= (uint64_t)(a[i] ^ b[i]);
-	return !x;
+	/* two chains of ORs, half as long */
+#pragma GCC unroll 8
+	for (i = 0; i < QUAD; i += 4) {
+		memcpy(&p, a + i, 16);
+		memcpy(&q, b + i, 16);
+		x |= p ^ q;
+		memcpy(&p, a + i + 2, 16);
+		memcpy(&q, b + i + 2, 16);
+		y |= p ^ q;
+	}
+	x |= y;
+	return !(x[0] | x[1]);
 }
 
-/* The cache entry for (mask, rows, inplace), or NULL after reporting a
- * mask entry out of range.  A miss checks the range (a hit was checked
- * when it was built) and builds the entry into a slot other than `keep`
- * (the entry the caller still holds; NULL: none). */
-static kdsl_shuf_entry *entry_get(kdsl_rt *rt, const kdsl_site *site, const int64_t *mask, int64_t dnp,
-                                        int64_t snp, int rows, int inplace, const kdsl_shuf_entry *keep)
+#if SHUF_HAVE_AVX2
+/* mask_eq with 32-byte vectors: half the loads. */
+SHUF_AVX2 static int mask_eq_avx2(const int64_t *a, const int64_t *b)
+{
+	typedef uint64_t u64x4 __attribute__((vector_size(32)));
+	u64x4 x = {0, 0, 0, 0}, y = {0, 0, 0, 0}, p, q;
+	int i;
+
+#pragma GCC unroll 4
+	for (i = 0; i < QUAD; i += 8) {
+		memcpy(&p, a + i, 32);
+		memcpy(&q, b + i, 32);
+		x |= p ^ q;
+		memcpy(&p, a + i + 4, 32);
+		memcpy(&q, b + i + 4, 32);
+		y |= p ^ q;
+	}
+	x |= y;
+	return !(x[0] | x[1] | x[2] | x[3]);
+}
+#endif
+
+/* The 32 entries equal, with the widest vectors the runtime uses. */
+static inline int mask_same(const kdsl_rt *rt, const int64_t *a, const int64_t *b)
+{
+#if SHUF_HAVE_AVX2
+	if (rt->isa >= KDSL_ISA_AVX2)
+		return mask_eq_avx2(a, b);
+#else
+	(void)rt;
+#endif
+	return mask_eq(a, b);
+}
+
+/* entry_get past the slot found last: the others, then a miss, which
+ * checks the range (a hit was checked when it was built) and builds the
+ * entry into a slot other than `keep` (the entry the caller still holds;
+ * NULL: none). */
+static kdsl_shuf_entry *entry_search(kdsl_rt *rt, const kdsl_site *site, const int64_t *mask, int64_t dnp,
+                                     int64_t snp, int rows, int inplace, const kdsl_shuf_entry *keep)
 {
 	kdsl_shuf_cache *c = &rt->shuf;
 	kdsl_shuf_entry *e;
 	unsigned i, k;
 
-	for (i = 0; i < KDSL_SHUF_CACHE; i++) {
+	for (i = 1; i < KDSL_SHUF_CACHE; i++) {
 		e = &c->e[k = (c->hit + i) % KDSL_SHUF_CACHE];
-		if (e->rows == rows && e->inplace == inplace && mask_eq(e->mask, mask)) {
+		if (e->rows == rows && e->inplace == inplace && mask_same(rt, e->mask, mask)) {
 			c->hit = k;
 			return e;
 		}
@@ -174,6 +220,19 @@ static kdsl_shuf_entry *entry_get(kdsl_rt *rt, const kdsl_site *site, const int6
 	e->inplace = inplace;
 	plan_build(e, rows, inplace);
 	return e;
+}
+
+/* The cache entry for (mask, rows, inplace), or NULL after reporting a
+ * mask entry out of range.  The slot found last is tried inline: a
+ * kernel shuffles with one mask many times in a row. */
+static inline kdsl_shuf_entry *entry_get(kdsl_rt *rt, const kdsl_site *site, const int64_t *mask, int64_t dnp,
+                                         int64_t snp, int rows, int inplace, const kdsl_shuf_entry *keep)
+{
+	kdsl_shuf_entry *e = &rt->shuf.e[rt->shuf.hit];
+
+	if (e->rows == rows && e->inplace == inplace && mask_same(rt, e->mask, mask))
+		return e;
+	return entry_search(rt, site, mask, dnp, snp, rows, inplace, keep);
 }
 
 /* The mask's rules, then its plans.  The reach of the entries is read

@@ -82,12 +82,29 @@ kdsl_isa kdsl_isa_detect(void);
 /* The blend for element and predicate widths in bytes. */
 kdsl_blend_fn kdsl_blend_select(kdsl_isa isa, size_t wbytes, size_t pbytes);
 
+/* The bytes of one element of dt, 0 for a value that is no dtype: the
+ * table of kdsl_hw.h inline, for the checks every op runs (the exported
+ * kdsl_dtype_size is a call through the PLT from inside the library). */
+static inline size_t kdsl_dt_bytes(kdsl_dtype dt)
+{
+	static const unsigned char bytes[KDSL_NDTYPE] = {
+#define KDSL_DT_BYTES_(d, name, vendor, ctype, b, ...) [d] = b,
+		KDSL_DTYPE_LIST(KDSL_DT_BYTES_)
+#undef KDSL_DT_BYTES_
+	};
+	return (unsigned)dt < KDSL_NDTYPE ? bytes[dt] : 0;
+}
+
 /* a / b, with a % b in *rem.  A 64-bit divide costs 40-90 cycles on
  * common x86 cores, a 32-bit one far less, and the runtime's offsets and
  * strides fit in 32 bits: the checks of a neuron op did a dozen 64-bit
  * divides, as long as copying a 16 KiB tile. */
 static inline uint64_t kdsl_divmod(uint64_t a, uint64_t b, uint64_t *rem)
 {
+	if (a < b) {   /* the usual place: a tile's first partition, rows next to each other */
+		*rem = a;
+		return 0;
+	}
 	if (((a | b) >> 32) == 0) {
 		uint32_t q = (uint32_t)a / (uint32_t)b;
 		*rem = (uint32_t)a - q * (uint32_t)b;
@@ -195,7 +212,7 @@ static inline float kdsl_load_f32(kdsl_dtype dt, const void *p)
 	union { int8_t i8; int16_t i16; int32_t i32; int64_t i64; uint8_t u8; uint16_t u16;
 		uint32_t u32; uint64_t u64; float f; } u;
 
-	memcpy(&u, p, kdsl_dtype_size(dt));
+	memcpy(&u, p, kdsl_dt_bytes(dt));
 	switch (dt) {
 	case KDSL_I8: return u.i8;
 	case KDSL_I16: return u.i16;

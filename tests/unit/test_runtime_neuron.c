@@ -4,6 +4,7 @@
 #include <check.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -302,6 +303,74 @@ START_TEST(tile_hostile_geometry)
 	ck_assert_int_eq(kdsl_neuron_load(rt, &site, sub(sb, 0, 1, 0, 8), ct(fits)), KDSL_OK);
 	/* a NULL runtime is an error, not a crash */
 	ck_assert_int_eq(kdsl_neuron_load(NULL, &site, sb, ct(t)), KDSL_ERR_ARG);
+}
+END_TEST
+
+/* The checks of a tile take an inline path for contiguous on-chip tiles
+ * whose storage starts in the memory's first partition and pass every
+ * rule; anything else goes through the full checks.  At each edge of
+ * that path a tile is accepted or refused with the full checks' text
+ * (dst's error before src's), whichever path decides. */
+START_TEST(tile_checks_fast_path_edges)
+{
+	size_t pb = kdsl_rt_partition_bytes(rt, KDSL_MEM_SBUF), ps = kdsl_rt_partition_stride(rt, KDSL_MEM_SBUF);
+	kdsl_tile ok = tile(KDSL_MEM_SBUF, 0, 128, 8, KDSL_F32), t;
+	static const struct {
+		int edge;          /* which field is moved, below */
+		int rc;
+		const char *msg;   /* the error after "t.k:1:1: op: ", NULL when accepted */
+	} cases[] = {
+		{0, KDSL_OK, NULL},                                      /* the last 32 bytes of partition 0 */
+		{1, KDSL_ERR_BOUNDS, "dst lies outside sbuf"},           /* 4 bytes further: into the pad */
+		{2, KDSL_OK, NULL},                                      /* a whole partition's bytes */
+		{3, KDSL_ERR_BOUNDS, "dst lies outside sbuf"},           /* one element more */
+		{4, KDSL_OK, NULL},                                      /* stored from partition 1 on, 127 of them */
+		{5, KDSL_ERR_BOUNDS, "dst lies outside sbuf"},           /* ... 128 of them */
+		{6, KDSL_ERR_ARG, "dst is not a valid tile"},            /* pbytes not whole elements */
+		{7, KDSL_ERR_ARG, "dst has no valid dtype"},             /* dtype 0 */
+		{8, KDSL_ERR_ARG, "dst has no valid dtype"},             /* one past the last dtype */
+		{9, KDSL_ERR_BOUNDS, "dst lies outside sbuf"},           /* another partition stride */
+		{10, KDSL_ERR_BOUNDS, "dst: partitions 1..128 are outside its 128 partitions"},
+		{11, KDSL_ERR_BOUNDS, "dst: elements 1..8 of each partition are outside its 8"},
+		{12, KDSL_ERR_ARG, "dst is not in this runtime's sbuf"}, /* a byte before sbuf */
+		{13, KDSL_ERR_ARG, "dst is not a valid tile"},           /* no partitions */
+		{14, KDSL_OK, NULL},                                     /* psum, its last partition */
+	};
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		t = ok;
+		switch (cases[i].edge) {
+		case 0: t = tile(KDSL_MEM_SBUF, pb - 32, 128, 8, KDSL_F32); break;
+		case 1: t = tile(KDSL_MEM_SBUF, pb - 28, 128, 8, KDSL_F32); break;
+		case 2: t = sub(tile(KDSL_MEM_SBUF, 0, 128, (int64_t)pb / 4, KDSL_F32), 0, 128, 0, 8); break;
+		case 3: t = sub(tile(KDSL_MEM_SBUF, 0, 128, (int64_t)pb / 4 + 1, KDSL_F32), 0, 128, 0, 8); break;
+		case 4: t = sub(tile(KDSL_MEM_SBUF, ps, 127, 8, KDSL_F32), 0, 127, 0, 8); break;
+		case 5: t = tile(KDSL_MEM_SBUF, ps, 128, 8, KDSL_F32); break;
+		case 6: t.pbytes = 30; t.n = 7; break;
+		case 7: t.dt = (kdsl_dtype)0; break;
+		case 8: t.dt = (kdsl_dtype)KDSL_NDTYPE; break;
+		case 9: t.pstride = ps + 64; t.nparts = t.np = 4; break;
+		case 10: t.p0 = 1; break;
+		case 11: t.off = 1; break;
+		case 12: t.base -= 1; break;
+		case 13: t.nparts = 0; break;
+		case 14: t = sub(tile(KDSL_MEM_PSUM, kdsl_rt_partition_stride(rt, KDSL_MEM_PSUM) * 127, 1, 8, KDSL_F32),
+		                 0, 1, 0, 8); break;
+		}
+		/* src as broken as dst: dst's error comes first */
+		kdsl_tile src = cases[i].rc ? t : sub(ok, 0, t.np, 0, t.n);
+		int rc = kdsl_neuron_tensor_copy(rt, &site, t, ct(src));
+		ck_assert_msg(rc == cases[i].rc, "case %d: rc %d, %s", cases[i].edge, rc, kdsl_rt_last_error(rt));
+		if (cases[i].msg) {
+			char want[160];
+			snprintf(want, sizeof want, "t.k:1:1: op: %s", cases[i].msg);
+			ck_assert_str_eq(kdsl_rt_last_error(rt), want);
+			/* the same tile as src, after a valid dst: the same text for src */
+			ck_assert_int_eq(kdsl_neuron_tensor_copy(rt, &site, sub(ok, 0, t.np, 0, t.n), ct(t)), cases[i].rc);
+			snprintf(want, sizeof want, "t.k:1:1: op: src%s", cases[i].msg + 3);
+			ck_assert_str_eq(kdsl_rt_last_error(rt), want);
+		}
+	}
 }
 END_TEST
 
@@ -982,6 +1051,7 @@ int main(void)
 	tcase_add_test(tc, shuffle_rules_at_run_time);
 	tcase_add_test(tc, shuffle_random_against_reference);
 	tcase_add_test(tc, tile_checks);
+	tcase_add_test(tc, tile_checks_fast_path_edges);
 	tcase_add_test(tc, predicated_blend);
 	tcase_add_test(tc, predicated_random_against_reference);
 	tcase_add_test(tc, predicated_scalar_cast_and_rules);
