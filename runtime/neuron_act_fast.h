@@ -1,0 +1,140 @@
+/* neuron_act_fast.h: vectorisable exp and sigmoid for the activation
+ * kernels, included by neuron_engine_kern.h once per instruction set (no
+ * guard around the KN(...) functions; the constants once).
+ *
+ * The activations are defined through libm's double functions rounded
+ * once to f32: exp(x) = (float)exp((double)x), sigmoid(x) =
+ * (float)(1.0 / (1.0 + exp(-(double)x))).  A call per element is slow and
+ * no vector library gives those bits, so each lane computes the double
+ * value y with af_exp below, whose relative error against e^x is under
+ * 2^-45 (see its comment), and rounds the two doubles y * (1 - 2^-36) and
+ * y * (1 + 2^-36) to f32.  libm's double exp is within 2^-52 of e^x, the
+ * sigmoid's sum and quotient add 2^-52 each on either side, and the two
+ * products are within 2^-53 of their exact values: the interval they
+ * bound holds both y and the libm definition with room to spare.
+ * Rounding to f32 is monotone, so when the two round to the same float
+ * every value between them does, the definition's included: that float
+ * is the result.  Otherwise (the lane is "hard": e^x lies within about
+ * 2^-36 of an f32 rounding boundary, about one lane in 2^11) or for a NaN
+ * input, a second pass over the block's flagged lanes calls libm.  The
+ * main loop is branch-free, so gcc vectorises it for every instruction
+ * set; the bytes are the definition's on each (tests/unit/test_engine.c
+ * sweeps them, tools/act_exhaustive.c checks all 2^32 inputs).
+ *
+ * Inputs beyond the range af_exp serves are clamped to +-AF_XMAX first:
+ * e^120 is past FLT_MAX and e^-120 below half the least f32 subnormal,
+ * so for |x| >= 120 the clamped lane and the definition (inf, or a double
+ * that rounds to +0) give the same float; +-inf are covered alike. */
+
+#ifndef KDSL_NEURON_ACT_FAST_CONSTS
+#define KDSL_NEURON_ACT_FAST_CONSTS
+enum { AF_BLOCK = 256 };                /* lanes per flag pass (a kernel chunk is 512) */
+#define AF_XMAX 120.0                   /* the clamp: see above */
+#define AF_DELTA 0x1p-36                /* the guard's relative width */
+#define AF_INVLN2 0x1.71547652b82fep0   /* 1 / ln 2 */
+/* Cody-Waite: ln 2 = AF_LN2HI + AF_LN2LO + 2^-86.1; AF_LN2HI has 32
+ * significant bits, so k * AF_LN2HI is exact for |k| < 2^21 */
+#define AF_LN2HI 0x1.62e42feep-1
+#define AF_LN2LO 0x1.a39ef35793c76p-33
+#define AF_SHIFT 0x1.8p52   /* adding it rounds to an integer held in the low bits */
+#endif
+
+/* e^x in double for |x| <= AF_XMAX (no NaN), relative error under 2^-45.
+ * x = k ln2 + r with k = round(x / ln2), |k| <= 174, so |r| <= 0.3466
+ * (the product x * AF_INVLN2 is rounded: k may be off by one only where
+ * |r| is at ln2 / 2 within 2^-44); r's own error is below 2^-60 absolute.
+ * e^r is its Taylor polynomial of degree 11 by Horner: the truncation,
+ * |r|^12 / 12! against e^r >= e^-|r|, is below 2^-46.6 relative, and the
+ * 22 roundings of Horner's steps (condition number <= e^(2|r|) = 2) below
+ * 44 * 2^-53 = 2^-47.5; together under 2^-46.  2^k is built in the
+ * exponent field, and p * 2^k is exact (e^-120 is a normal double). */
+static inline double KN(af_exp)(double x)
+{
+	double z = x * AF_INVLN2 + AF_SHIFT, kd = z - AF_SHIFT, r, p, s;
+	uint64_t zb, sb;
+
+	r = (x - kd * AF_LN2HI) - kd * AF_LN2LO;
+	p = 0x1.ae64567f544e4p-26;               /* 1/11! */
+	p = p * r + 0x1.27e4fb7789f5cp-22;       /* 1/10! */
+	p = p * r + 0x1.71de3a556c734p-19;       /* 1/9! */
+	p = p * r + 0x1.a01a01a01a01ap-16;       /* 1/8! */
+	p = p * r + 0x1.a01a01a01a01ap-13;       /* 1/7! */
+	p = p * r + 0x1.6c16c16c16c17p-10;       /* 1/6! */
+	p = p * r + 0x1.1111111111111p-7;        /* 1/5! */
+	p = p * r + 0x1.5555555555555p-5;        /* 1/4! */
+	p = p * r + 0x1.5555555555555p-3;        /* 1/3! */
+	p = p * r + 0.5;
+	p = p * r + 1.0;
+	p = p * r + 1.0;
+	/* z's low bits are k (two's complement); k + 1023 in 1..2046 */
+	memcpy(&zb, &z, 8);
+	sb = (zb + 1023u) << 52;
+	memcpy(&s, &sb, 8);
+	return p * s;
+}
+
+/* c = s * x clamped to [-AF_XMAX, AF_XMAX] (s = +-1, exact); a NaN stays
+ * NaN, and so does af_exp of it (the integer steps only move bits), so
+ * af_round flags its lane.  A loop of its own: inlined into the main loop,
+ * gcc specialises the clamped lanes into branches and vectorises none. */
+static void KN(af_clamp)(float *restrict c, const float *restrict x, float s, int64_t n)
+{
+	for (int64_t j = 0; j < n; j++) {
+		float v = s * x[j];
+		v = v < (float)-AF_XMAX ? (float)-AF_XMAX : v;
+		c[j] = v > (float)AF_XMAX ? (float)AF_XMAX : v;
+	}
+}
+
+/* The guard: y's f32 in *o, and nonzero when y * (1 +- AF_DELTA) round to
+ * different floats or y is NaN (NaN != NaN), so the lane needs libm. */
+static inline int64_t KN(af_round)(float *o, double y)
+{
+	float lo = (float)(y * (1.0 - AF_DELTA)), hi = (float)(y * (1.0 + AF_DELTA));
+	*o = lo;
+	return (int64_t)(lo != hi);
+}
+
+/* exp over n lanes: the fast pass, then libm for the flagged lanes. */
+static void KN(act_exp)(float *restrict o, const float *restrict a, int64_t n)
+{
+	int64_t hard[AF_BLOCK];
+	float c[AF_BLOCK];
+
+	for (int64_t j0 = 0; j0 < n; j0 += AF_BLOCK) {
+		int64_t len = n - j0 < AF_BLOCK ? n - j0 : AF_BLOCK, any = 0;
+		float *restrict ob = o + j0;
+		const float *restrict ab = a + j0;
+		KN(af_clamp)(c, ab, 1.0f, len);
+		for (int64_t j = 0; j < len; j++) {
+			hard[j] = KN(af_round)(ob + j, KN(af_exp)(c[j]));
+			any |= hard[j];
+		}
+		for (int64_t j = 0; any && j < len; j++)
+			if (hard[j])
+				ob[j] = (float)exp((double)ab[j]);
+	}
+}
+
+/* sigmoid over n lanes: 1 / (1 + e^-x) with the fast e^-x (the same
+ * clamp: for |x| >= 120 the result is 1.0f or +0 either way). */
+static void KN(act_sigmoid)(float *restrict o, const float *restrict a, int64_t n)
+{
+	int64_t hard[AF_BLOCK];
+	float c[AF_BLOCK];
+
+	for (int64_t j0 = 0; j0 < n; j0 += AF_BLOCK) {
+		int64_t len = n - j0 < AF_BLOCK ? n - j0 : AF_BLOCK, any = 0;
+		float *restrict ob = o + j0;
+		const float *restrict ab = a + j0;
+		KN(af_clamp)(c, ab, -1.0f, len);
+		for (int64_t j = 0; j < len; j++) {
+			double e = KN(af_exp)(c[j]);
+			hard[j] = KN(af_round)(ob + j, 1.0 / (1.0 + e));
+			any |= hard[j];
+		}
+		for (int64_t j = 0; any && j < len; j++)
+			if (hard[j])
+				ob[j] = (float)(1.0 / (1.0 + exp(-(double)ab[j])));
+	}
+}
