@@ -88,21 +88,22 @@ static void KN(af_clamp)(float *restrict c, const float *restrict x, float s, in
 
 /* The guard: y's f32 in *o, and nonzero when y * (1 +- AF_DELTA) round to
  * different floats or y is NaN (NaN != NaN), so the lane needs libm. */
-static inline int64_t KN(af_round)(float *o, double y)
+static inline int32_t KN(af_round)(float *o, double y)
 {
 	float lo = (float)(y * (1.0 - AF_DELTA)), hi = (float)(y * (1.0 + AF_DELTA));
 	*o = lo;
-	return (int64_t)(lo != hi);
+	return (int32_t)(lo != hi);
 }
 
 /* exp over n lanes: the fast pass, then libm for the flagged lanes. */
 static void KN(act_exp)(float *restrict o, const float *restrict a, int64_t n)
 {
-	int64_t hard[AF_BLOCK];
+	int32_t hard[AF_BLOCK];   /* as wide as the f32 results: fewer conversions */
 	float c[AF_BLOCK];
 
 	for (int64_t j0 = 0; j0 < n; j0 += AF_BLOCK) {
-		int64_t len = n - j0 < AF_BLOCK ? n - j0 : AF_BLOCK, any = 0;
+		int64_t len = n - j0 < AF_BLOCK ? n - j0 : AF_BLOCK;
+		int32_t any = 0;
 		float *restrict ob = o + j0;
 		const float *restrict ab = a + j0;
 		KN(af_clamp)(c, ab, 1.0f, len);
@@ -120,11 +121,12 @@ static void KN(act_exp)(float *restrict o, const float *restrict a, int64_t n)
  * clamp: for |x| >= 120 the result is 1.0f or +0 either way). */
 static void KN(act_sigmoid)(float *restrict o, const float *restrict a, int64_t n)
 {
-	int64_t hard[AF_BLOCK];
+	int32_t hard[AF_BLOCK];   /* as wide as the f32 results: fewer conversions */
 	float c[AF_BLOCK];
 
 	for (int64_t j0 = 0; j0 < n; j0 += AF_BLOCK) {
-		int64_t len = n - j0 < AF_BLOCK ? n - j0 : AF_BLOCK, any = 0;
+		int64_t len = n - j0 < AF_BLOCK ? n - j0 : AF_BLOCK;
+		int32_t any = 0;
 		float *restrict ob = o + j0;
 		const float *restrict ab = a + j0;
 		KN(af_clamp)(c, ab, -1.0f, len);
@@ -136,5 +138,79 @@ static void KN(act_sigmoid)(float *restrict o, const float *restrict a, int64_t 
 		for (int64_t j = 0; any && j < len; j++)
 			if (hard[j])
 				ob[j] = (float)(1.0 / (1.0 + exp(-(double)ab[j])));
+	}
+}
+
+/* tanh: odd, and rounding to f32 is symmetric, so a lane computes
+ * tanh(a) for a = |x| clamped to AF_TANH_MAX and takes x's sign bit.
+ * For a >= 2^-4, 1 - 2 / (e^2a + 1) with af_exp: e^2a, the sum and the
+ * quotient q are within 2^-44.9 of theirs, and 1 - q turns q's error into
+ * at most q / (1 - q) <= 15.1 times as much relative to tanh(a) (at
+ * a = 2^-4), plus one rounding: under 2^-41.  Below 2^-4, where that
+ * subtraction cancels, the odd Taylor polynomial through a^11 (truncation
+ * under 2^-56, roundings under 2^-51).  libm's tanh is within 2 ulps, so
+ * the guard's 2^-36 holds as for exp.  tanh(20) rounds to 1.0f (so does
+ * every larger a, the definition included: 1 - tanh(9.02) < 2^-25). */
+#ifndef KDSL_NEURON_ACT_FAST_TANH
+#define KDSL_NEURON_ACT_FAST_TANH
+#define AF_TANH_MAX 20.0
+#define AF_TANH_SMALL 0x1p-4
+#endif
+
+/* c = |x| clamped to AF_TANH_MAX; a NaN stays NaN (and is flagged) */
+static void KN(af_abs_clamp)(float *restrict c, const float *restrict x, int64_t n)
+{
+	for (int64_t j = 0; j < n; j++) {
+		float v = fabsf(x[j]);
+		c[j] = (float)AF_TANH_MAX < v ? (float)AF_TANH_MAX : v;
+	}
+}
+
+/* tanh(x) in double for 0 <= x <= AF_TANH_MAX (a NaN gives NaN) */
+static inline double KN(af_tanh)(double x)
+{
+	double z = x * x, e = KN(af_exp)(2.0 * x), big, small, y;
+	uint64_t sb, bb, m;
+
+	big = 1.0 - 2.0 / (e + 1.0);
+	small = -0x1.226e355e6c23dp-7;                /* -1382/155925 */
+	small = small * z + 0x1.664f4882c10fap-6;    /* 62/2835 */
+	small = small * z - 0x1.ba1ba1ba1ba1cp-5;    /* 17/315 */
+	small = small * z + 0x1.1111111111111p-3;    /* 2/15 */
+	small = small * z - 0x1.5555555555555p-2;    /* 1/3 */
+	small = x + x * z * small;
+	/* a select of bits: with ?: gcc computes each side under a branch
+	 * and vectorises nothing */
+	memcpy(&sb, &small, 8);
+	memcpy(&bb, &big, 8);
+	m = 0u - (uint64_t)(x < AF_TANH_SMALL);
+	sb = (sb & m) | (bb & ~m);
+	memcpy(&y, &sb, 8);
+	return y;
+}
+
+static void KN(act_tanh)(float *restrict o, const float *restrict a, int64_t n)
+{
+	int32_t hard[AF_BLOCK];   /* as wide as the f32 results: fewer conversions */
+	float c[AF_BLOCK];
+
+	for (int64_t j0 = 0; j0 < n; j0 += AF_BLOCK) {
+		int64_t len = n - j0 < AF_BLOCK ? n - j0 : AF_BLOCK;
+		int32_t any = 0;
+		float *restrict ob = o + j0;
+		const float *restrict ab = a + j0;
+		KN(af_abs_clamp)(c, ab, len);
+		for (int64_t j = 0; j < len; j++) {
+			uint32_t r, s;
+			hard[j] = KN(af_round)(ob + j, KN(af_tanh)(c[j]));
+			any |= hard[j];
+			memcpy(&r, ob + j, 4);   /* x's sign bit */
+			memcpy(&s, ab + j, 4);
+			r |= s & 0x80000000u;
+			memcpy(ob + j, &r, 4);
+		}
+		for (int64_t j = 0; any && j < len; j++)
+			if (hard[j])
+				ob[j] = (float)tanh((double)ab[j]);
 	}
 }

@@ -213,8 +213,8 @@ static void KN(act_copy)(float *restrict o, const float *restrict a, int64_t n)
 /* exp is the f32 nearest e^x: libm's double exp rounded once to f32, so
  * it is the same on every libc (expf is not correctly rounded and differs
  * between libcs; numpy's own f32 exp differs from both in the last bit).
- * act_exp and act_sigmoid compute these bits in vector lanes, with libm
- * for the rare lanes they cannot decide (neuron_act_fast.h). */
+ * act_exp, act_sigmoid and act_tanh compute these bits in vector lanes,
+ * with libm for the rare lanes they cannot decide (neuron_act_fast.h). */
 #include "neuron_act_fast.h"
 
 static void KN(act_relu)(float *restrict o, const float *restrict a, int64_t n)
@@ -257,12 +257,6 @@ static void KN(act_log)(float *restrict o, const float *restrict a, int64_t n)
 {
 	for (int64_t j = 0; j < n; j++)
 		o[j] = (float)log((double)a[j]);
-}
-
-static void KN(act_tanh)(float *restrict o, const float *restrict a, int64_t n)
-{
-	for (int64_t j = 0; j < n; j++)
-		o[j] = (float)tanh((double)a[j]);
 }
 
 

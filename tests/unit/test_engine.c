@@ -467,21 +467,40 @@ static int64_t act_mismatches(int64_t func, const uint32_t *in)
 	return bad;
 }
 
-static const int64_t fast_funcs[] = {KDSL_ACT_EXP, KDSL_ACT_SIGMOID};
+static const int64_t fast_funcs[] = {KDSL_ACT_EXP, KDSL_ACT_SIGMOID, KDSL_ACT_TANH};
+static const char *const fast_names[] = {"exp", "sigmoid", "tanh"};
+
+/* Whether the guard hands x's lane of func to libm (the kernels' steps). */
+static int32_t act_hard(int64_t func, float x)
+{
+	float c, o;
+	double e;
+
+	if (func == KDSL_ACT_TANH) {
+		t_af_abs_clamp(&c, &x, 1);
+		return t_af_round(&o, t_af_tanh(c));
+	}
+	t_af_clamp(&c, &x, func == KDSL_ACT_SIGMOID ? -1.0f : 1.0f, 1);
+	e = t_af_exp(c);
+	return t_af_round(&o, func == KDSL_ACT_SIGMOID ? 1.0 / (1.0 + e) : e);
+}
 
 /* Centres of the edge runs: +-120 (the clamp), exp's f32 overflow
  * (88.72), its normal and subnormal underflow (-87.34, -103.28, -103.97),
  * sigmoid's last value below 1 (16.64), +-2^-25 and +-2^-26 (e^x rounds
- * to 1), zeros, subnormals, infinities (the run past them is NaNs). */
+ * to 1), tanh's formula switch (+-2^-4), clamp (+-20) and last value
+ * below 1 (+-9.01), zeros, subnormals, infinities (the run past them is
+ * NaNs). */
 static const uint32_t act_centres[] = {
 	0x42f00000, 0xc2f00000, 0x42b17218, 0xc2aeac50, 0xc2ce8ed0, 0xc2cff1b5, 0x41851592, 0xc1851592,
 	0x33000000, 0xb3000000, 0x32800000, 0xb2800000, 0x00000000, 0x80000000, 0x00000001, 0x807fffff,
-	0x7f800000, 0xff800000, 0x7fc00000, 0xffc00123, 0x3f800000, 0xbf800000,
+	0x7f800000, 0xff800000, 0x7fc00000, 0xffc00123, 0x3f800000, 0xbf800000, 0x3d800000, 0xbd800000,
+	0x41a00000, 0xc1a00000, 0x41102cb3, 0xc1102cb3,
 };
 
-/* Every 2^11-th f32 bit pattern (each with its own low bits) and 2^13
- * patterns either side of each edge centre: the runtime's fast exp and
- * sigmoid give libm's bytes under this process's KDSL_ISA. */
+/* Every 2^11-th f32 bit pattern (each with its own low bits) and 2^12
+ * patterns either side of each edge centre: the runtime's fast exp,
+ * sigmoid and tanh give libm's bytes under this process's KDSL_ISA. */
 START_TEST(fast_act_matches_libm)
 {
 	static uint32_t in[ACT_N];
@@ -500,8 +519,9 @@ START_TEST(fast_act_matches_libm)
 }
 END_TEST
 
-/* Opt-in (KDSL_ACT_EXHAUSTIVE=1, minutes): all 2^32 inputs of exp and
- * sigmoid, and the number of lanes the guard hands to libm, printed. */
+/* Opt-in (KDSL_ACT_EXHAUSTIVE=1, minutes of CPU): all 2^32 inputs of
+ * exp, sigmoid and tanh, and the number of lanes the guard hands to libm,
+ * printed. */
 START_TEST(fast_act_exhaustive)
 {
 	static uint32_t in[ACT_N];
@@ -510,21 +530,17 @@ START_TEST(fast_act_exhaustive)
 		return;
 	for (size_t f = 0; f < sizeof fast_funcs / sizeof fast_funcs[0]; f++) {
 		int64_t bad = 0, hard = 0;
-		int sig = fast_funcs[f] == KDSL_ACT_SIGMOID;
 		for (uint64_t b0 = 0; b0 < (1ull << 32); b0 += ACT_N) {
 			for (uint32_t i = 0; i < ACT_N; i++) {
-				float x, c, o;
-				double e;
+				float x;
 				in[i] = (uint32_t)b0 + i;
 				memcpy(&x, in + i, 4);
-				t_af_clamp(&c, &x, sig ? -1.0f : 1.0f, 1);
-				e = t_af_exp(c);
-				hard += t_af_round(&o, sig ? 1.0 / (1.0 + e) : e);
+				hard += act_hard(fast_funcs[f], x);
 			}
 			bad += act_mismatches(fast_funcs[f], in);
 		}
-		fprintf(stderr, "%s: %lld mismatches over 4294967296 inputs, %lld hard lanes\n",
-		        sig ? "sigmoid" : "exp", (long long)bad, (long long)hard);
+		fprintf(stderr, "activation %s: %lld mismatches over 4294967296 inputs, %lld hard lanes\n",
+		        fast_names[f], (long long)bad, (long long)hard);
 		ck_assert_int_eq(bad, 0);
 	}
 }
@@ -545,6 +561,9 @@ START_TEST(fast_act_plain_build)
 	t_act_sigmoid(o, x, 4096);
 	for (int i = 0; i < 4096; i++)
 		ck_assert_msg(!memcmp(o + i, &(float){ref_act(KDSL_ACT_SIGMOID, x[i])}, 4), "sigmoid lane %d", i);
+	t_act_tanh(o, x, 4096);
+	for (int i = 0; i < 4096; i++)
+		ck_assert_msg(!memcmp(o + i, &(float){ref_act(KDSL_ACT_TANH, x[i])}, 4), "tanh lane %d", i);
 }
 END_TEST
 
