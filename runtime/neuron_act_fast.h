@@ -214,3 +214,56 @@ static void KN(act_tanh)(float *restrict o, const float *restrict a, int64_t n)
 				ob[j] = (float)tanh((double)ab[j]);
 	}
 }
+
+/* log of a positive normal f32 (bits u) in double, relative error under
+ * 2^-46: u = 2^e * m with m in [0.707, 1.414] (the mantissa halved, e
+ * raised, above sqrt 2), s = (m - 1) / (m + 1) (m - 1 exact, s within
+ * 2^-52), log m = 2s (1 + s^2/3 + ... + s^16/17) by Horner in s^2
+ * (|s| <= 0.1716: truncation under 2^-49.9, roundings under 2^-50), and
+ * e ln2 + log m, whose terms never cancel by more than a factor 3
+ * (|e ln2| >= 0.69 >= 2 |log m| when e != 0); libm's log is within an
+ * ulp, so the guard's 2^-36 holds as for exp.  Other inputs (<= 0,
+ * subnormal, inf, NaN) give anything: act_log flags them. */
+static inline double KN(af_log)(uint32_t u)
+{
+	uint32_t t = (u & 0x7fffffu) > 0x3504f3u, mb = (u & 0x7fffffu) | (0x3f800000u - (t << 23));
+	int32_t e = (int32_t)(u >> 23) - 127 + (int32_t)t;
+	float mf;
+	double m, s2, z, p;
+
+	memcpy(&mf, &mb, 4);
+	m = mf;
+	s2 = 2.0 * ((m - 1.0) / (m + 1.0));
+	z = 0.25 * s2 * s2;   /* s^2: both factors exact powers of 2 apart */
+	p = 0x1.e1e1e1e1e1e1ep-5;            /* 1/17 */
+	p = p * z + 0x1.1111111111111p-4;    /* 1/15 */
+	p = p * z + 0x1.3b13b13b13b14p-4;    /* 1/13 */
+	p = p * z + 0x1.745d1745d1746p-4;    /* 1/11 */
+	p = p * z + 0x1.c71c71c71c71cp-4;    /* 1/9 */
+	p = p * z + 0x1.2492492492492p-3;    /* 1/7 */
+	p = p * z + 0x1.999999999999ap-3;    /* 1/5 */
+	p = p * z + 0x1.5555555555555p-2;    /* 1/3 */
+	return (double)e * 0x1.62e42fefa39efp-1 + (s2 + s2 * (z * p));
+}
+
+static void KN(act_log)(float *restrict o, const float *restrict a, int64_t n)
+{
+	int32_t hard[AF_BLOCK];   /* as wide as the f32 results: fewer conversions */
+
+	for (int64_t j0 = 0; j0 < n; j0 += AF_BLOCK) {
+		int64_t len = n - j0 < AF_BLOCK ? n - j0 : AF_BLOCK;
+		int32_t any = 0;
+		float *restrict ob = o + j0;
+		const float *restrict ab = a + j0;
+		for (int64_t j = 0; j < len; j++) {
+			uint32_t u;
+			memcpy(&u, ab + j, 4);
+			/* positive, normal and finite: 0x00800000 <= u < 0x7f800000 */
+			hard[j] = KN(af_round)(ob + j, KN(af_log)(u)) | (int32_t)(u - 0x00800000u >= 0x7f000000u);
+			any |= hard[j];
+		}
+		for (int64_t j = 0; any && j < len; j++)
+			if (hard[j])
+				ob[j] = (float)log((double)ab[j]);
+	}
+}

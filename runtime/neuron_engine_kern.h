@@ -213,7 +213,7 @@ static void KN(act_copy)(float *restrict o, const float *restrict a, int64_t n)
 /* exp is the f32 nearest e^x: libm's double exp rounded once to f32, so
  * it is the same on every libc (expf is not correctly rounded and differs
  * between libcs; numpy's own f32 exp differs from both in the last bit).
- * act_exp, act_sigmoid and act_tanh compute these bits in vector lanes,
+ * act_exp, act_sigmoid, act_tanh and act_log compute these bits in vector lanes,
  * with libm for the rare lanes they cannot decide (neuron_act_fast.h). */
 #include "neuron_act_fast.h"
 
@@ -251,12 +251,6 @@ static void KN(act_reciprocal)(float *restrict o, const float *restrict a, int64
 {
 	for (int64_t j = 0; j < n; j++)
 		o[j] = 1.0f / a[j];
-}
-
-static void KN(act_log)(float *restrict o, const float *restrict a, int64_t n)
-{
-	for (int64_t j = 0; j < n; j++)
-		o[j] = (float)log((double)a[j]);
 }
 
 

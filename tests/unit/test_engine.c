@@ -467,8 +467,8 @@ static int64_t act_mismatches(int64_t func, const uint32_t *in)
 	return bad;
 }
 
-static const int64_t fast_funcs[] = {KDSL_ACT_EXP, KDSL_ACT_SIGMOID, KDSL_ACT_TANH};
-static const char *const fast_names[] = {"exp", "sigmoid", "tanh"};
+static const int64_t fast_funcs[] = {KDSL_ACT_EXP, KDSL_ACT_SIGMOID, KDSL_ACT_TANH, KDSL_ACT_LOG};
+static const char *const fast_names[] = {"exp", "sigmoid", "tanh", "log"};
 
 /* Whether the guard hands x's lane of func to libm (the kernels' steps). */
 static int32_t act_hard(int64_t func, float x)
@@ -476,6 +476,11 @@ static int32_t act_hard(int64_t func, float x)
 	float c, o;
 	double e;
 
+	if (func == KDSL_ACT_LOG) {
+		uint32_t u;
+		memcpy(&u, &x, 4);
+		return t_af_round(&o, t_af_log(u)) | (int32_t)(u - 0x00800000u >= 0x7f000000u);
+	}
 	if (func == KDSL_ACT_TANH) {
 		t_af_abs_clamp(&c, &x, 1);
 		return t_af_round(&o, t_af_tanh(c));
@@ -489,18 +494,18 @@ static int32_t act_hard(int64_t func, float x)
  * (88.72), its normal and subnormal underflow (-87.34, -103.28, -103.97),
  * sigmoid's last value below 1 (16.64), +-2^-25 and +-2^-26 (e^x rounds
  * to 1), tanh's formula switch (+-2^-4), clamp (+-20) and last value
- * below 1 (+-9.01), zeros, subnormals, infinities (the run past them is
- * NaNs). */
+ * below 1 (+-9.01), log's mantissa split (sqrt 2) and the normal range's
+ * ends, zeros, subnormals, infinities (the run past them is NaNs). */
 static const uint32_t act_centres[] = {
 	0x42f00000, 0xc2f00000, 0x42b17218, 0xc2aeac50, 0xc2ce8ed0, 0xc2cff1b5, 0x41851592, 0xc1851592,
 	0x33000000, 0xb3000000, 0x32800000, 0xb2800000, 0x00000000, 0x80000000, 0x00000001, 0x807fffff,
 	0x7f800000, 0xff800000, 0x7fc00000, 0xffc00123, 0x3f800000, 0xbf800000, 0x3d800000, 0xbd800000,
-	0x41a00000, 0xc1a00000, 0x41102cb3, 0xc1102cb3,
+	0x41a00000, 0xc1a00000, 0x41102cb3, 0xc1102cb3, 0x3fb504f3, 0x3f3504f3, 0x00800000, 0x7f7fffff,
 };
 
 /* Every 2^11-th f32 bit pattern (each with its own low bits) and 2^12
  * patterns either side of each edge centre: the runtime's fast exp,
- * sigmoid and tanh give libm's bytes under this process's KDSL_ISA. */
+ * sigmoid, tanh and log give libm's bytes under this process's KDSL_ISA. */
 START_TEST(fast_act_matches_libm)
 {
 	static uint32_t in[ACT_N];
@@ -520,7 +525,7 @@ START_TEST(fast_act_matches_libm)
 END_TEST
 
 /* Opt-in (KDSL_ACT_EXHAUSTIVE=1, minutes of CPU): all 2^32 inputs of
- * exp, sigmoid and tanh, and the number of lanes the guard hands to libm,
+ * exp, sigmoid, tanh and log, and the number of lanes the guard hands to libm,
  * printed. */
 START_TEST(fast_act_exhaustive)
 {
@@ -564,6 +569,9 @@ START_TEST(fast_act_plain_build)
 	t_act_tanh(o, x, 4096);
 	for (int i = 0; i < 4096; i++)
 		ck_assert_msg(!memcmp(o + i, &(float){ref_act(KDSL_ACT_TANH, x[i])}, 4), "tanh lane %d", i);
+	t_act_log(o, x, 4096);
+	for (int i = 0; i < 4096; i++)
+		ck_assert_msg(!memcmp(o + i, &(float){ref_act(KDSL_ACT_LOG, x[i])}, 4), "log lane %d", i);
 }
 END_TEST
 
