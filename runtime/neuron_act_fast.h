@@ -1,25 +1,29 @@
-/* neuron_act_fast.h: vectorisable exp and sigmoid for the activation
- * kernels, included by neuron_engine_kern.h once per instruction set (no
- * guard around the KN(...) functions; the constants once).
+/* neuron_act_fast.h: vectorisable exp, sigmoid, tanh and log for the
+ * activation kernels, included by neuron_engine_kern.h once per
+ * instruction set (no guard around the KN(...) functions; the constants
+ * once).
  *
  * The activations are defined through libm's double functions rounded
  * once to f32: exp(x) = (float)exp((double)x), sigmoid(x) =
- * (float)(1.0 / (1.0 + exp(-(double)x))).  A call per element is slow and
- * no vector library gives those bits, so each lane computes the double
- * value y with af_exp below, whose relative error against e^x is under
- * 2^-45 (see its comment), and rounds the two doubles y * (1 - 2^-36) and
- * y * (1 + 2^-36) to f32.  libm's double exp is within 2^-52 of e^x, the
- * sigmoid's sum and quotient add 2^-52 each on either side, and the two
- * products are within 2^-53 of their exact values: the interval they
- * bound holds both y and the libm definition with room to spare.
- * Rounding to f32 is monotone, so when the two round to the same float
- * every value between them does, the definition's included: that float
- * is the result.  Otherwise (the lane is "hard": e^x lies within about
- * 2^-36 of an f32 rounding boundary, about one lane in 2^11) or for a NaN
- * input, a second pass over the block's flagged lanes calls libm.  The
- * main loop is branch-free, so gcc vectorises it for every instruction
- * set; the bytes are the definition's on each (tests/unit/test_engine.c
- * sweeps them, tools/act_exhaustive.c checks all 2^32 inputs).
+ * (float)(1.0 / (1.0 + exp(-(double)x))), tanh and log likewise.  A call
+ * per element is slow and no vector library gives those bits, so each
+ * lane computes the double value y (af_exp, af_tanh, af_log below), whose
+ * relative error against the exact value is under 2^-40 (each function's
+ * comment has its bound), and rounds the two doubles y * (1 - 2^-36) and
+ * y * (1 + 2^-36) to f32.  libm's double functions are within 2 ulps
+ * (2^-51) of the exact value, the sigmoid's sum and quotient add 2^-52
+ * each on either side, and the two products are within 2^-53 of their
+ * exact values: the interval they bound holds both y and the libm
+ * definition with room to spare.  Rounding to f32 is monotone, so when
+ * the two round to the same float every value between them does, the
+ * definition's included: that float is the result.  Otherwise (the lane
+ * is "hard": the value lies within about 2^-36 of an f32 rounding
+ * boundary, about one lane in 2^11) or for a NaN input, a second pass
+ * over the block's flagged lanes calls libm.  The main loop is
+ * branch-free, so gcc vectorises it for every instruction set; the bytes
+ * are the definition's on each (tests/unit/test_engine.c sweeps them
+ * under each KDSL_ISA; its opt-in test, KDSL_ACT_EXHAUSTIVE=1, checks
+ * all 2^32 inputs).
  *
  * Inputs beyond the range af_exp serves are clamped to +-AF_XMAX first:
  * e^120 is past FLT_MAX and e^-120 below half the least f32 subnormal,
