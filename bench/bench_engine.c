@@ -5,6 +5,7 @@
  * -O3, the widest vectors this CPU has, as the runtime dispatches) over
  * packed buffers, and numpy (bench/numpy_ops.py, keys "engine/..." and
  * "nc_matmul/..."). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,7 +40,7 @@ static int act1(kdsl_rt *r, const kdsl_site *s, kdsl_tile d, kdsl_ctile a, int64
 
 static const kdsl_site site = {"bench", 0, 0, "bench"};
 
-enum { E_ADD, E_SCALAR_MUL, E_ACT_COPY, E_ACT_RELU, E_CVT_F16, E_MATMUL, E_NOPS };
+enum { E_ADD, E_SCALAR_MUL, E_ACT_COPY, E_ACT_RELU, E_ACT_EXP, E_CVT_F16, E_MATMUL, E_NOPS };
 
 static const struct {
 	const char *op, *variant, *key;
@@ -48,6 +49,7 @@ static const struct {
 	{"tensor_scalar", "multiply, f32", "tensor_scalar_mul"},
 	{"activation", "copy, f32", "activation_copy"},
 	{"activation", "relu, f32", "activation_relu"},
+	{"activation", "exp, f32", "activation_exp"},
 	{"tensor_copy", "f32 to f16", "tensor_copy_f16"},
 	{"nc_matmul + activation", "128x128x512 f32, then copy psum to sbuf", "nc_matmul"},
 };
@@ -105,8 +107,9 @@ static void eng_kdsl(void *p)
 		break;
 	case E_ACT_COPY:
 	case E_ACT_RELU:
+	case E_ACT_EXP:
 		must(rt, act1(rt, &site, sb(c, 2, KDSL_F32), csb(c, 0, KDSL_F32),
-		                                c->op == E_ACT_COPY ? KDSL_ACT_COPY : KDSL_ACT_RELU));
+		              c->op == E_ACT_COPY ? KDSL_ACT_COPY : c->op == E_ACT_RELU ? KDSL_ACT_RELU : KDSL_ACT_EXP));
 		break;
 	case E_CVT_F16:
 		must(rt, kdsl_neuron_tensor_copy(rt, &site, sb(c, 2, KDSL_F16), csb(c, 0, KDSL_F32)));
@@ -168,6 +171,12 @@ static void eng_memcpy(void *p)
 	{                                                                                              \
 		for (size_t j = 0; j < n; j++)                                                             \
 			o[j] = a[j] > 0 ? a[j] : 0;                                                            \
+	}                                                                                              \
+	/* kdsl's exp by its definition, libm per element (no vector loop gives these bits) */       \
+	ATTR static void PFX##_exp(float *RESTRICT o, const float *RESTRICT a, size_t n)               \
+	{                                                                                              \
+		for (size_t j = 0; j < n; j++)                                                             \
+			o[j] = (float)exp((double)a[j]);                                                       \
 	}                                                                                              \
 	ATTR static void PFX##_matmul(float *RESTRICT o, const float *RESTRICT a, const float *RESTRICT b) \
 	{                                                                                              \
@@ -239,6 +248,7 @@ static void hand_f16(f16_t *o, const float *a, size_t n)
 		case E_SCALAR_MUL: PFX##_smul((c)->o, (c)->a, n_); break;                                 \
 		case E_ACT_COPY: PFX##_copy((c)->o, (c)->a, n_); break;                                   \
 		case E_ACT_RELU: PFX##_relu((c)->o, (c)->a, n_); break;                                   \
+		case E_ACT_EXP: PFX##_exp((c)->o, (c)->a, n_); break;                                     \
 		case E_MATMUL: PFX##_matmul((c)->o, (c)->a, (c)->b); break;                               \
 		default: break;                                                                           \
 		}                                                                                         \

@@ -174,6 +174,7 @@ def engine(sizes):
         out(f"engine/tensor_scalar_mul/{n}", timeit(lambda: np.multiply(a, s, out=o)))
         out(f"engine/activation_copy/{n}", timeit(lambda: np.copyto(o, a)))
         out(f"engine/activation_relu/{n}", timeit(lambda: np.maximum(a, np.float32(0), out=o)))
+        out(f"engine/activation_exp/{n}", timeit(lambda: np.exp(a, out=o)))
         out(f"engine/tensor_copy_f16/{n}", timeit(lambda: np.copyto(o16, a, casting="same_kind")))
 
 

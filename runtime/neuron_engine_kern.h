@@ -242,12 +242,9 @@ static void KN(act_copy)(float *restrict o, const float *restrict a, int64_t n)
 /* exp is the f32 nearest e^x: libm's double exp rounded once to f32, so
  * it is the same on every libc (expf is not correctly rounded and differs
  * between libcs; numpy's own f32 exp differs from both in the last bit).
- * A call per element: no vector exp gives these bits. */
-static void KN(act_exp)(float *restrict o, const float *restrict a, int64_t n)
-{
-	for (int64_t j = 0; j < n; j++)
-		o[j] = (float)exp((double)a[j]);
-}
+ * act_exp, act_sigmoid, act_tanh and act_log compute these bits in vector lanes,
+ * with libm for the rare lanes they cannot decide (neuron_act_fast.h). */
+#include "neuron_act_fast.h"
 
 static void KN(act_relu)(float *restrict o, const float *restrict a, int64_t n)
 {
@@ -256,8 +253,9 @@ static void KN(act_relu)(float *restrict o, const float *restrict a, int64_t n)
 }
 
 /* The functions below are one f32 (or double) operation each, correctly
- * rounded, so vector and scalar code agree; the transcendental ones call
- * libm's double function and round once to f32, like exp above. */
+ * rounded, so vector and scalar code agree; the transcendental ones are
+ * libm's double function rounded once to f32, like exp above (sigmoid,
+ * 1 / (1 + e^-x) in double, is in neuron_act_fast.h). */
 static void KN(act_square)(float *restrict o, const float *restrict a, int64_t n)
 {
 	for (int64_t j = 0; j < n; j++)
@@ -284,24 +282,6 @@ static void KN(act_reciprocal)(float *restrict o, const float *restrict a, int64
 		o[j] = 1.0f / a[j];
 }
 
-static void KN(act_log)(float *restrict o, const float *restrict a, int64_t n)
-{
-	for (int64_t j = 0; j < n; j++)
-		o[j] = (float)log((double)a[j]);
-}
-
-static void KN(act_tanh)(float *restrict o, const float *restrict a, int64_t n)
-{
-	for (int64_t j = 0; j < n; j++)
-		o[j] = (float)tanh((double)a[j]);
-}
-
-/* 1 / (1 + e^-x) in double, rounded once */
-static void KN(act_sigmoid)(float *restrict o, const float *restrict a, int64_t n)
-{
-	for (int64_t j = 0; j < n; j++)
-		o[j] = (float)(1.0 / (1.0 + exp(-(double)a[j])));
-}
 
 /* ---- nc_matmul ---- */
 

@@ -15,6 +15,7 @@
 #include <check.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -619,6 +620,152 @@ START_TEST(transpose_matches_reference)
 }
 END_TEST
 
+/* ---- the fast transcendental activations ---- */
+
+/* The lanes of runtime/neuron_act_fast.h once more, built as this file's
+ * plain code, so the exhaustive test can count the lanes its guard hands
+ * to libm (the count is the same on every isa: the same IEEE steps). */
+#define KN(x) t_##x
+#include "../../runtime/neuron_act_fast.h"
+#undef KN
+
+/* One activation of the f32 inputs in `in` (ACT_N of them) through the
+ * runtime (128 partitions x ACT_ROW elements of sbuf); the number of
+ * outputs whose bytes differ from ref_act's, the first few printed. */
+enum { ACT_ROW = 16384, ACT_N = 128 * ACT_ROW };
+
+static int64_t act_mismatches(int64_t func, const uint32_t *in)
+{
+	kdsl_tile a = kdsl_tile_of(sbuf, sps, ACT_ROW * 4, 128, 0, 128, 0, ACT_ROW, KDSL_MEM_SBUF, KDSL_F32);
+	kdsl_tile d = kdsl_tile_of(sbuf + ACT_ROW * 4, sps, ACT_ROW * 4, 128, 0, 128, 0, ACT_ROW, KDSL_MEM_SBUF,
+	                           KDSL_F32);
+	int64_t bad = 0;
+
+	for (int64_t p = 0; p < 128; p++)
+		memcpy(sbuf + (size_t)p * sps, in + p * ACT_ROW, ACT_ROW * 4);
+	ck_assert_int_eq(act1(rt, &site, d, ct(a), func), KDSL_OK);
+	for (int64_t i = 0; i < ACT_N; i++) {
+		float x, r;
+		uint32_t got, want;
+		memcpy(&x, in + i, 4);
+		r = ref_act(func, x);
+		memcpy(&want, &r, 4);
+		memcpy(&got, sbuf + (size_t)(i / ACT_ROW) * sps + ACT_ROW * 4 + (size_t)(i % ACT_ROW) * 4, 4);
+		if (got != want && bad++ < 5)
+			fprintf(stderr, "func %lld: x = %08x: got %08x, libm %08x\n", (long long)func, (unsigned)in[i],
+			        (unsigned)got, (unsigned)want);
+	}
+	return bad;
+}
+
+static const int64_t fast_funcs[] = {KDSL_ACT_EXP, KDSL_ACT_SIGMOID, KDSL_ACT_TANH, KDSL_ACT_LOG};
+static const char *const fast_names[] = {"exp", "sigmoid", "tanh", "log"};
+
+/* Whether the guard hands x's lane of func to libm (the kernels' steps). */
+static int32_t act_hard(int64_t func, float x)
+{
+	float c, o;
+	double e;
+
+	if (func == KDSL_ACT_LOG) {
+		uint32_t u;
+		memcpy(&u, &x, 4);
+		return t_af_round(&o, t_af_log(u)) | (int32_t)(u - 0x00800000u >= 0x7f000000u);
+	}
+	if (func == KDSL_ACT_TANH) {
+		t_af_abs_clamp(&c, &x, 1);
+		return t_af_round(&o, t_af_tanh(c));
+	}
+	t_af_clamp(&c, &x, func == KDSL_ACT_SIGMOID ? -1.0f : 1.0f, 1);
+	e = t_af_exp(c);
+	return t_af_round(&o, func == KDSL_ACT_SIGMOID ? 1.0 / (1.0 + e) : e);
+}
+
+/* Centres of the edge runs: +-120 (the clamp), exp's f32 overflow
+ * (88.72), its normal and subnormal underflow (-87.34, -103.28, -103.97),
+ * sigmoid's last value below 1 (16.64), +-2^-25 and +-2^-26 (e^x rounds
+ * to 1), tanh's formula switch (+-2^-4), clamp (+-20) and last value
+ * below 1 (+-9.01), log's mantissa split (sqrt 2) and the normal range's
+ * ends, zeros, subnormals, infinities (the run past them is NaNs). */
+static const uint32_t act_centres[] = {
+	0x42f00000, 0xc2f00000, 0x42b17218, 0xc2aeac50, 0xc2ce8ed0, 0xc2cff1b5, 0x41851592, 0xc1851592,
+	0x33000000, 0xb3000000, 0x32800000, 0xb2800000, 0x00000000, 0x80000000, 0x00000001, 0x807fffff,
+	0x7f800000, 0xff800000, 0x7fc00000, 0xffc00123, 0x3f800000, 0xbf800000, 0x3d800000, 0xbd800000,
+	0x41a00000, 0xc1a00000, 0x41102cb3, 0xc1102cb3, 0x3fb504f3, 0x3f3504f3, 0x00800000, 0x7f7fffff,
+};
+
+/* Every 2^11-th f32 bit pattern (each with its own low bits) and 2^12
+ * patterns either side of each edge centre: the runtime's fast exp,
+ * sigmoid, tanh and log give libm's bytes under this process's KDSL_ISA. */
+START_TEST(fast_act_matches_libm)
+{
+	static uint32_t in[ACT_N];
+
+	for (size_t f = 0; f < sizeof fast_funcs / sizeof fast_funcs[0]; f++) {
+		for (uint32_t i = 0; i < ACT_N; i++)
+			in[i] = i << 11 | ((i * 0x2c9u) & 0x7ffu);
+		ck_assert_int_eq(act_mismatches(fast_funcs[f], in), 0);
+		for (uint32_t i = 0; i < ACT_N; i++) {
+			uint32_t c = act_centres[i % (sizeof act_centres / sizeof act_centres[0])];
+			uint32_t k = i / (sizeof act_centres / sizeof act_centres[0]);
+			in[i] = c + (k & 1 ? k / 2 + 1 : 0u - k / 2);   /* c, c+1, c-1, c+2, ... */
+		}
+		ck_assert_int_eq(act_mismatches(fast_funcs[f], in), 0);
+	}
+}
+END_TEST
+
+/* Opt-in (KDSL_ACT_EXHAUSTIVE=1, minutes of CPU per function): all 2^32
+ * inputs of exp, sigmoid, tanh and log (one loop iteration each), and the
+ * number of lanes the guard hands to libm, printed.  On a loaded machine
+ * run it with CK_FORK=no CK_TIMEOUT_MULTIPLIER=1000: Check cannot report
+ * a forked test that ran over ~35 minutes. */
+START_TEST(fast_act_exhaustive)
+{
+	static uint32_t in[ACT_N];
+	int64_t bad = 0, hard = 0;
+
+	if (!getenv("KDSL_ACT_EXHAUSTIVE"))
+		return;
+	for (uint64_t b0 = 0; b0 < (1ull << 32); b0 += ACT_N) {
+		for (uint32_t i = 0; i < ACT_N; i++) {
+			float x;
+			in[i] = (uint32_t)b0 + i;
+			memcpy(&x, in + i, 4);
+			hard += act_hard(fast_funcs[_i], x);
+		}
+		bad += act_mismatches(fast_funcs[_i], in);
+	}
+	fprintf(stderr, "activation %s: %lld mismatches over 4294967296 inputs, %lld hard lanes\n", fast_names[_i],
+	        (long long)bad, (long long)hard);
+	ck_assert_int_eq(bad, 0);
+}
+END_TEST
+
+/* The header's kernels as this file's plain code: libm's bytes too. */
+START_TEST(fast_act_plain_build)
+{
+	static float x[4096], o[4096];
+
+	for (uint32_t i = 0; i < 4096; i++) {
+		uint32_t u = i * 0x100801u;
+		memcpy(x + i, &u, 4);
+	}
+	t_act_exp(o, x, 4096);
+	for (int i = 0; i < 4096; i++)
+		ck_assert_msg(!memcmp(o + i, &(float){ref_act(KDSL_ACT_EXP, x[i])}, 4), "exp lane %d", i);
+	t_act_sigmoid(o, x, 4096);
+	for (int i = 0; i < 4096; i++)
+		ck_assert_msg(!memcmp(o + i, &(float){ref_act(KDSL_ACT_SIGMOID, x[i])}, 4), "sigmoid lane %d", i);
+	t_act_tanh(o, x, 4096);
+	for (int i = 0; i < 4096; i++)
+		ck_assert_msg(!memcmp(o + i, &(float){ref_act(KDSL_ACT_TANH, x[i])}, 4), "tanh lane %d", i);
+	t_act_log(o, x, 4096);
+	for (int i = 0; i < 4096; i++)
+		ck_assert_msg(!memcmp(o + i, &(float){ref_act(KDSL_ACT_LOG, x[i])}, 4), "log lane %d", i);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("engine");
@@ -633,6 +780,9 @@ int main(void)
 	tcase_add_test(tc, in_place_steps_match_reference);
 	tcase_add_test(tc, reduce_matches_reference);
 	tcase_add_test(tc, transpose_matches_reference);
+	tcase_add_test(tc, fast_act_matches_libm);
+	tcase_add_test(tc, fast_act_plain_build);
+	tcase_add_loop_test(tc, fast_act_exhaustive, 0, (int)(sizeof fast_funcs / sizeof fast_funcs[0]));
 	suite_add_tcase(s, tc);
 	return kd_check_run(s);
 }

@@ -1,0 +1,273 @@
+/* neuron_act_fast.h: vectorisable exp, sigmoid, tanh and log for the
+ * activation kernels, included by neuron_engine_kern.h once per
+ * instruction set (no guard around the KN(...) functions; the constants
+ * once).
+ *
+ * The activations are defined through libm's double functions rounded
+ * once to f32: exp(x) = (float)exp((double)x), sigmoid(x) =
+ * (float)(1.0 / (1.0 + exp(-(double)x))), tanh and log likewise.  A call
+ * per element is slow and no vector library gives those bits, so each
+ * lane computes the double value y (af_exp, af_tanh, af_log below), whose
+ * relative error against the exact value is under 2^-40 (each function's
+ * comment has its bound), and rounds the two doubles y * (1 - 2^-36) and
+ * y * (1 + 2^-36) to f32.  libm's double functions are within 2 ulps
+ * (2^-51) of the exact value, the sigmoid's sum and quotient add 2^-52
+ * each on either side, and the two products are within 2^-53 of their
+ * exact values: the interval they bound holds both y and the libm
+ * definition with room to spare.  Rounding to f32 is monotone, so when
+ * the two round to the same float every value between them does, the
+ * definition's included: that float is the result.  Otherwise (the lane
+ * is "hard": the value lies within about 2^-36 of an f32 rounding
+ * boundary, about one lane in 2^11) or for a NaN input, a second pass
+ * over the block's flagged lanes calls libm.  The main loop is
+ * branch-free, so gcc vectorises it for every instruction set; the bytes
+ * are the definition's on each (tests/unit/test_engine.c sweeps them
+ * under each KDSL_ISA; its opt-in test, KDSL_ACT_EXHAUSTIVE=1, checks
+ * all 2^32 inputs).
+ *
+ * Inputs beyond the range af_exp serves are clamped to +-AF_XMAX first:
+ * e^120 is past FLT_MAX and e^-120 below half the least f32 subnormal,
+ * so for |x| >= 120 the clamped lane and the definition (inf, or a double
+ * that rounds to +0) give the same float; +-inf are covered alike. */
+
+#ifndef KDSL_NEURON_ACT_FAST_CONSTS
+#define KDSL_NEURON_ACT_FAST_CONSTS
+enum { AF_BLOCK = 256 };                /* lanes per flag pass (a kernel chunk is 512) */
+#define AF_XMAX 120.0                   /* the clamp: see above */
+#define AF_DELTA 0x1p-36                /* the guard's relative width */
+#define AF_INVLN2 0x1.71547652b82fep0   /* 1 / ln 2 */
+/* Cody-Waite: ln 2 = AF_LN2HI + AF_LN2LO + 2^-86.1; AF_LN2HI has 32
+ * significant bits, so k * AF_LN2HI is exact for |k| < 2^21 */
+#define AF_LN2HI 0x1.62e42feep-1
+#define AF_LN2LO 0x1.a39ef35793c76p-33
+#define AF_SHIFT 0x1.8p52   /* adding it rounds to an integer held in the low bits */
+#endif
+
+/* e^x in double for |x| <= AF_XMAX (no NaN), relative error under 2^-45.
+ * x = k ln2 + r with k = round(x / ln2), |k| <= 174, so |r| <= 0.3466
+ * (the product x * AF_INVLN2 is rounded: k may be off by one only where
+ * |r| is at ln2 / 2 within 2^-44); r's own error is below 2^-60 absolute.
+ * e^r is its Taylor polynomial of degree 11 by Horner: the truncation,
+ * |r|^12 / 12! against e^r >= e^-|r|, is below 2^-46.6 relative, and the
+ * 22 roundings of Horner's steps (condition number <= e^(2|r|) = 2) below
+ * 44 * 2^-53 = 2^-47.5; together under 2^-46.  2^k is built in the
+ * exponent field, and p * 2^k is exact (e^-120 is a normal double). */
+static inline double KN(af_exp)(double x)
+{
+	double z = x * AF_INVLN2 + AF_SHIFT, kd = z - AF_SHIFT, r, p, s;
+	uint64_t zb, sb;
+
+	r = (x - kd * AF_LN2HI) - kd * AF_LN2LO;
+	p = 0x1.ae64567f544e4p-26;               /* 1/11! */
+	p = p * r + 0x1.27e4fb7789f5cp-22;       /* 1/10! */
+	p = p * r + 0x1.71de3a556c734p-19;       /* 1/9! */
+	p = p * r + 0x1.a01a01a01a01ap-16;       /* 1/8! */
+	p = p * r + 0x1.a01a01a01a01ap-13;       /* 1/7! */
+	p = p * r + 0x1.6c16c16c16c17p-10;       /* 1/6! */
+	p = p * r + 0x1.1111111111111p-7;        /* 1/5! */
+	p = p * r + 0x1.5555555555555p-5;        /* 1/4! */
+	p = p * r + 0x1.5555555555555p-3;        /* 1/3! */
+	p = p * r + 0.5;
+	p = p * r + 1.0;
+	p = p * r + 1.0;
+	/* z's low bits are k (two's complement); k + 1023 in 1..2046 */
+	memcpy(&zb, &z, 8);
+	sb = (zb + 1023u) << 52;
+	memcpy(&s, &sb, 8);
+	return p * s;
+}
+
+/* c = s * x clamped to [-AF_XMAX, AF_XMAX] (s = +-1, exact); a NaN stays
+ * NaN, and so does af_exp of it (the integer steps only move bits), so
+ * af_round flags its lane.  A loop of its own: inlined into the main loop,
+ * gcc specialises the clamped lanes into branches and vectorises none. */
+static void KN(af_clamp)(float *restrict c, const float *restrict x, float s, int64_t n)
+{
+	for (int64_t j = 0; j < n; j++) {
+		float v = s * x[j];
+		v = v < (float)-AF_XMAX ? (float)-AF_XMAX : v;
+		c[j] = v > (float)AF_XMAX ? (float)AF_XMAX : v;
+	}
+}
+
+/* The guard: y's f32 in *o, and nonzero when y * (1 +- AF_DELTA) round to
+ * different floats or y is NaN (NaN != NaN), so the lane needs libm. */
+static inline int32_t KN(af_round)(float *o, double y)
+{
+	float lo = (float)(y * (1.0 - AF_DELTA)), hi = (float)(y * (1.0 + AF_DELTA));
+	*o = lo;
+	return (int32_t)(lo != hi);
+}
+
+/* exp over n lanes: the fast pass, then libm for the flagged lanes. */
+static void KN(act_exp)(float *restrict o, const float *restrict a, int64_t n)
+{
+	int32_t hard[AF_BLOCK];   /* as wide as the f32 results: fewer conversions */
+	float c[AF_BLOCK];
+
+	for (int64_t j0 = 0; j0 < n; j0 += AF_BLOCK) {
+		int64_t len = n - j0 < AF_BLOCK ? n - j0 : AF_BLOCK;
+		int32_t any = 0;
+		float *restrict ob = o + j0;
+		const float *restrict ab = a + j0;
+		KN(af_clamp)(c, ab, 1.0f, len);
+		for (int64_t j = 0; j < len; j++) {
+			hard[j] = KN(af_round)(ob + j, KN(af_exp)(c[j]));
+			any |= hard[j];
+		}
+		for (int64_t j = 0; any && j < len; j++)
+			if (hard[j])
+				ob[j] = (float)exp((double)ab[j]);
+	}
+}
+
+/* sigmoid over n lanes: 1 / (1 + e^-x) with the fast e^-x (the same
+ * clamp: for |x| >= 120 the result is 1.0f or +0 either way). */
+static void KN(act_sigmoid)(float *restrict o, const float *restrict a, int64_t n)
+{
+	int32_t hard[AF_BLOCK];   /* as wide as the f32 results: fewer conversions */
+	float c[AF_BLOCK];
+
+	for (int64_t j0 = 0; j0 < n; j0 += AF_BLOCK) {
+		int64_t len = n - j0 < AF_BLOCK ? n - j0 : AF_BLOCK;
+		int32_t any = 0;
+		float *restrict ob = o + j0;
+		const float *restrict ab = a + j0;
+		KN(af_clamp)(c, ab, -1.0f, len);
+		for (int64_t j = 0; j < len; j++) {
+			double e = KN(af_exp)(c[j]);
+			hard[j] = KN(af_round)(ob + j, 1.0 / (1.0 + e));
+			any |= hard[j];
+		}
+		for (int64_t j = 0; any && j < len; j++)
+			if (hard[j])
+				ob[j] = (float)(1.0 / (1.0 + exp(-(double)ab[j])));
+	}
+}
+
+/* tanh: odd, and rounding to f32 is symmetric, so a lane computes
+ * tanh(a) for a = |x| clamped to AF_TANH_MAX and takes x's sign bit.
+ * For a >= 2^-4, 1 - 2 / (e^2a + 1) with af_exp: e^2a, the sum and the
+ * quotient q are within 2^-44.9 of theirs, and 1 - q turns q's error into
+ * at most q / (1 - q) <= 15.1 times as much relative to tanh(a) (at
+ * a = 2^-4), plus one rounding: under 2^-41.  Below 2^-4, where that
+ * subtraction cancels, the odd Taylor polynomial through a^11 (truncation
+ * under 2^-56, roundings under 2^-51).  libm's tanh is within 2 ulps, so
+ * the guard's 2^-36 holds as for exp.  tanh(20) rounds to 1.0f (so does
+ * every larger a, the definition included: 1 - tanh(9.02) < 2^-25). */
+#ifndef KDSL_NEURON_ACT_FAST_TANH
+#define KDSL_NEURON_ACT_FAST_TANH
+#define AF_TANH_MAX 20.0
+#define AF_TANH_SMALL 0x1p-4
+#endif
+
+/* c = |x| clamped to AF_TANH_MAX; a NaN stays NaN (and is flagged) */
+static void KN(af_abs_clamp)(float *restrict c, const float *restrict x, int64_t n)
+{
+	for (int64_t j = 0; j < n; j++) {
+		float v = fabsf(x[j]);
+		c[j] = (float)AF_TANH_MAX < v ? (float)AF_TANH_MAX : v;
+	}
+}
+
+/* tanh(x) in double for 0 <= x <= AF_TANH_MAX (a NaN gives NaN) */
+static inline double KN(af_tanh)(double x)
+{
+	double z = x * x, e = KN(af_exp)(2.0 * x), big, small, y;
+	uint64_t sb, bb, m;
+
+	big = 1.0 - 2.0 / (e + 1.0);
+	small = -0x1.226e355e6c23dp-7;                /* -1382/155925 */
+	small = small * z + 0x1.664f4882c10fap-6;    /* 62/2835 */
+	small = small * z - 0x1.ba1ba1ba1ba1cp-5;    /* 17/315 */
+	small = small * z + 0x1.1111111111111p-3;    /* 2/15 */
+	small = small * z - 0x1.5555555555555p-2;    /* 1/3 */
+	small = x + x * z * small;
+	/* a select of bits: with ?: gcc computes each side under a branch
+	 * and vectorises nothing */
+	memcpy(&sb, &small, 8);
+	memcpy(&bb, &big, 8);
+	m = 0u - (uint64_t)(x < AF_TANH_SMALL);
+	sb = (sb & m) | (bb & ~m);
+	memcpy(&y, &sb, 8);
+	return y;
+}
+
+static void KN(act_tanh)(float *restrict o, const float *restrict a, int64_t n)
+{
+	int32_t hard[AF_BLOCK];   /* as wide as the f32 results: fewer conversions */
+	float c[AF_BLOCK];
+
+	for (int64_t j0 = 0; j0 < n; j0 += AF_BLOCK) {
+		int64_t len = n - j0 < AF_BLOCK ? n - j0 : AF_BLOCK;
+		int32_t any = 0;
+		float *restrict ob = o + j0;
+		const float *restrict ab = a + j0;
+		KN(af_abs_clamp)(c, ab, len);
+		for (int64_t j = 0; j < len; j++) {
+			uint32_t r, s;
+			hard[j] = KN(af_round)(ob + j, KN(af_tanh)(c[j]));
+			any |= hard[j];
+			memcpy(&r, ob + j, 4);   /* x's sign bit */
+			memcpy(&s, ab + j, 4);
+			r |= s & 0x80000000u;
+			memcpy(ob + j, &r, 4);
+		}
+		for (int64_t j = 0; any && j < len; j++)
+			if (hard[j])
+				ob[j] = (float)tanh((double)ab[j]);
+	}
+}
+
+/* log of a positive normal f32 (bits u) in double, relative error under
+ * 2^-46: u = 2^e * m with m in [0.707, 1.414] (the mantissa halved, e
+ * raised, above sqrt 2), s = (m - 1) / (m + 1) (m - 1 exact, s within
+ * 2^-52), log m = 2s (1 + s^2/3 + ... + s^16/17) by Horner in s^2
+ * (|s| <= 0.1716: truncation under 2^-49.9, roundings under 2^-50), and
+ * e ln2 + log m, whose terms never cancel by more than a factor 3
+ * (|e ln2| >= 0.69 >= 2 |log m| when e != 0); libm's log is within an
+ * ulp, so the guard's 2^-36 holds as for exp.  Other inputs (<= 0,
+ * subnormal, inf, NaN) give anything: act_log flags them. */
+static inline double KN(af_log)(uint32_t u)
+{
+	uint32_t t = (u & 0x7fffffu) > 0x3504f3u, mb = (u & 0x7fffffu) | (0x3f800000u - (t << 23));
+	int32_t e = (int32_t)(u >> 23) - 127 + (int32_t)t;
+	float mf;
+	double m, s2, z, p;
+
+	memcpy(&mf, &mb, 4);
+	m = mf;
+	s2 = 2.0 * ((m - 1.0) / (m + 1.0));
+	z = 0.25 * s2 * s2;   /* s^2: both factors exact powers of 2 apart */
+	p = 0x1.e1e1e1e1e1e1ep-5;            /* 1/17 */
+	p = p * z + 0x1.1111111111111p-4;    /* 1/15 */
+	p = p * z + 0x1.3b13b13b13b14p-4;    /* 1/13 */
+	p = p * z + 0x1.745d1745d1746p-4;    /* 1/11 */
+	p = p * z + 0x1.c71c71c71c71cp-4;    /* 1/9 */
+	p = p * z + 0x1.2492492492492p-3;    /* 1/7 */
+	p = p * z + 0x1.999999999999ap-3;    /* 1/5 */
+	p = p * z + 0x1.5555555555555p-2;    /* 1/3 */
+	return (double)e * 0x1.62e42fefa39efp-1 + (s2 + s2 * (z * p));
+}
+
+static void KN(act_log)(float *restrict o, const float *restrict a, int64_t n)
+{
+	int32_t hard[AF_BLOCK];   /* as wide as the f32 results: fewer conversions */
+
+	for (int64_t j0 = 0; j0 < n; j0 += AF_BLOCK) {
+		int64_t len = n - j0 < AF_BLOCK ? n - j0 : AF_BLOCK;
+		int32_t any = 0;
+		float *restrict ob = o + j0;
+		const float *restrict ab = a + j0;
+		for (int64_t j = 0; j < len; j++) {
+			uint32_t u;
+			memcpy(&u, ab + j, 4);
+			/* positive, normal and finite: 0x00800000 <= u < 0x7f800000 */
+			hard[j] = KN(af_round)(ob + j, KN(af_log)(u)) | (int32_t)(u - 0x00800000u >= 0x7f000000u);
+			any |= hard[j];
+		}
+		for (int64_t j = 0; any && j < len; j++)
+			if (hard[j])
+				ob[j] = (float)log((double)ab[j]);
+	}
+}
