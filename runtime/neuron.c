@@ -153,7 +153,6 @@ static int check_view(kdsl_rt *rt, const kdsl_site *site, const char *what, cons
 		    (uint64_t)nparts > rt->nparts[mem] - q)
 			return kdsl_rt_fail(rt, site, KDSL_ERR_BOUNDS, "%s lies outside %s", what, kdsl_mem_name(mem));
 	}
-	v->p = base + (size_t)p0 * pstride + (size_t)off * size;
 	v->pstride = pstride;
 	v->np = np;
 	v->n = n;
@@ -165,6 +164,9 @@ static int check_view(kdsl_rt *rt, const kdsl_site *site, const char *what, cons
 	if (nd && (rc = check_ap(rt, site, what, pstride, pbytes, nparts, p0, np, off, n, pstep, nd, st, ct,
 	                         (uint64_t)elems, v)))
 		return rc;
+	/* formed once p0 and off are checked (a strided view's by check_ap):
+	 * even an unused pointer out of its object is undefined */
+	v->p = base + (size_t)p0 * pstride + (size_t)off * size;
 	return KDSL_OK;
 }
 

@@ -393,6 +393,39 @@ START_TEST(hw_predicates_hostile)
 }
 END_TEST
 
+/* An op's strided view (access pattern) with a partition and an offset
+ * far outside its tile: the view's pointer was formed before the
+ * pattern's checks, an overflowing pointer expression (UBSan; found by
+ * fuzz_rt), the error came after.  The boundary: the last partition and
+ * element of the tile as a one-element pattern load. */
+START_TEST(view_pointer_after_checks)
+{
+	kdsl_rt *rt = kdsl_rt_create(KDSL_TARGET_NEURON);
+	int32_t host[4] = {1, 2, 3, 4};
+	kdsl_tile dst = kdsl_tile_of(kdsl_rt_mem(rt, KDSL_MEM_SBUF, NULL), kdsl_rt_partition_stride(rt, KDSL_MEM_SBUF),
+	                             64, 1, 0, 1, 0, 1, KDSL_MEM_SBUF, KDSL_I32);
+	kdsl_ctile src = kdsl_ctile_ap(kdsl_ctile_of(host, 8, 8, 2, -8002994109948104721, 1, 71, 1, KDSL_MEM_HBM,
+	                                             KDSL_I32), 0, 1, 1, 1, 0, 0, 0, 0);
+	kdsl_ctile far = src;
+	int32_t got = 0;
+
+	far.p0 = 0;
+	far.off = INT64_MAX / 4;
+	ck_assert_int_eq(kdsl_neuron_load(rt, &SITE, dst, src), KDSL_ERR_BOUNDS);
+	ck_assert_ptr_nonnull(strstr(kdsl_rt_last_error(rt), "partitions -8002994109948104721.."));
+	ck_assert_int_eq(kdsl_neuron_load(rt, &SITE, dst, far), KDSL_ERR_BOUNDS);
+	ck_assert_ptr_nonnull(strstr(kdsl_rt_last_error(rt), "of each partition are outside its 2"));
+
+	/* boundary: partition 1, element 1 (host[3]) */
+	src.p0 = 1;
+	src.off = 1;
+	ck_assert_int_eq(kdsl_neuron_load(rt, &SITE, dst, src), KDSL_OK);
+	memcpy(&got, kdsl_rt_mem(rt, KDSL_MEM_SBUF, NULL), 4);
+	ck_assert_int_eq(got, 4);
+	kdsl_rt_destroy(rt);
+}
+END_TEST
+
 /* ---- the harness library ---- */
 
 static char *tmpfile_path(void)
@@ -663,6 +696,7 @@ static Suite *hostile_suite(void)
 	tcase_add_test(tc, dtype_store_hostile);
 	tcase_add_test(tc, half_every_pattern);
 	tcase_add_test(tc, hw_predicates_hostile);
+	tcase_add_test(tc, view_pointer_after_checks);
 	tcase_add_test(tc, format_array_hostile);
 	tcase_add_test(tc, npy_write_hostile);
 	tcase_add_test(tc, npy_read_hostile);
