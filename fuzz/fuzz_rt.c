@@ -1,5 +1,6 @@
-/* fuzz_rt.c: the runtime's public op entry points (kdsl_rt.h) as an
- * embedder calls them, with hostile arguments.  The input bytes decode
+/* fuzz_rt.c: the runtime's public entry points (kdsl_rt.h: the ops, and
+ * the queries, errors, checking mode, conversions and kdsl_hw.h's inline
+ * rules) as an embedder calls them, with hostile arguments.  The input bytes decode
  * into a sequence of calls: an op code, then the runtime (its target's,
  * the other target's, or NULL), the site (or NULL) and each argument.
  * Operands point into two host buffers sized by the input, into the
@@ -338,7 +339,65 @@ static void neuron_call(Input *in, World *w, kdsl_rt *rt, const kdsl_site *site,
 	}
 }
 
-/* The runtime's other entry points: queries, errors, conversions. */
+/* The uninit check's entries on a runtime of its own: aipu's (32 KiB of
+ * lsram), so turning the check on costs little and no check state
+ * outlives the input.  Hostile bits, mark ranges, buffer tables (NULL
+ * names, any memory and extents, any length up to the table's), then a
+ * read of lsram that may find an unwritten byte and name its buffer. */
+static void check_call(Input *in, const kdsl_site *site, kdsl_mem mem)
+{
+	kdsl_rt *a = kdsl_rt_create(KDSL_TARGET_AIPU);
+	kdsl_buffer bufs[2] = {{NULL, mem, 0, 0, 0}, {"b", KDSL_MEM_LSRAM, 0, 64, 1}};
+	unsigned char gm[64] = {0}, *lsram;
+	size_t bytes = 0;
+	if (!a)
+		abort();
+	lsram = kdsl_rt_mem(a, KDSL_MEM_LSRAM, &bytes);
+	if (byte(in) & 1)
+		bufs[0].name = "a";
+	bufs[0].off = (size_t)num(in);
+	bufs[0].bytes = (size_t)num(in);
+	bufs[0].parts = (size_t)num(in);
+	kdsl_rt_set_check(a, byte(in) & 1 ? KDSL_CHECK_UNINIT : (unsigned)num(in));
+	kdsl_rt_check_mark(a, mem, (size_t)num(in), (size_t)num(in));
+	kdsl_rt_check_mark(a, KDSL_MEM_LSRAM, (size_t)num(in), (size_t)num(in));
+	kdsl_rt_check_buffers(a, byte(in) & 1 ? NULL : bufs, byte(in) % 3);
+	uint64_t off = take(in, 2);
+	kdsl_aipu_dma_copy(a, site, KDSL_U8, kdsl_ref_of(gm, sizeof gm, KDSL_MEM_GM), 0,
+	                   kdsl_cref_of((const unsigned char *)((uintptr_t)lsram + (uintptr_t)off), 64,
+	                                KDSL_MEM_LSRAM), 0, 64);
+	if (byte(in) & 1)
+		kdsl_rt_check_start(a);
+	kdsl_rt_check(a);
+	kdsl_rt_destroy(a);
+}
+
+/* kdsl_hw.h's inline rules with any numbers: the ascend masks and
+ * overlap rules, the conversion table, the memory pairs, shuffle's
+ * partition rules. */
+static void rules_call(Input *in, kdsl_mem mem, kdsl_dtype dt)
+{
+	int64_t a[7], r = 0, r2 = 0;
+	for (int i = 0; i < 7; i++)
+		a[i] = num(in);
+	kdsl_ascend_bits m = byte(in) & 1 ? kdsl_ascend_bits_count(a[6]) : (kdsl_ascend_bits){take(in, 8), take(in, 8)};
+	(void)kdsl_ascend_bits_span(kdsl_ascend_bits_shift(m, a[0]));
+	(void)kdsl_ascend_elems_meet(m, a[0], a[1]);
+	(void)kdsl_ascend_elems_meet2(m, a[0], a[1], a[2]);
+	(void)kdsl_ascend_vec_overlap(a[0], a[1], a[2], a[3], m, a[4], a[5], &r, &r2);
+	(void)kdsl_ascend_conv_modes(dt, (kdsl_dtype)(byte(in) % (KDSL_NDTYPE + 2)));
+	(void)kdsl_ascend_move_allowed(mem, (kdsl_mem)a[6]);
+	(void)kdsl_aipu_dma_allowed((kdsl_mem)a[6], mem);
+	(void)kdsl_neuron_shuffle_start_ok(kdsl_neuron_shuffle_active(a[0]), a[1]);
+	(void)kdsl_neuron_shuffle_starts(a[2]);
+	(void)kdsl_neuron_index_ok(a[3]);
+	(void)kdsl_neuron_reduce_op_ok(a[4]);
+	(void)kdsl_neuron_predicate_dtype_ok(dt);
+	(void)kdsl_ascend_aligned_(&r, mem, a[5]);
+}
+
+/* The runtime's other entry points: queries, errors, conversions, the
+ * checking mode, the shared rules. */
 static void misc_call(Input *in, kdsl_rt *rt, const kdsl_site *site, int op)
 {
 	kdsl_mem mem = mem_of(in);
@@ -358,6 +417,11 @@ static void misc_call(Input *in, kdsl_rt *rt, const kdsl_site *site, int op)
 		kdsl_rt_last_error_locus(rt);
 		kdsl_rt_clear_error(rt);
 		kdsl_rt_target(rt);
+		kdsl_rt_check(rt);
+		kdsl_rt_checking(rt);
+		kdsl_rt_holds_(rt, mem, (const void *)(uintptr_t)take(in, 8), (size_t)num(in));
+		/* the shared runtimes' check stays off: only the range is checked */
+		kdsl_rt_check_mark(rt, mem, (size_t)num(in), (size_t)num(in));
 		break;
 	case 2:
 		kdsl_rt_enter(rt, t, byte(in) & 1 ? NULL : "k");
@@ -366,6 +430,7 @@ static void misc_call(Input *in, kdsl_rt *rt, const kdsl_site *site, int op)
 		break;
 	case 3:
 		kdsl_rt_fail(rt, site, (int)num(in), "%s %g", "fuzz", x);
+		kdsl_rt_fail(rt, site, (int)num(in), NULL);
 		break;
 	case 4:
 		kdsl_target_name(t);
@@ -374,6 +439,8 @@ static void misc_call(Input *in, kdsl_rt *rt, const kdsl_site *site, int op)
 			kdsl_dtype_store(dt, el, x);
 			kdsl_dtype_store_bits(dt, el, (uint64_t)num(in));
 		}
+		kdsl_dtype_store(dt, NULL, x);
+		kdsl_dtype_store_bits(dt, NULL, 0);
 		break;
 	case 5:
 		kdsl_f16_to_f32((kdsl_f16)num(in));
@@ -383,6 +450,12 @@ static void misc_call(Input *in, kdsl_rt *rt, const kdsl_site *site, int op)
 		kdsl_f64_to_f16(x);
 		kdsl_f32_to_bf16((float)x);
 		kdsl_f64_to_bf16(x);
+		break;
+	case 7:
+		check_call(in, site, mem);
+		break;
+	case 8:
+		rules_call(in, mem, dt);
 		break;
 	default:
 		/* a runtime of any target value but the costly ones already made */
@@ -428,7 +501,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		else if (op % 3 == 1)
 			neuron_call(&in, &w, rt, site, op / 3 % 16);
 		else
-			misc_call(&in, rt, site, op / 3 % 7);
+			misc_call(&in, rt, site, op / 3 % 9);
 		kdsl_fuzz_accepted++;
 	}
 	free(w.host[0]);

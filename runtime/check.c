@@ -102,8 +102,12 @@ void kdsl_uninit_mark_rows(kdsl_rt *rt, kdsl_mem mem, const unsigned char *p, si
 static const kdsl_buffer *buffer_at(const kdsl_rt *rt, kdsl_mem mem, size_t q, size_t b, size_t bq, size_t bb)
 {
 	const kdsl_buffer *k, *found = NULL;
+	size_t i;
 
-	for (k = rt->bufs; k && k < rt->bufs + rt->nbufs; k++) {
+	/* by index: bufs + nbufs is never formed, so a table passed with a
+	 * huge n cannot overflow the pointer before its entries run out */
+	for (i = 0; rt->bufs && i < rt->nbufs; i++) {
+		k = &rt->bufs[i];
 		int in = k->mem == mem && q < k->parts && b >= k->off && b - k->off < k->bytes;
 		if (in && bq < k->parts && bb >= k->off && bb - k->off < k->bytes)
 			return k;
@@ -123,7 +127,7 @@ int kdsl_uninit_fail(kdsl_rt *rt, const kdsl_site *site, const char *what, const
 	size_t off = (size_t)((uintptr_t)at - (uintptr_t)rt->mem[mem]);
 	size_t boff = (size_t)((uintptr_t)base - (uintptr_t)rt->mem[mem]);
 	size_t ps = rt->part_stride[mem], q = 0, b = off, bq = 0, bb = boff;
-	const char *m = kdsl_mem_name(mem);
+	const char *m = kdsl_mem_name(mem), *name = "";
 	const kdsl_buffer *k;
 	char part[48] = "", where[64] = "";
 
@@ -135,6 +139,7 @@ int kdsl_uninit_fail(kdsl_rt *rt, const kdsl_site *site, const char *what, const
 	}
 	k = buffer_at(rt, mem, q, b, bq, bb);
 	if (k) {
+		name = k->name ? k->name : "?";   /* an embedder's table may lack names */
 		bq = 0;
 		bb = k->off;
 	}
@@ -147,10 +152,10 @@ int kdsl_uninit_fail(kdsl_rt *rt, const kdsl_site *site, const char *what, const
 		return kdsl_rt_fail(rt, site, KDSL_ERR_UNINIT,
 		                    "%s reads unwritten %s: byte %zu%s%s%s%s%s (%s partition %zu, byte %zu) was not "
 		                    "written since the kernel started", what, m, b - bb, part, k ? " of '" : "",
-		                    k ? k->name : "", k ? "'" : "", where, m, q, b);
+		                    name, k ? "'" : "", where, m, q, b);
 	return kdsl_rt_fail(rt, site, KDSL_ERR_UNINIT,
 	                    "%s reads unwritten %s: byte %zu%s%s%s%s (%s byte %zu) was not written since the kernel "
-	                    "started", what, m, off - bb, k ? " of '" : "", k ? k->name : "", k ? "'" : "", where, m,
+	                    "started", what, m, off - bb, k ? " of '" : "", name, k ? "'" : "", where, m,
 	                    off);
 }
 

@@ -39,14 +39,19 @@ kdsl_bf16 kdsl_f64_to_bf16(double d)
 	return kdsl_h_f64_to_bf16(d);
 }
 
+/* The exported stores check p (the inline ones the ops use need not:
+ * their pointers were checked with the operand); an unknown dtype has
+ * size 0 and stores nothing. */
 void kdsl_dtype_store(kdsl_dtype dt, void *p, double x)
 {
-	kdsl_store_value(dt, p, x);
+	if (p)
+		kdsl_store_value(dt, p, x);
 }
 
 void kdsl_dtype_store_bits(kdsl_dtype dt, void *p, uint64_t bits)
 {
-	kdsl_store_bits(dt, p, bits);
+	if (p)
+		kdsl_store_bits(dt, p, bits);
 }
 
 size_t kdsl_dtype_size(kdsl_dtype dt)

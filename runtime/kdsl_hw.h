@@ -218,10 +218,13 @@ static inline kdsl_ascend_bits kdsl_ascend_bits_shift(kdsl_ascend_bits m, int64_
 /* Do the elements m of a repeat at byte 0 and those at byte `delta` share
  * a byte (elements of sz bytes)?  Element j at delta meets element i at 0
  * when i - j is q or, if delta is not a multiple of sz, q + 1, with q =
- * floor(delta / sz). */
+ * floor(delta / sz).  Elements of sz < 1 bytes hold no byte: 0. */
 static inline int kdsl_ascend_elems_meet(kdsl_ascend_bits m, int64_t delta, int64_t sz)
 {
-	int64_t q = delta / sz - (delta % sz < 0);
+	int64_t q;
+	if (sz < 1)
+		return 0;
+	q = delta / sz - (delta % sz < 0);
 	kdsl_ascend_bits a = kdsl_ascend_bits_shift(m, q);
 	if ((a.h & m.h) | (a.l & m.l))
 		return 1;
@@ -234,11 +237,18 @@ static inline int kdsl_ascend_elems_meet(kdsl_ascend_bits m, int64_t delta, int6
 /* Do the elements m of a repeat of dst (dsz-byte elements, at byte 0)
  * and those of a source (ssz-byte elements, at byte `delta`) share a
  * byte?  vec_conv's operands differ in size; the others' do not, and take
- * kdsl_ascend_elems_meet's shifts. */
+ * kdsl_ascend_elems_meet's shifts.  Sizes outside 1..KDSL_ASCEND_REPEAT_BYTES
+ * (no element has them) and a delta past both repeats give 0. */
 static inline int kdsl_ascend_elems_meet2(kdsl_ascend_bits m, int64_t delta, int64_t dsz, int64_t ssz)
 {
 	int64_t j, i, lo, hi, span = kdsl_ascend_bits_span(m);
 
+	if (dsz < 1 || ssz < 1 || dsz > KDSL_ASCEND_REPEAT_BYTES || ssz > KDSL_ASCEND_REPEAT_BYTES)
+		return 0;
+	/* the repeats' bytes apart (span <= 128, sizes <= 256: no overflow),
+	 * so delta + j*ssz below cannot overflow either */
+	if (delta >= span * dsz || delta <= -span * ssz)
+		return 0;
 	if (dsz == ssz)
 		return kdsl_ascend_elems_meet(m, delta, dsz);
 	for (j = 0; j < span; j++) {
@@ -265,15 +275,19 @@ static inline int kdsl_ascend_elems_meet2(kdsl_ascend_bits m, int64_t delta, int
  * repeat reads all of its source before it writes) or share no byte; and
  * no repeat r2 reads a byte an earlier repeat r wrote.  Returns 0 when
  * both hold, else 1 (within repeat *r) or 2 (repeat *r2 reads what repeat
- * *r wrote), for the first such r.  n <= 255 and the steps <= 255*32 (the
- * ranges, checked first); delta is anything. */
+ * *r wrote), for the first such r.  n <= 255, the steps 0..255*32 and the
+ * sizes 1..256 (the ranges, checked first: outside them, 0, no verdict);
+ * delta is anything. */
 static inline int kdsl_ascend_vec_overlap(int64_t delta, int64_t dstep, int64_t sstep, int64_t n,
                                           kdsl_ascend_bits m, int64_t dsz, int64_t ssz, int64_t *r,
                                           int64_t *r2)
 {
-	int64_t span = kdsl_ascend_bits_span(m), wd = span * dsz, ws = span * ssz, i, j, lo, hi, base;
-	if (n <= 0 || span <= 0)
+	const int64_t smax = (int64_t)KDSL_ASCEND_REP_STRIDE_MAX * KDSL_ASCEND_BLOCK;
+	int64_t span = kdsl_ascend_bits_span(m), wd, ws, i, j, lo, hi, base;
+	if (n <= 0 || span <= 0 || n > KDSL_ASCEND_REPEAT_MAX || dstep < 0 || dstep > smax || sstep < 0 ||
+	    sstep > smax || dsz < 1 || ssz < 1 || dsz > KDSL_ASCEND_REPEAT_BYTES || ssz > KDSL_ASCEND_REPEAT_BYTES)
 		return 0;
+	wd = span * dsz, ws = span * ssz;
 	/* all of dst's bytes, then all of the source's, apart: nothing meets */
 	if (delta >= (n - 1) * dstep + wd || delta <= -((n - 1) * sstep + ws))
 		return 0;
@@ -368,9 +382,12 @@ enum {
 };
 
 /* num_active_partitions = ceil(max(src_num_partitions,
- * dst_num_partitions) / 32) * 32, for the larger of the two views. */
+ * dst_num_partitions) / 32) * 32, for the larger of the two views (a
+ * count too near INT64_MAX to round up gives the multiple below it). */
 static inline int64_t kdsl_neuron_shuffle_active(int64_t nparts)
 {
+	if (nparts > INT64_MAX - (KDSL_NEURON_QUADRANT - 1))
+		return INT64_MAX / KDSL_NEURON_QUADRANT * KDSL_NEURON_QUADRANT;
 	return (nparts + KDSL_NEURON_QUADRANT - 1) / KDSL_NEURON_QUADRANT * KDSL_NEURON_QUADRANT;
 }
 

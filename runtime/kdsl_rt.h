@@ -7,7 +7,16 @@
  * The library exports exactly the functions declared here, each marked
  * KDSL_API (it is built with hidden visibility by default), so what an
  * embedder links against is this header and nothing else; `kdslc run`'s
- * driver is a separate library (kdsl_harness.h). */
+ * driver is a separate library (kdsl_harness.h).
+ *
+ * Bad arguments: every function here, exported or inline, takes any
+ * value of its arguments without undefined behaviour (a NULL runtime,
+ * enum values cast from any int, sizes and offsets near overflow, NULL
+ * strings) and returns an error code with a message in the runtime, or,
+ * where it has no error return, the safe result its comment states.  What
+ * it cannot check is that a pointer holds the bytes its size claims: a
+ * host tensor (gm, hbm), an out-pointer, a kdsl_buffer table's length.
+ * tests/unit/test_runtime_hostile.c calls each with hostile arguments. */
 #ifndef KDSL_RT_H
 #define KDSL_RT_H
 
@@ -70,37 +79,51 @@ typedef struct {
  * and keeps its contents between kernel calls, as on the device.
  * Returns NULL when out of memory or for an unknown target. */
 KDSL_API kdsl_rt *kdsl_rt_create(kdsl_target target);
+/* Frees rt; NULL does nothing. */
 KDSL_API void kdsl_rt_destroy(kdsl_rt *rt);
+/* rt's target; 0 (no target) for NULL. */
 KDSL_API kdsl_target kdsl_rt_target(const kdsl_rt *rt);
 /* "neuron", "ascend", "aipu"; "unknown" for any other value. */
 KDSL_API const char *kdsl_target_name(kdsl_target target);
-/* The last error as "file.k:LINE:COL: op: message", or "" when none. */
+/* The last error as "file.k:LINE:COL: op: message", or "" when none (and
+ * for NULL); the text stays rt's until its next error or clear. */
 KDSL_API const char *kdsl_rt_last_error(const kdsl_rt *rt);
 /* The length of the "file.k:LINE:COL" that starts the last error, 0 when
- * it has none: a caller prints "file.k:LINE:COL: error: op: message", the
- * form of compile errors, without parsing a file name that may hold ':'. */
+ * it has none (or rt is NULL): a caller prints "file.k:LINE:COL: error:
+ * op: message", the form of compile errors, without parsing a file name
+ * that may hold ':'. */
 KDSL_API size_t kdsl_rt_last_error_locus(const kdsl_rt *rt);
+/* Forgets the last error; NULL does nothing. */
 KDSL_API void kdsl_rt_clear_error(kdsl_rt *rt);
 /* Base and size in bytes of an on-chip memory; NULL if the target lacks it.
  * Partitioned memories are laid out partition after partition, each
  * kdsl_rt_partition_stride bytes after the previous one (a little more
  * than its size: the pad keeps partitions apart in the host's caches and
- * holds nothing a kernel can address). */
+ * holds nothing a kernel can address).  NULL, and *bytes 0, for a NULL
+ * rt or a mem outside kdsl_mem; bytes may be NULL. */
 KDSL_API unsigned char *kdsl_rt_mem(kdsl_rt *rt, kdsl_mem mem, size_t *bytes);
-/* Size in bytes of one partition (the whole memory when not partitioned). */
+/* Size in bytes of one partition (the whole memory when not partitioned);
+ * 0 for a NULL rt or a memory rt lacks. */
 KDSL_API size_t kdsl_rt_partition_bytes(const kdsl_rt *rt, kdsl_mem mem);
-/* Host bytes from partition p to partition p + 1 (>= its size). */
+/* Host bytes from partition p to partition p + 1 (>= its size); 0 as
+ * kdsl_rt_partition_bytes. */
 KDSL_API size_t kdsl_rt_partition_stride(const kdsl_rt *rt, kdsl_mem mem);
 
 /* Records an error at a site and returns code.  Generated code and the
- * ops call it; the message is formatted like a compiler diagnostic. */
+ * ops call it; the message is formatted like a compiler diagnostic,
+ * truncated to the runtime's 1 KiB buffer.  A NULL rt records nothing; a
+ * NULL site gives no locus, a NULL site->file "<unknown>", a NULL
+ * site->op no op, a NULL fmt the text "error without a message". */
 KDSL_API int kdsl_rt_fail(kdsl_rt *rt, const kdsl_site *site, int code, const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 4, 5)))
 #endif
 	;
 /* First call of every generated kernel: the runtime must be of its target
- * and every tensor parameter non-NULL (checked by the caller, reported here). */
+ * and every tensor parameter non-NULL (checked by the caller, reported
+ * here).  KDSL_ERR_ARG for a NULL rt (no message: there is nowhere to put
+ * it), KDSL_ERR_TARGET for another target (any value); a NULL kernel or
+ * param is named "?".  kdsl_rt_null_param always returns KDSL_ERR_ARG. */
 KDSL_API int kdsl_rt_enter(kdsl_rt *rt, kdsl_target target, const char *kernel);
 KDSL_API int kdsl_rt_null_param(kdsl_rt *rt, const char *kernel, const char *param);
 
@@ -125,11 +148,13 @@ KDSL_API int kdsl_rt_set_check(kdsl_rt *rt, unsigned checks);
 KDSL_API unsigned kdsl_rt_check(const kdsl_rt *rt);
 /* A kernel starts: the uninit check forgets every earlier write (stale
  * data of an earlier call is what it is for).  kdsl_rt_try_enter calls
- * it when the check is on. */
+ * it when the check is on.  NULL does nothing. */
 KDSL_API void kdsl_rt_check_start(kdsl_rt *rt);
 /* Says the embedder wrote bytes off..off+len-1 of on-chip memory mem (host
  * offsets from kdsl_rt_mem's pointer) itself, so the check does not flag
- * reads of them; KDSL_ERR_ARG outside the memory. */
+ * reads of them (nothing to do, KDSL_OK, while the check is off).
+ * KDSL_ERR_ARG for a NULL rt, a memory rt lacks or any byte past its end
+ * (off + len may exceed SIZE_MAX: it is not computed). */
 KDSL_API int kdsl_rt_check_mark(kdsl_rt *rt, kdsl_mem mem, size_t off, size_t len);
 
 /* A kernel's on-chip buffer, as generated code describes it to the
@@ -145,7 +170,8 @@ typedef struct {
  * runtime's use of it, generated code passes a static table): a check's
  * message names the buffer a byte lies in.  Forgotten at the next kernel
  * start; generated kernels call it after kdsl_rt_try_enter when a check
- * is on. */
+ * is on.  NULL rt: nothing; NULL bufs: no table.  n must be the table's
+ * length (the one thing it cannot check); a NULL name prints as "?". */
 KDSL_API void kdsl_rt_check_buffers(kdsl_rt *rt, const kdsl_buffer *bufs, size_t n);
 
 /* The first member of every kdsl_rt: what a kernel's entry and the inline
@@ -162,21 +188,22 @@ typedef struct {
 } kdsl_rt_head;
 
 /* 1 when bytes at base lie inside the runtime's memory mem (never for a
- * memory the runtime lacks); rt non-NULL. */
+ * memory the runtime lacks, nor for a NULL rt). */
 static inline int kdsl_rt_holds_(const kdsl_rt *rt, kdsl_mem mem, const void *base, size_t bytes)
 {
 	const kdsl_rt_head *h = (const kdsl_rt_head *)(const void *)rt;
 	uintptr_t b = (uintptr_t)base;
-	return (unsigned)mem < KDSL_NMEM && h->mem_hi[mem] && b >= h->mem_lo[mem] && b <= h->mem_hi[mem] &&
+	return rt && (unsigned)mem < KDSL_NMEM && h->mem_hi[mem] && b >= h->mem_lo[mem] && b <= h->mem_hi[mem] &&
 	       bytes <= h->mem_hi[mem] - b;
 }
 
 /* Whether any checking mode is on: the inline fast paths below take the
  * library's path then, which does the checks, and generated kernels pass
- * their buffers (kdsl_rt_check_buffers). */
+ * their buffers (kdsl_rt_check_buffers).  0 for NULL (the fast paths
+ * test rt first, so the compiler folds the second test away). */
 static inline int kdsl_rt_checking(const kdsl_rt *rt)
 {
-	return ((const kdsl_rt_head *)(const void *)rt)->check != 0;
+	return rt && ((const kdsl_rt_head *)(const void *)rt)->check != 0;
 }
 
 /* kdsl_rt_enter's common case inline: for a runtime of the target, clears
@@ -194,7 +221,9 @@ static inline int kdsl_rt_try_enter(kdsl_rt *rt, kdsl_target target)
 	return 1;
 }
 
-/* ---- half precision: IEEE round-to-nearest-even in both directions ---- */
+/* ---- half precision: IEEE round-to-nearest-even in both directions ----
+ * Defined for every argument: any bit pattern, NaN (stays NaN, quiet,
+ * sign kept), infinities, subnormals, values past the range (infinity). */
 KDSL_API float kdsl_f16_to_f32(kdsl_f16 h);
 KDSL_API double kdsl_f16_to_f64(kdsl_f16 h);
 KDSL_API kdsl_f16 kdsl_f32_to_f16(float f);
@@ -202,15 +231,19 @@ KDSL_API kdsl_f16 kdsl_f64_to_f16(double d);
 KDSL_API float kdsl_bf16_to_f32(kdsl_bf16 h);
 KDSL_API kdsl_bf16 kdsl_f32_to_bf16(float f);
 KDSL_API kdsl_bf16 kdsl_f64_to_bf16(double d);
+/* Bytes of an element of dt; 0 for a value outside kdsl_dtype. */
 KDSL_API size_t kdsl_dtype_size(kdsl_dtype dt);
-KDSL_API const char *kdsl_dtype_name(kdsl_dtype dt);   /* "f16" */
+/* "f16"; "?" for a value outside kdsl_dtype. */
+KDSL_API const char *kdsl_dtype_name(kdsl_dtype dt);
 /* Stores x into the element of dtype dt at p, converted as the ops
  * convert a scalar (memset, iota, vec_dup): integers truncate toward zero
  * and wrap modulo 2^bits (NaN and infinities give 0), f16/bf16 round to
- * nearest even, f32 as C converts, bool is x != 0. */
+ * nearest even, f32 as C converts, bool is x != 0.  Any x (NaN, huge);
+ * nothing is stored for a NULL p or a dt outside kdsl_dtype. */
 KDSL_API void kdsl_dtype_store(kdsl_dtype dt, void *p, double x);
 /* Stores the low kdsl_dtype_size(dt) bytes of bits at p in host order:
- * an integer element exactly, where a double would round past 2^53. */
+ * an integer element exactly, where a double would round past 2^53.
+ * Nothing for a NULL p or a dt outside kdsl_dtype. */
 KDSL_API void kdsl_dtype_store_bits(kdsl_dtype dt, void *p, uint64_t bits);
 
 /* ---- ascend (seed 001) ----

@@ -166,7 +166,8 @@ static int check_view(kdsl_rt *rt, const kdsl_site *site, const char *what, cons
 	if (nd && (rc = check_ap(rt, site, what, pstride, pbytes, nparts, p0, np, off, n, pstep, nd, st, ct,
 	                         (uint64_t)elems, v)))
 		return rc;
-	/* only now: a strided view's p0 and off are checked by check_ap */
+	/* formed once p0 and off are checked (a strided view's by check_ap):
+	 * even an unused pointer out of its object is undefined */
 	v->p = base + (size_t)p0 * pstride + (size_t)off * size;
 	return KDSL_OK;
 }

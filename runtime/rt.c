@@ -233,6 +233,8 @@ static void set_error(kdsl_rt *rt, const kdsl_site *site, const char *fmt, va_li
 		vsnprintf(rt->err + n, sizeof rt->err - n, fmt, ap);
 }
 
+/* A NULL fmt records a fixed text rather than passing NULL to
+ * vsnprintf (undefined): an embedder's error path must not crash. */
 int kdsl_rt_fail(kdsl_rt *rt, const kdsl_site *site, int code, const char *fmt, ...)
 {
 	va_list ap;
@@ -240,7 +242,7 @@ int kdsl_rt_fail(kdsl_rt *rt, const kdsl_site *site, int code, const char *fmt, 
 	if (!rt)
 		return code;
 	va_start(ap, fmt);
-	set_error(rt, site, fmt, ap);
+	set_error(rt, site, fmt ? fmt : "error without a message", ap);
 	va_end(ap);
 	return code;
 }

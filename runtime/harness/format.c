@@ -569,8 +569,8 @@ char *kdsl_format_array(kdsl_dtype dt, int rank, const int64_t *dims, const void
 {
 	fmt F;
 	sbuf out = {0};
-	int64_t total = 1;
-	int i;
+	size_t total = 1, limit;
+	int i, empty = 0;
 
 	memset(&F, 0, sizeof F);
 	F.dt = dt;
@@ -578,16 +578,25 @@ char *kdsl_format_array(kdsl_dtype dt, int rank, const int64_t *dims, const void
 	F.data = data;
 	F.rank = rank;
 	F.dims = dims;
-	if (F.size == 0 || rank < 0 || (rank > 0 && !dims))
+	/* the recursion is one level per axis: a rank from nowhere must not
+	 * run the stack out */
+	if (F.size == 0 || rank < 0 || rank > KDSL_HARNESS_MAX_RANK || (rank > 0 && !dims))
 		return NULL;
+	/* an array of more bytes than the address space cannot be in memory,
+	 * and the flat indices below would wrap (empty arrays have any
+	 * extents: numpy prints [] for shape (0, 2**62)) */
+	limit = SIZE_MAX / F.size;
 	for (i = 0; i < rank; i++) {
 		if (dims[i] < 0)
 			return NULL;
-		total = dims[i] == 0 ? 0 : total * dims[i];
-		if (total > INT64_MAX / 2)
-			total = INT64_MAX / 2;
+		empty |= dims[i] == 0;
 	}
-	if (total == 0) {
+	for (i = 0; i < rank && !empty; i++) {
+		if ((uint64_t)dims[i] > limit / total)
+			return NULL;
+		total *= (size_t)dims[i];
+	}
+	if (empty) {
 		sb_puts(&out, "[]");
 		return out.s;
 	}

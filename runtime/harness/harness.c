@@ -460,11 +460,56 @@ out:
 	return rc;
 }
 
+/* The kernel table's one-time check (kdsl_harness.h): every field the
+ * harness dereferences or sizes a loop by; 2 with a message when bad. */
+static int check_params(const kdsl_kernel_info *k, int i)
+{
+	int p;
+
+	if (!k->name)
+		return errorf("kernel table: kernel %d has no name", i);
+	if (!k->call)
+		return errorf("kernel table: kernel '%s' has no function", k->name);
+	if (k->nparam < 0 || (k->nparam > 0 && !k->params))
+		return errorf("kernel table: kernel '%s' has %d parameters%s", k->name, k->nparam,
+		              k->nparam < 0 ? "" : " but no parameter table");
+	for (p = 0; p < k->nparam; p++) {
+		const kdsl_param_info *q = &k->params[p];
+		if (!q->name)
+			return errorf("kernel table: parameter %d of kernel '%s' has no name", p, k->name);
+		if (q->is_tensor && (q->rank < 0 || q->rank > KDSL_HARNESS_MAX_RANK || (q->rank > 0 && !q->dims)))
+			return errorf("kernel table: tensor '%s' of kernel '%s' has rank %d%s", q->name, k->name,
+			              q->rank, q->rank > 0 && q->rank <= KDSL_HARNESS_MAX_RANK ? " but no extents" : "");
+	}
+	return 0;
+}
+
+static int check_call(int argc, char **argv, const kdsl_kernel_info *kernels, int nkernel)
+{
+	int i;
+
+	if (argc < 0)
+		return errorf("kdsl_harness_main: argc is %d", argc);
+	if (argc > 0 && !argv)
+		return errorf("kdsl_harness_main: argv is NULL (argc %d)", argc);
+	for (i = 0; i < argc; i++)
+		if (!argv[i])
+			return errorf("kdsl_harness_main: argv[%d] is NULL (argc %d)", i, argc);
+	if (nkernel < 0 || (nkernel > 0 && !kernels))
+		return errorf("kdsl_harness_main: %d kernels%s", nkernel, kernels ? "" : " in a NULL table");
+	for (i = 0; i < nkernel; i++)
+		if (check_params(&kernels[i], i))
+			return 2;
+	return 0;
+}
+
 int kdsl_harness_main(int argc, char **argv, const kdsl_kernel_info *kernels, int nkernel)
 {
 	options o;
 	int i, rc = 0, ran = 0;
 
+	if (check_call(argc, argv, kernels, nkernel))
+		return 2;
 	memset(&o, 0, sizeof o);
 	o.args = calloc((size_t)(argc > 0 ? argc : 1), sizeof *o.args);
 	if (!o.args)
