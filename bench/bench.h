@@ -58,6 +58,8 @@ void bench_rt_ops(kdsl_rt *ascend, kdsl_rt *neuron, int quick);
 void bench_transpose(kdsl_rt *neuron);
 /* The nc_stream_shuffle rows alone (kdsl-bench --shuffle). */
 void bench_rt_shuffles(kdsl_rt *neuron, int quick);
+/* The tensor_copy_predicated rows alone (kdsl-bench --pred). */
+void bench_predicated(kdsl_rt *neuron, int quick);
 /* The neuron engine ops and nc_matmul (bench_engine.c). */
 void bench_engine(kdsl_rt *neuron, int quick);
 void bench_perms(int quick);

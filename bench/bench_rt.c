@@ -577,7 +577,7 @@ static void fill_pred(unsigned char *p, size_t esize, size_t count, size_t strid
 		}
 }
 
-static void bench_predicated(kdsl_rt *rt, int quick)
+void bench_predicated(kdsl_rt *rt, int quick)
 {
 	static const size_t psizes[] = {16 << 10, 256 << 10, 1 << 20, 4 << 20};
 	pred_ctx c;

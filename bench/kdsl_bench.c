@@ -1,5 +1,5 @@
 /* kdsl_bench.c: the benchmark program (bench/run.sh runs it).
- * usage: kdsl-bench [--numpy FILE] [--quick] [--perms | --shuffle | --engine | --transpose | --mem]
+ * usage: kdsl-bench [--numpy FILE] [--quick] [--perms | --shuffle | --pred | --engine | --transpose | --mem]
  * Prints one markdown table: each hot op of the runtime, then the aipu
  * permutations, with memcpy, scalar-loop, by-hand and numpy
  * baselines measured in the same run. */
@@ -11,7 +11,7 @@
 int main(int argc, char **argv)
 {
 	kdsl_rt *ascend, *neuron;
-	int i, quick = 0, perms_only = 0, shuffle_only = 0, engine_only = 0, transpose_only = 0, mem_only = 0;
+	int i, quick = 0, perms_only = 0, shuffle_only = 0, pred_only = 0, engine_only = 0, transpose_only = 0, mem_only = 0;
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--numpy") && i + 1 < argc) {
@@ -24,6 +24,9 @@ int main(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--shuffle")) {
 			/* only the nc_stream_shuffle rows: the quick loop when working on the shuffle */
 			shuffle_only = 1;
+		} else if (!strcmp(argv[i], "--pred")) {
+			/* only the tensor_copy_predicated rows */
+			pred_only = 1;
 		} else if (!strcmp(argv[i], "--transpose")) {
 			/* only the strided-load transpose row */
 			transpose_only = 1;
@@ -34,7 +37,7 @@ int main(int argc, char **argv)
 			/* only the engine op rows: the quick loop when working on neuron_engine.c */
 			engine_only = 1;
 		} else {
-			fprintf(stderr, "usage: kdsl-bench [--numpy FILE] [--quick] [--perms | --shuffle | --engine | "
+			fprintf(stderr, "usage: kdsl-bench [--numpy FILE] [--quick] [--perms | --shuffle | --pred | --engine | "
 			        "--transpose | --mem]\n");
 			return 2;
 		}
@@ -51,6 +54,8 @@ int main(int argc, char **argv)
 	bench_print_header();
 	if (shuffle_only) {
 		bench_rt_shuffles(neuron, quick);
+	} else if (pred_only) {
+		bench_predicated(neuron, quick);
 	} else if (transpose_only) {
 		bench_transpose(neuron);
 	} else if (mem_only) {

@@ -4,14 +4,30 @@
  * with GNU vector extensions so no compiler has to discover the
  * vectorisation itself.  The predicate lanes are compared with zero and
  * widened or narrowed to W-bit masks (__builtin_convertvector
- * sign-extends the all-ones lanes), then each row is (s & m) | (d & ~m),
- * V bytes at a time; the last n % lanes elements of a row go through the
- * scalar form of the same formula.  Each kernel exists three times:
- * 16-byte vectors (SSE2, the x86-64 floor, and whatever any other target
- * makes of them) and, on x86 with GCC or clang, 32-byte vectors in a
- * target("avx2") clone and 64-byte ones in a target("avx512f,avx512bw,avx512vl")
- * clone.  kdsl_rt_create picks one set per runtime (kdsl_isa_detect), so
- * there is no global state. */
+ * sign-extends the all-ones lanes) that say where dst keeps its element,
+ * then each V-byte vector of the row is selected from src and dst under
+ * that mask (one vpblendvb with AVX2, an and-or elsewhere); the last
+ * n % lanes elements of a row go through the scalar form of the same
+ * formula.  Each kernel exists three times: 16-byte vectors (SSE2, the
+ * x86-64 floor, and whatever any other target makes of them) and, on x86
+ * with GCC or clang, 32-byte vectors in a target("avx2") clone and
+ * 64-byte ones in a target("avx512f,avx512bw,avx512vl") clone.
+ * kdsl_rt_create picks one set per runtime (kdsl_isa_detect), so there
+ * is no global state.
+ *
+ * Why the loop looks as it does (docs/performance.md, "The predicated
+ * copy"): a tile's rows are one partition stride apart, 128 short
+ * streams of src, dst and predicate where a packed buffer is one long
+ * one, and from 256 KiB the three do not fit in L2.  The hardware
+ * prefetcher starts over on every row; the loop prefetches PF_AHEAD
+ * bytes ahead in the rows taken end to end, so the next row's first
+ * lines are on their way before the current row ends.  With the lines
+ * coming from L3 the core's window bounds how many misses are in flight,
+ * so the loop is kept short: the mask is "keep dst" (a compare with zero
+ * and no negation), reverse_pred swaps the two operands of the select
+ * instead of flipping the mask (each kernel is compiled for both
+ * polarities), and AVX2 selects with vpblendvb (one instruction where
+ * the and-or takes three). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +35,7 @@
 
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
 #define KDSL_HAVE_AVX2 1
+#include <immintrin.h>
 #define AVX2_ATTR __attribute__((target("avx2")))
 /* avx512vl as well: every AVX-512BW CPU has it, and without it clang 14
  * fails to select a 64-bit lane compare in these kernels (a backend
@@ -28,15 +45,45 @@
 #define KDSL_HAVE_AVX2 0
 #endif
 
-/* The row loop around each kernel's body: d, s and pr are row r, j the
- * element. */
-#define ROWS_OPEN                                                                                \
+/* How far ahead (bytes of the data rows, end to end) the loop prefetches
+ * src and dst, and the predicate as many elements ahead.  Measured with
+ * the f32 and f16 kernels on the emulated sbuf at 256 KiB to 4 MiB: 512
+ * and 2048 gain less than 1024; none, 10-25% less throughput. */
+enum { PF_AHEAD = 1024 };
+/* Tiles whose three operands together are smaller than this (bytes) are
+ * not prefetched: they stay in L2 from one op to the next, where the
+ * prefetches only cost instructions (measured: 64 KiB f32 tiles with u32
+ * predicates, 192 KiB in all, 20% slower with them; every 256 KiB tile
+ * with any predicate, 576 KiB and up, faster). */
+enum { PF_MIN_BYTES = 512 << 10 };
+
+/* The row loop around each kernel's body: d, s and pr are row r, dn, sn
+ * and pn the next row (row r again on the last, so the prefetches stay
+ * in the tile's rows), j the element. */
+#define ROWS_OPEN(WB, PB)                                                                        \
 	for (int64_t r_ = 0; r_ < rows; r_++) {                                                      \
+		size_t nx_ = r_ + 1 < rows ? 1 : 0;                                                      \
 		unsigned char *d = (unsigned char *)dv + (size_t)r_ * dps;                               \
 		const unsigned char *s = (const unsigned char *)sv + (size_t)r_ * sps;                   \
 		const unsigned char *pr = (const unsigned char *)pv + (size_t)r_ * pps;                  \
+		const unsigned char *dn = d + nx_ * dps, *sn = s + nx_ * sps, *pn = pr + nx_ * pps;      \
+		const size_t rowb = (size_t)n * (WB), rowp = (size_t)n * (PB);                           \
 		int64_t j = 0;
 #define ROWS_CLOSE }
+
+/* Prefetches for the 64 data bytes at element j: src's and dst's line
+ * PF_AHEAD bytes on, and the predicate's lines as many elements on (P/W
+ * lines of predicate per step when it is wider, else one line every
+ * W/P steps). */
+#define PREFETCH_AHEAD(WB, PB)                                                                   \
+	{                                                                                            \
+		size_t o_ = (size_t)j * (WB) + PF_AHEAD, q_ = (size_t)j * (PB) + PF_AHEAD / (WB) * (PB); \
+		__builtin_prefetch(o_ < rowb ? s + o_ : sn + (o_ - rowb));                               \
+		__builtin_prefetch(o_ < rowb ? d + o_ : dn + (o_ - rowb));                               \
+		if ((PB) >= (WB) || (size_t)j % (64 / (PB)) == 0)                                        \
+			for (size_t k_ = 0; k_ < ((PB) >= (WB) ? (PB) / (WB) : 1); k_++, q_ += 64)            \
+				__builtin_prefetch(q_ < rowp ? pr + q_ : pn + (q_ - rowp));                      \
+	}
 
 /* Scalar form: the predicate becomes an all-ones or all-zeros W-bit mask
  * without a branch ((q | -q) has its top bit set exactly when q != 0). */
@@ -53,31 +100,82 @@
 		memcpy(d + j * (W / 8), &y, sizeof y);                                                   \
 	}
 
-/* One kernel: V-byte vectors of W-bit lanes, L = 8 * V / W lanes. */
-#define BLEND(NAME, ATTR, V, W, P)                                                               \
+/* a where k is zero, b where it is all ones (k's lanes are one or the
+ * other), for V-byte vectors: vpblendvb on 32 bytes (x86 only builds the
+ * V = 32 kernels), the and-or elsewhere (a vpternlog with AVX-512). */
+#define SELECT_16(a, b, k) (((a) & ~(k)) | ((b) & (k)))
+#define SELECT_64(a, b, k) SELECT_16(a, b, k)
+#define SELECT_32(a, b, k) ((dvec)_mm256_blendv_epi8((__m256i)(a), (__m256i)(b), (__m256i)(k)))
+
+/* One vector of the row at element i: NAME_keep gives the mask where dst
+ * keeps its element (predicate zero); rev, a constant in each copy of
+ * the kernel, swaps the operands instead. */
+#define STEP(NAME, V, W, P, i)                                                                   \
+	{                                                                                            \
+		dvec x_, y_, k_ = NAME##_keep(pr + (i) * (P / 8));                                       \
+		memcpy(&x_, s + (i) * (W / 8), sizeof x_);                                               \
+		memcpy(&y_, d + (i) * (W / 8), sizeof y_);                                               \
+		y_ = rev ? SELECT_##V(y_, x_, k_) : SELECT_##V(x_, y_, k_);                              \
+		memcpy(d + (i) * (W / 8), &y_, sizeof y_);                                               \
+	}
+
+/* A kernel, after its NAME_dvec type and NAME_keep: the rows in steps of
+ * 64 data bytes (one line: the prefetch's unit), then of one vector, then
+ * the scalar tail; NAME dispatches on the polarity to the two copies of
+ * NAME_rows. */
+#define KERNEL(NAME, ATTR, V, W, P)                                                              \
+	static inline __attribute__((always_inline)) ATTR void NAME##_rows(                         \
+	    void *dv, size_t dps, const void *sv, size_t sps, const void *pv, size_t pps, int64_t rows,  \
+	    int64_t n, uint64_t flip, const int rev, const int pf)                                   \
+	{                                                                                            \
+		typedef NAME##_dvec dvec;                                                                \
+		const int64_t L = 8 * V / W, L64 = 8 * 64 / W;                                           \
+		ROWS_OPEN(W / 8, P / 8)                                                                  \
+		for (; j + L64 <= n; j += L64) {                                                         \
+			if (pf)                                                                              \
+				PREFETCH_AHEAD(W / 8, P / 8)                                                     \
+			_Pragma("GCC unroll 4")                                                              \
+			for (int64_t u_ = 0; u_ < L64; u_ += L)                                              \
+				STEP(NAME, V, W, P, j + u_)                                                      \
+		}                                                                                        \
+		for (; j + L <= n; j += L)                                                               \
+			STEP(NAME, V, W, P, j)                                                               \
+		SCALAR_TAIL(W, P)                                                                        \
+		ROWS_CLOSE                                                                               \
+	}                                                                                            \
 	ATTR static void NAME(void *dv, size_t dps, const void *sv, size_t sps, const void *pv,      \
 	                      size_t pps, int64_t rows, int64_t n, uint64_t flip)                        \
 	{                                                                                            \
-		typedef uint##W##_t dvec __attribute__((vector_size(V)));                                \
+		int pf = (size_t)rows * (size_t)n * (2 * W / 8 + P / 8) >= PF_MIN_BYTES;                     \
+		if (flip && pf)                                                                          \
+			NAME##_rows(dv, dps, sv, sps, pv, pps, rows, n, flip, 1, 1);                         \
+		else if (flip)                                                                           \
+			NAME##_rows(dv, dps, sv, sps, pv, pps, rows, n, flip, 1, 0);                         \
+		else if (pf)                                                                             \
+			NAME##_rows(dv, dps, sv, sps, pv, pps, rows, n, flip, 0, 1);                         \
+		else                                                                                     \
+			NAME##_rows(dv, dps, sv, sps, pv, pps, rows, n, flip, 0, 0);                         \
+	}
+
+/* The element vector type of kernel NAME, and the head of its mask
+ * function (the L predicates at q). */
+#define KEEP_HEAD(NAME, ATTR, V, W)                                                              \
+	typedef uint##W##_t NAME##_dvec __attribute__((vector_size(V)));                             \
+	static inline __attribute__((always_inline)) ATTR NAME##_dvec NAME##_keep(const unsigned char *q)
+
+/* Predicates as wide as the elements or narrower: one load of L
+ * predicates, compared and sign-extended to W bits. */
+#define BLEND(NAME, ATTR, V, W, P)                                                               \
+	KEEP_HEAD(NAME, ATTR, V, W)                                                                  \
+	{                                                                                            \
 		typedef int##W##_t mvec __attribute__((vector_size(V)));                                 \
 		typedef uint##P##_t pvec __attribute__((vector_size(V * P / W)));                        \
 		typedef int##P##_t cvec __attribute__((vector_size(V * P / W)));                         \
-		const int64_t L = 8 * V / W;                                                             \
-		dvec fl = (dvec){0} + (uint##W##_t)flip;                                                 \
-		ROWS_OPEN                                                                                \
-		for (; j + L <= n; j += L) {                                                             \
-			pvec q;                                                                              \
-			dvec x, y, m;                                                                        \
-			memcpy(&q, pr + j * (P / 8), sizeof q);                                              \
-			memcpy(&x, s + j * (W / 8), sizeof x);                                               \
-			memcpy(&y, d + j * (W / 8), sizeof y);                                               \
-			m = (dvec)__builtin_convertvector((cvec)(q != 0), mvec) ^ fl;                       \
-			y = (x & m) | (y & ~m);                                                              \
-			memcpy(d + j * (W / 8), &y, sizeof y);                                               \
-		}                                                                                        \
-		SCALAR_TAIL(W, P)                                                                        \
-		ROWS_CLOSE                                                                               \
-	}
+		pvec p;                                                                                  \
+		memcpy(&p, q, sizeof p);                                                                 \
+		return (NAME##_dvec)__builtin_convertvector((cvec)(p == 0), mvec);                       \
+	}                                                                                            \
+	KERNEL(NAME, ATTR, V, W, P)
 
 /* Predicates wider than the elements: a vector of L predicates spans
  * P/W native vectors, which the compilers split lane by lane when asked
@@ -95,70 +193,42 @@
 #define EVEN_32 EVEN32
 #define EVEN_64 EVEN64
 
-#define NARROW_HEAD(V, W, P)                                                                     \
-	typedef uint##W##_t dvec __attribute__((vector_size(V)));                                    \
-	typedef uint##P##_t pvec __attribute__((vector_size(V)));                                    \
-	typedef int##P##_t cvec __attribute__((vector_size(V)));                                     \
-	const int64_t L = 8 * V / W;                                                                 \
-	dvec fl = (dvec){0} + (uint##W##_t)flip;
-
-#define BLEND_BODY(W)                                                                            \
-	{                                                                                            \
-		dvec x, y;                                                                               \
-		memcpy(&x, s + j * (W / 8), sizeof x);                                                   \
-		memcpy(&y, d + j * (W / 8), sizeof y);                                                   \
-		y = (x & m) | (y & ~m);                                                                  \
-		memcpy(d + j * (W / 8), &y, sizeof y);                                                   \
-	}
-
 /* P = 2W: two pieces, one narrowing. N: lanes of a V-byte W-bit vector. */
 #define BLEND_2(NAME, ATTR, V, W, P, N)                                                          \
-	ATTR static void NAME(void *dv, size_t dps, const void *sv, size_t sps, const void *pv,      \
-	                      size_t pps, int64_t rows, int64_t n, uint64_t flip)                        \
+	KEEP_HEAD(NAME, ATTR, V, W)                                                                  \
 	{                                                                                            \
-		NARROW_HEAD(V, W, P)                                                                     \
+		typedef uint##P##_t pvec __attribute__((vector_size(V)));                                \
+		typedef int##P##_t cvec __attribute__((vector_size(V)));                                 \
 		typedef int##W##_t hvec __attribute__((vector_size(V)));                                 \
-		ROWS_OPEN                                                                                \
-		for (; j + L <= n; j += L) {                                                             \
-			cvec c0, c1;                                                                         \
-			pvec q0, q1;                                                                         \
-			dvec m;                                                                              \
-			memcpy(&q0, pr + j * (P / 8), sizeof q0);                                            \
-			memcpy(&q1, pr + j * (P / 8) + V, sizeof q1);                                        \
-			c0 = (cvec)(q0 != 0);                                                                \
-			c1 = (cvec)(q1 != 0);                                                                \
-			m = (dvec)__builtin_shufflevector((hvec)c0, (hvec)c1, EVEN_##N) ^ fl;               \
-			BLEND_BODY(W)                                                                        \
-		}                                                                                        \
-		SCALAR_TAIL(W, P)                                                                        \
-		ROWS_CLOSE                                                                               \
-	}
+		pvec p0, p1;   /* two loads: one of both through an array stalls on the stack */     \
+		memcpy(&p0, q, sizeof p0);                                                               \
+		memcpy(&p1, q + V, sizeof p1);                                                           \
+		return (NAME##_dvec)__builtin_shufflevector((hvec)(cvec)(p0 == 0), (hvec)(cvec)(p1 == 0), \
+		                                            EVEN_##N);                                   \
+	}                                                                                            \
+	KERNEL(NAME, ATTR, V, W, P)
 
-/* P = 4W: four pieces, two narrowings (32 to 16 bits, then 16 to 8). */
+/* P = 4W (8-bit elements): four pieces, two narrowings (32 to 16 bits,
+ * then 16 to 8). */
 #define BLEND_4(NAME, ATTR, V, N16, N8)                                                          \
-	ATTR static void NAME(void *dv, size_t dps, const void *sv, size_t sps, const void *pv,      \
-	                      size_t pps, int64_t rows, int64_t n, uint64_t flip)                        \
+	KEEP_HEAD(NAME, ATTR, V, 8)                                                                  \
 	{                                                                                            \
-		NARROW_HEAD(V, 8, 32)                                                                    \
+		typedef uint32_t pvec __attribute__((vector_size(V)));                                   \
+		typedef int32_t cvec __attribute__((vector_size(V)));                                    \
 		typedef int16_t h16 __attribute__((vector_size(V)));                                     \
 		typedef int8_t h8 __attribute__((vector_size(V)));                                       \
-		ROWS_OPEN                                                                                \
-		for (; j + L <= n; j += L) {                                                             \
-			pvec q[4];                                                                           \
-			cvec c[4];                                                                           \
-			h16 a, b;                                                                            \
-			dvec m;                                                                              \
-			memcpy(q, pr + j * 4, sizeof q);                                                     \
-			for (int k = 0; k < 4; k++)                                                          \
-				c[k] = (cvec)(q[k] != 0);                                                        \
-			a = __builtin_shufflevector((h16)c[0], (h16)c[1], EVEN_##N16);                       \
-			b = __builtin_shufflevector((h16)c[2], (h16)c[3], EVEN_##N16);                       \
-			m = (dvec)__builtin_shufflevector((h8)a, (h8)b, EVEN_##N8) ^ fl;                     \
-			BLEND_BODY(8)                                                                        \
+		pvec p;                                                                                  \
+		cvec c[4];                                                                               \
+		h16 a, b;                                                                                \
+		for (int k = 0; k < 4; k++) {   /* a load each (see BLEND_2) */                        \
+			memcpy(&p, q + k * V, sizeof p);                                                     \
+			c[k] = (cvec)(p == 0);                                                               \
 		}                                                                                        \
-		SCALAR_TAIL(8, 32)                                                                       \
-		ROWS_CLOSE                                                                               \
-	}
+		a = __builtin_shufflevector((h16)c[0], (h16)c[1], EVEN_##N16);                           \
+		b = __builtin_shufflevector((h16)c[2], (h16)c[3], EVEN_##N16);                           \
+		return (NAME##_dvec)__builtin_shufflevector((h8)a, (h8)b, EVEN_##N8);                    \
+	}                                                                                            \
+	KERNEL(NAME, ATTR, V, 8, 32)
 
 /* Per element width: the predicate widths, each kernel in the form that
  * vectorises. */

@@ -603,6 +603,60 @@ START_TEST(predicated_random_against_reference)
 }
 END_TEST
 
+/* Predicated copies of tiles large enough for the blend kernels'
+ * prefetching copy (their three operands 512 KiB or more,
+ * neuron_blend.c's PF_MIN_BYTES): all 128 partitions, rows whose length
+ * is no multiple of a vector, every element width with every predicate
+ * width and both polarities, against the op's definition.  The
+ * predicate's random bytes are zero three times in four.  The first 48
+ * KiB of every partition is compared.  Run under each KDSL_ISA. */
+START_TEST(predicated_large_against_reference)
+{
+	enum { SPAN = 48 << 10, SOFF = 16 << 10, DOFF = 32 << 10 };
+	static const kdsl_dtype dts[] = {KDSL_U8, KDSL_F16, KDSL_F32, KDSL_I64};
+	static const kdsl_dtype pts[] = {KDSL_U8, KDSL_U16, KDSL_U32};
+	unsigned char *base = kdsl_rt_mem(rt, KDSL_MEM_SBUF, NULL), *want = malloc((size_t)128 * SPAN);
+	size_t ps = kdsl_rt_partition_stride(rt, KDSL_MEM_SBUF);
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+
+	ck_assert_ptr_nonnull(want);
+	for (int a = 0; a < 4; a++)
+		for (int b = 0; b < 3; b++)
+			for (int rev = 0; rev < 2; rev++) {
+				size_t sz = kdsl_dtype_size(dts[a]), psz = kdsl_dtype_size(pts[b]);
+				/* just over 512 KiB in all, and a few elements off a 64-byte step */
+				int64_t n = (int64_t)((512u << 10) / 128 / (2 * sz + psz)) + 37;
+				ck_assert_uint_le((size_t)n * sz, SOFF);
+				for (int p = 0; p < 128; p++)
+					for (size_t j = 0; j < SPAN; j++) {
+						uint64_t v = rnd(&x);
+						want[(size_t)p * SPAN + j] = (unsigned char)(j < SOFF && (v & 3) ? 0 : v >> 8);
+					}
+				for (int p = 0; p < 128; p++)
+					memcpy(base + (size_t)p * ps, want + (size_t)p * SPAN, SPAN);
+				for (int p = 0; p < 128; p++)
+					for (int64_t j = 0; j < n; j++) {
+						const unsigned char *pb = want + (size_t)p * SPAN + (size_t)j * psz;
+						int on = 0;
+						for (size_t k = 0; k < psz; k++)
+							on |= pb[k] != 0;
+						if (on != rev)
+							memcpy(want + (size_t)p * SPAN + DOFF + (size_t)j * sz,
+							       want + (size_t)p * SPAN + SOFF + (size_t)j * sz, sz);
+					}
+				kdsl_tile q = tile(KDSL_MEM_SBUF, 0, 128, n, pts[b]), sv = tile(KDSL_MEM_SBUF, SOFF, 128, n, dts[a]);
+				kdsl_tile d = tile(KDSL_MEM_SBUF, DOFF, 128, n, dts[a]);
+				ck_assert_msg(kdsl_neuron_tensor_copy_predicated(rt, &site, ct(sv), 0, d, ct(q), 1, 0, rev) == KDSL_OK,
+				              "%s", kdsl_rt_last_error(rt));
+				for (int p = 0; p < 128; p++)
+					ck_assert_msg(!memcmp(base + (size_t)p * ps, want + (size_t)p * SPAN, SPAN),
+					              "%s data, %s predicate, n %lld, rev %d: partition %d differs",
+					              kdsl_dtype_name(dts[a]), kdsl_dtype_name(pts[b]), (long long)n, rev, p);
+			}
+	free(want);
+}
+END_TEST
+
 START_TEST(predicated_scalar_cast_and_rules)
 {
 	kdsl_tile d = tile(KDSL_MEM_SBUF, 0, 2, 70, KDSL_F32), h = tile(KDSL_MEM_SBUF, 1024, 2, 70, KDSL_F16);
@@ -1054,6 +1108,7 @@ int main(void)
 	tcase_add_test(tc, tile_checks_fast_path_edges);
 	tcase_add_test(tc, predicated_blend);
 	tcase_add_test(tc, predicated_random_against_reference);
+	tcase_add_test(tc, predicated_large_against_reference);
 	tcase_add_test(tc, predicated_scalar_cast_and_rules);
 	tcase_add_test(tc, matmul_accumulates);
 	tcase_add_test(tc, transpose_bits_and_rules);
