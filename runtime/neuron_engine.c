@@ -32,7 +32,7 @@ typedef void (*eng_sca)(float *restrict o, const float *restrict a, float y, int
 typedef void (*eng_un)(float *restrict o, const float *restrict a, int64_t n);
 typedef void (*eng_mm)(unsigned char *restrict d, size_t ds, const unsigned char *restrict a, size_t lda,
                        const unsigned char *restrict b, size_t ldb, int64_t K, int64_t M, int64_t N, int accumulate,
-                       int nan, float *restrict ea, float *restrict eb);
+                       float *restrict ea, float *restrict eb);
 typedef void (*eng_iota)(unsigned char *restrict o, double base, double step, double first, int64_t n);
 
 /* One instruction set's kernels, indexed by dtype, alu op and activation. */
@@ -43,8 +43,7 @@ typedef struct {
 	eng_sca sca[KDSL_NALU];
 	eng_sca rsca[KDSL_NALU];   /* the scalar as the left operand */
 	eng_un act[KDSL_NACT];
-	eng_mm matmul;   /* nan: under the NaN rule, for inputs with a NaN */
-	int (*any_nan)(const float *restrict x, int64_t n);
+	eng_mm matmul;
 	eng_iota iota_f32;
 } eng_kernels;
 
@@ -421,23 +420,19 @@ void kdsl_engine_select(kdsl_eng_rows d, kdsl_eng_rows s, float fill, int64_t a,
 
 /* Operand x's K rows of n elements as f32 rows: where they lie when they
  * are aligned f32 (*ps stays x's stride), else converted into buf (*ps
- * becomes n floats); and whether one of them is a NaN. */
+ * becomes n floats). */
 static const unsigned char *mm_rows(const eng_kernels *k, kdsl_eng_rows x, int64_t K, int64_t n, float *buf,
-                                    size_t *ps, int *nan)
+                                    size_t *ps)
 {
-	const unsigned char *p = x.p;
 	int64_t kk;
 
 	*ps = x.ps;
-	if (!direct(x.dt, x.p) || (x.ps & 3)) {
-		for (kk = 0; kk < K; kk++)
-			k->load[x.dt](buf + kk * n, x.p + (size_t)kk * x.ps, n);
-		p = (const unsigned char *)buf;
-		*ps = (size_t)n * 4;
-	}
-	for (kk = 0; kk < K && !*nan; kk++)
-		*nan = k->any_nan((const float *)(const void *)(p + (size_t)kk * *ps), n);
-	return p;
+	if (direct(x.dt, x.p) && !(x.ps & 3))
+		return x.p;
+	for (kk = 0; kk < K; kk++)
+		k->load[x.dt](buf + kk * n, x.p + (size_t)kk * x.ps, n);
+	*ps = (size_t)n * 4;
+	return (const unsigned char *)buf;
 }
 
 void kdsl_engine_matmul(kdsl_isa isa, kdsl_eng_rows d, kdsl_eng_rows st, kdsl_eng_rows mv, int64_t K,
@@ -447,13 +442,10 @@ void kdsl_engine_matmul(kdsl_isa isa, kdsl_eng_rows d, kdsl_eng_rows st, kdsl_en
 	/* the edge blocks' copies on a 64-byte boundary, then the converted inputs */
 	float *ea = (float *)(void *)(((uintptr_t)scratch + 63) & ~(uintptr_t)63);
 	float *eb = ea + K * KDSL_ENG_MM_MAX_MR, *ca = eb + K * KDSL_ENG_MM_MAX_W, *cb = ca + K * M;
-	const unsigned char *a, *b;
 	size_t lda, ldb;
-	int nan = 0;
-
 	/* Both inputs are read where they lie or converted first; dst is in
 	 * psum, which never overlaps them (sbuf). */
-	a = mm_rows(k, st, K, M, ca, &lda, &nan);
-	b = mm_rows(k, mv, K, N, cb, &ldb, &nan);
-	k->matmul((unsigned char *)(uintptr_t)d.p, d.ps, a, lda, b, ldb, K, M, N, accumulate, nan, ea, eb);
+	const unsigned char *a = mm_rows(k, st, K, M, ca, &lda), *b = mm_rows(k, mv, K, N, cb, &ldb);
+
+	k->matmul((unsigned char *)(uintptr_t)d.p, d.ps, a, lda, b, ldb, K, M, N, accumulate, ea, eb);
 }

@@ -356,14 +356,18 @@ static inline __attribute__((always_inline)) void KN(mm_put)(unsigned char *rest
 }
 
 /* One block: rows m of a (row k at a + k * lda, KMM_MR floats from a)
- * against nv vectors of b (row k at b + k * ldb); nan: every product and
- * sum under the NaN rule (for inputs with a NaN: without one, every NaN
- * made is the default NaN and operand order cannot change a bit). */
-static inline __attribute__((always_inline)) void KN(mm_block)(unsigned char *restrict d, size_t ds,
-                                                               const unsigned char *restrict a, size_t lda,
-                                                               const unsigned char *restrict b, size_t ldb,
-                                                               int64_t K, int64_t mr, int64_t nc, int accumulate,
-                                                               const int nv, const int nan)
+ * against nv vectors of b (row k at b + k * ldb).  nan: every product
+ * and sum under the NaN rule.  Without it (the plain kernel) a block
+ * whose sums hold no NaN is exact, since a NaN input makes NaN sums in
+ * its row or column and no sum leaves NaN once it is one: so a NaN in
+ * the sums stores nothing and returns 1, for the caller to redo the block
+ * under the rule (its NaNs may come from NaN inputs, whose payloads the
+ * rule fixes; every other NaN is the default NaN either way). */
+static inline __attribute__((always_inline)) int KN(mm_block)(unsigned char *restrict d, size_t ds,
+                                                              const unsigned char *restrict a, size_t lda,
+                                                              const unsigned char *restrict b, size_t ldb,
+                                                              int64_t K, int64_t mr, int64_t nc, int accumulate,
+                                                              const int nv, const int nan)
 {
 	KN(vf) c[KMM_MR][KMM_NR];
 
@@ -394,63 +398,69 @@ static inline __attribute__((always_inline)) void KN(mm_block)(unsigned char *re
 			}
 		}
 	}
+	if (!nan) {
+		KN(vu) any = {0};
+#pragma GCC unroll 16
+		for (int i = 0; i < KMM_MR; i++)
+#pragma GCC unroll 16
+			for (int v = 0; v < nv; v++)
+				any |= (KN(vu))(c[i][v] != c[i][v]);
+#pragma GCC unroll 16
+		for (int l = 1; l < KVL; l++)
+			any[0] |= any[l];
+		if (any[0])
+			return 1;
+	}
 	KN(mm_put)(d, ds, c, mr, nc, accumulate, nv);
+	return 0;
 }
 
 typedef void (*KN(mm_fn))(unsigned char *restrict d, size_t ds, const unsigned char *restrict a, size_t lda,
                           const unsigned char *restrict b, size_t ldb, int64_t K, int64_t mr, int64_t nc,
                           int accumulate);
 
-/* The block kernels of 1..KMM_NR vectors, plain and under the NaN rule. */
-#define KMM_BLOCK(NV, NAN)                                                                                  \
-	static void KN(mm_block_##NV##_##NAN)(unsigned char *restrict d, size_t ds, const unsigned char *restrict a, \
-	                                      size_t lda, const unsigned char *restrict b, size_t ldb, int64_t K,   \
-	                                      int64_t mr, int64_t nc, int accumulate)                               \
-	{                                                                                                       \
-		KN(mm_block)(d, ds, a, lda, b, ldb, K, mr, nc, accumulate, NV, NAN);                                 \
+/* The block kernels of NV vectors: the plain one, redoing a block with a
+ * NaN under the rule. */
+#define KMM_BLOCK(NV)                                                                                         \
+	static void KN(mm_block_nan_##NV)(unsigned char *restrict d, size_t ds, const unsigned char *restrict a,   \
+	                                  size_t lda, const unsigned char *restrict b, size_t ldb, int64_t K,       \
+	                                  int64_t mr, int64_t nc, int accumulate)                                   \
+	{                                                                                                         \
+		(void)KN(mm_block)(d, ds, a, lda, b, ldb, K, mr, nc, accumulate, NV, 1);                               \
+	}                                                                                                         \
+	static void KN(mm_block_##NV)(unsigned char *restrict d, size_t ds, const unsigned char *restrict a,       \
+	                              size_t lda, const unsigned char *restrict b, size_t ldb, int64_t K,           \
+	                              int64_t mr, int64_t nc, int accumulate)                                       \
+	{                                                                                                         \
+		if (KN(mm_block)(d, ds, a, lda, b, ldb, K, mr, nc, accumulate, NV, 0))                                 \
+			KN(mm_block_nan_##NV)(d, ds, a, lda, b, ldb, K, mr, nc, accumulate);                               \
 	}
-KMM_BLOCK(1, 0)
-KMM_BLOCK(1, 1)
+KMM_BLOCK(1)
 #if KMM_NR >= 2
-KMM_BLOCK(2, 0)
-KMM_BLOCK(2, 1)
+KMM_BLOCK(2)
 #endif
 #if KMM_NR >= 3
-KMM_BLOCK(3, 0)
-KMM_BLOCK(3, 1)
+KMM_BLOCK(3)
 #endif
 #if KMM_NR >= 4
-KMM_BLOCK(4, 0)
-KMM_BLOCK(4, 1)
+KMM_BLOCK(4)
 #endif
 #if KMM_NR > 4
 #error "nc_matmul: KMM_NR above 4 needs more block kernels"
 #endif
 
-/* [nan][nv - 1] */
-static const KN(mm_fn) KN(mm_blocks)[2][KMM_NR] = {
-	{KN(mm_block_1_0),
+/* [nv - 1] */
+static const KN(mm_fn) KN(mm_blocks)[KMM_NR] = {
+	KN(mm_block_1),
 #if KMM_NR >= 2
-	 KN(mm_block_2_0),
+	KN(mm_block_2),
 #endif
 #if KMM_NR >= 3
-	 KN(mm_block_3_0),
+	KN(mm_block_3),
 #endif
 #if KMM_NR >= 4
-	 KN(mm_block_4_0),
+	KN(mm_block_4),
 #endif
-	},
-	{KN(mm_block_1_1),
-#if KMM_NR >= 2
-	 KN(mm_block_2_1),
-#endif
-#if KMM_NR >= 3
-	 KN(mm_block_3_1),
-#endif
-#if KMM_NR >= 4
-	 KN(mm_block_4_1),
-#endif
-	},
 };
 
 /* Rows k0..: K rows of n floats at p, ps bytes apart, into a packed
@@ -473,7 +483,7 @@ static void KN(mm_pack)(float *restrict o, int64_t w, const unsigned char *restr
  * KMM_NR * KVL) instead of reading past a row. */
 static void KN(matmul)(unsigned char *restrict d, size_t ds, const unsigned char *restrict a, size_t lda,
                        const unsigned char *restrict b, size_t ldb, int64_t K, int64_t M, int64_t N,
-                       int accumulate, int nan, float *restrict ea, float *restrict eb)
+                       int accumulate, float *restrict ea, float *restrict eb)
 {
 	int64_t mfull = M - M % KMM_MR, j0, m0;
 
@@ -483,7 +493,7 @@ static void KN(matmul)(unsigned char *restrict d, size_t ds, const unsigned char
 		int64_t nc = N - j0 < KMM_NR * KVL ? N - j0 : KMM_NR * KVL, nv = (nc + KVL - 1) / KVL;
 		const unsigned char *bp = b + (size_t)j0 * 4;
 		size_t lb = ldb;
-		KN(mm_fn) f = KN(mm_blocks)[nan][nv - 1];
+		KN(mm_fn) f = KN(mm_blocks)[nv - 1];
 		if (nc % KVL) {
 			KN(mm_pack)(eb, nv * KVL, bp, ldb, K, nc);
 			bp = (const unsigned char *)eb;
@@ -496,17 +506,6 @@ static void KN(matmul)(unsigned char *restrict d, size_t ds, const unsigned char
 			f(d + (size_t)mfull * ds + (size_t)j0 * 4, ds, (const unsigned char *)ea, KMM_MR * 4, bp, lb, K,
 			  M - mfull, nc, accumulate);
 	}
-}
-
-/* Whether any of n floats is a NaN: without NaN inputs every NaN a
- * product or sum makes is the one default NaN, so operand order cannot
- * change a bit and the plain kernels apply. */
-static int KN(any_nan)(const float *restrict x, int64_t n)
-{
-	int r = 0;
-	for (int64_t j = 0; j < n; j++)
-		r |= x[j] != x[j];
-	return r;
 }
 
 /* ---- iota ---- */
@@ -542,7 +541,6 @@ static const eng_kernels KN(kernels) = {
 	        [KDSL_ACT_RECIPROCAL] = KN(act_reciprocal), [KDSL_ACT_LOG] = KN(act_log),
 	        [KDSL_ACT_TANH] = KN(act_tanh), [KDSL_ACT_SIGMOID] = KN(act_sigmoid)},
 	.matmul = KN(matmul),
-	.any_nan = KN(any_nan),
 	.iota_f32 = KN(iota_f32),
 };
 
