@@ -463,9 +463,10 @@ static const KN(mm_fn) KN(mm_blocks)[KMM_NR] = {
 #endif
 };
 
-/* Rows k0..: K rows of n floats at p, ps bytes apart, into a packed
- * buffer of w floats a row, zeros after the n (the lanes and rows they
- * make are computed and never stored). */
+/* K rows of n floats at p, ps bytes apart, into a packed buffer of w
+ * floats a row, zeros after the n (the lanes and rows they make are
+ * computed and never stored; an infinity times such a zero makes a NaN
+ * there, which only sends the block to the NaN-rule kernel). */
 static void KN(mm_pack)(float *restrict o, int64_t w, const unsigned char *restrict p, size_t ps, int64_t K,
                         int64_t n)
 {
