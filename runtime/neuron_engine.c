@@ -33,12 +33,9 @@ typedef void (*eng_sca)(float *restrict o, const float *restrict a, float y, int
 typedef void (*eng_un)(float *restrict o, const float *restrict a, int64_t n);
 typedef void (*eng_bin_ip)(float *restrict o, const float *restrict b, int64_t n);
 typedef void (*eng_sca_ip)(float *restrict o, float y, int64_t n);
-typedef void (*eng_mm4)(float *restrict c0, float *restrict c1, float *restrict c2, float *restrict c3,
-                        const float *restrict a, const float *restrict b, int64_t K, int64_t M, int64_t N,
-                        int64_t m0);
-typedef void (*eng_mm1)(float *restrict c, const float *restrict a, const float *restrict b, int64_t K,
-                        int64_t M, int64_t N, int64_t m);
-typedef void (*eng_mm_out)(unsigned char *restrict o, const float *restrict c, int64_t N, int accumulate);
+typedef void (*eng_mm)(unsigned char *restrict d, size_t ds, const unsigned char *restrict a, size_t lda,
+                       const unsigned char *restrict b, size_t ldb, int64_t K, int64_t M, int64_t N, int accumulate,
+                       float *restrict ea, float *restrict eb);
 typedef void (*eng_iota)(unsigned char *restrict o, double base, double step, double first, int64_t n);
 
 /* One instruction set's kernels, indexed by dtype, alu op and activation. */
@@ -51,33 +48,54 @@ typedef struct {
 	eng_bin_ip ibin[KDSL_NALU], jbin[KDSL_NALU];   /* in place: dst is a (ibin) or b (jbin) */
 	eng_sca_ip isca[KDSL_NALU], irsca[KDSL_NALU];
 	eng_un act[KDSL_NACT];
-	eng_mm4 mm4[2];   /* [1]: under the NaN rule, for inputs with a NaN */
-	eng_mm1 mm1[2];
-	int (*any_nan)(const float *restrict x, int64_t n);
-	eng_mm_out mm_out;
+	eng_mm matmul;
 	eng_iota iota_f32;
 } eng_kernels;
 
 #define KN__(p, x) kdsl_eng_##p##_##x
 #define KN_(p, x) KN__(p, x)
 
+/* nc_matmul's block per isa (neuron_engine_kern.h): KMM_MR rows by
+ * KMM_NR vectors of KMM_VB bytes, as many sums as the registers hold
+ * beside the vectors of b and a product (SSE2 and AVX2: 16 registers,
+ * 8 and 12 sums; AVX-512: 32, 16 sums).  Measured on SSE2 and AVX2 with
+ * 128x128x512 (docs/performance.md); the rows divide 128 and the vectors'
+ * width 512 where the registers allow. */
+#define KMM_VB 16
+#define KMM_MR 4
+#define KMM_NR 2
 #define KPFX base
 #include "neuron_engine_kern.h"
 #undef KPFX
+#undef KMM_VB
+#undef KMM_MR
+#undef KMM_NR
 
 #if KDSL_ENG_X86
 #pragma GCC push_options
 #pragma GCC target("avx2")
+#define KMM_VB 32
+#define KMM_MR 4
+#define KMM_NR 3
 #define KPFX avx2
 #include "neuron_engine_kern.h"
 #undef KPFX
+#undef KMM_VB
+#undef KMM_MR
+#undef KMM_NR
 #pragma GCC pop_options
 
 #pragma GCC push_options
 #pragma GCC target("avx512f,avx512bw,avx512vl")   /* as kdsl_isa_detect requires */
+#define KMM_VB 64
+#define KMM_MR 8
+#define KMM_NR 2
 #define KPFX avx512
 #include "neuron_engine_kern.h"
 #undef KPFX
+#undef KMM_VB
+#undef KMM_MR
+#undef KMM_NR
 #pragma GCC pop_options
 #endif
 
@@ -604,29 +622,34 @@ void kdsl_engine_transpose(kdsl_eng_rows dst, kdsl_eng_rows src, int64_t rows, i
 	}
 }
 
+/* Operand x's K rows of n elements as f32 rows: where they lie when they
+ * are aligned f32 (*ps stays x's stride), else converted into buf (*ps
+ * becomes n floats). */
+static const unsigned char *mm_rows(const eng_kernels *k, kdsl_eng_rows x, int64_t K, int64_t n, float *buf,
+                                    size_t *ps)
+{
+	int64_t kk;
+
+	*ps = x.ps;
+	if (direct(x.dt, x.p) && !(x.ps & 3))
+		return x.p;
+	for (kk = 0; kk < K; kk++)
+		k->load[x.dt](buf + kk * n, x.p + (size_t)kk * x.ps, n);
+	*ps = (size_t)n * 4;
+	return (const unsigned char *)buf;
+}
+
 void kdsl_engine_matmul(kdsl_isa isa, kdsl_eng_rows d, kdsl_eng_rows st, kdsl_eng_rows mv, int64_t K,
                         int64_t M, int64_t N, int accumulate, float *scratch)
 {
 	const eng_kernels *k = select_kernels(isa);
-	float *a = scratch, *b = a + K * M, *c = b + K * N;
-	int64_t kk, m0, i, mb;
-	int nan;
+	/* the edge blocks' copies on a 64-byte boundary, then the converted inputs */
+	float *ea = (float *)(void *)(((uintptr_t)scratch + 63) & ~(uintptr_t)63);
+	float *eb = ea + K * KDSL_ENG_MM_MAX_MR, *ca = eb + K * KDSL_ENG_MM_MAX_W, *cb = ca + K * M;
+	size_t lda, ldb;
+	/* Both inputs are read where they lie or converted first; dst is in
+	 * psum, which never overlaps them (sbuf). */
+	const unsigned char *a = mm_rows(k, st, K, M, ca, &lda), *b = mm_rows(k, mv, K, N, cb, &ldb);
 
-	/* Both inputs are converted before dst is written (psum never
-	 * overlaps sbuf). */
-	for (kk = 0; kk < K; kk++) {
-		k->load[st.dt](a + kk * M, st.p + (size_t)kk * st.ps, M);
-		k->load[mv.dt](b + kk * N, mv.p + (size_t)kk * mv.ps, N);
-	}
-	nan = k->any_nan(a, K * M) || k->any_nan(b, K * N);
-	for (m0 = 0; m0 < M; m0 += mb) {
-		mb = M - m0 < 4 ? M - m0 : 4;
-		if (mb == 4)
-			k->mm4[nan](c, c + N, c + 2 * N, c + 3 * N, a, b, K, M, N, m0);
-		else
-			for (i = 0; i < mb; i++)
-				k->mm1[nan](c + i * N, a, b, K, M, N, m0 + i);
-		for (i = 0; i < mb; i++)
-			k->mm_out((unsigned char *)(uintptr_t)(d.p + (size_t)(m0 + i) * d.ps), c + i * N, N, accumulate);
-	}
+	k->matmul((unsigned char *)(uintptr_t)d.p, d.ps, a, lda, b, ldb, K, M, N, accumulate, ea, eb);
 }

@@ -77,10 +77,14 @@ void kdsl_engine_select(kdsl_eng_rows dst, kdsl_eng_rows src, float fill, int64_
  * src.dt, which is all that is read of dst.dt. */
 void kdsl_engine_transpose(kdsl_eng_rows dst, kdsl_eng_rows src, int64_t rows, int64_t n);
 
-/* The floats nc_matmul needs as scratch: its inputs converted once and a
- * block of accumulator rows (kdsl_rt holds one such area). */
+/* The floats nc_matmul needs as scratch: zero-padded copies of an edge
+ * block of each input (at most MAX_MR rows of stationary and MAX_W
+ * columns of moving; neuron_engine_kern.h checks its blocks fit), its
+ * inputs converted once when they are not f32, and 16 floats to align
+ * the copies to 64 bytes (kdsl_rt holds one such area). */
+enum { KDSL_ENG_MM_MAX_MR = 8, KDSL_ENG_MM_MAX_W = 64 };
 enum { KDSL_ENG_MM_SCRATCH = KDSL_NEURON_MATMUL_MAX_K * (KDSL_NEURON_MATMUL_MAX_M + KDSL_NEURON_MATMUL_MAX_N) +
-                             4 * KDSL_NEURON_MATMUL_MAX_N };
+                             KDSL_NEURON_MATMUL_MAX_K * (KDSL_ENG_MM_MAX_MR + KDSL_ENG_MM_MAX_W) + 16 };
 
 /* nc_matmul: dst (f32 rows, M of them, N elements) = (or +=, accumulate)
  * sum over k in order of st[k][m] * mv[k][n], in f32 without fused

@@ -285,61 +285,40 @@ static void KN(act_reciprocal)(float *restrict o, const float *restrict a, int64
 
 /* ---- nc_matmul ---- */
 
-/* c + s * v, product and sum each rounded (the file is built without
- * contraction); KMAC_NAN applies the NaN rule to both. */
-#define KMAC(c, s, v) ((c) + (s) * (v))
-#define KMAC_NAN(c, s, v) KN(nan_rule)((c) + KN(nan_rule)((s) * (v), (s), (v)), (c), KN(nan_rule)((s) * (v), (s), (v)))
+/* The register-blocked matmul: a block of KMM_MR output rows by nv
+ * vectors of KMM_VB bytes (nv <= KMM_NR, both set per instruction set by
+ * neuron_engine.c) is summed in registers over all of k, k innermost,
+ * then written to dst once.  Each element is still the scalar loop's
+ * c = 0.0f, then c = c + a[k][m] * b[k][j] for k in order, the product
+ * and the sum each rounded (no contraction in this file), so the bytes
+ * are the same on every isa and for every block shape. */
+typedef float KN(vf) __attribute__((vector_size(KMM_VB)));
+typedef uint32_t KN(vu) __attribute__((vector_size(KMM_VB)));
+#define KVL (KMM_VB / 4)
 
-/* Four output rows m0..m0+3 at once, so each row of b is loaded once for
- * four rows: c_i[j] = sum over k in order of a[k][m0 + i] * b[k][j],
- * starting from 0.0f as the scalar loop does; vectorised across j.
- * mm1: one row. */
-#define KMM(SFX, MAC)                                                                                  \
-	static void KN(mm4##SFX)(float *restrict c0, float *restrict c1, float *restrict c2,              \
-	                         float *restrict c3, const float *restrict a, const float *restrict b,     \
-	                         int64_t K, int64_t M, int64_t N, int64_t m0)                              \
-	{                                                                                              \
-		for (int64_t j = 0; j < N; j++)                                                            \
-			c0[j] = c1[j] = c2[j] = c3[j] = 0.0f;                                                  \
-		for (int64_t k = 0; k < K; k++) {                                                          \
-			const float *restrict bk = b + k * N, *ak = a + k * M + m0;                            \
-			float s0 = ak[0], s1 = ak[1], s2 = ak[2], s3 = ak[3];                                  \
-			for (int64_t j = 0; j < N; j++) {                                                      \
-				float v = bk[j];                                                                   \
-				c0[j] = MAC(c0[j], s0, v);                                                         \
-				c1[j] = MAC(c1[j], s1, v);                                                         \
-				c2[j] = MAC(c2[j], s2, v);                                                         \
-				c3[j] = MAC(c3[j], s3, v);                                                         \
-			}                                                                                      \
-		}                                                                                          \
-	}                                                                                              \
-	static void KN(mm1##SFX)(float *restrict c, const float *restrict a, const float *restrict b,     \
-	                         int64_t K, int64_t M, int64_t N, int64_t m)                               \
-	{                                                                                              \
-		for (int64_t j = 0; j < N; j++)                                                            \
-			c[j] = 0.0f;                                                                           \
-		for (int64_t k = 0; k < K; k++) {                                                          \
-			const float *restrict bk = b + k * N;                                                  \
-			float s = a[k * M + m];                                                                \
-			for (int64_t j = 0; j < N; j++)                                                        \
-				c[j] = MAC(c[j], s, bk[j]);                                                        \
-		}                                                                                          \
-	}
-KMM(, KMAC)
-KMM(_nan, KMAC_NAN)
+_Static_assert(KMM_MR <= KDSL_ENG_MM_MAX_MR && KMM_NR * KVL <= KDSL_ENG_MM_MAX_W,
+               "nc_matmul's block exceeds the scratch that neuron_engine.h reserves for its edges");
 
-/* Whether any of n floats is a NaN: without NaN inputs every NaN a
- * product or sum makes is the one default NaN, so operand order cannot
- * change a bit and the plain kernels apply. */
-static int KN(any_nan)(const float *restrict x, int64_t n)
+/* nan_rule lane by lane (the same masks). */
+static inline __attribute__((always_inline)) KN(vf) KN(vnan)(KN(vf) r, KN(vf) x, KN(vf) y)
 {
-	int r = 0;
-	for (int64_t j = 0; j < n; j++)
-		r |= x[j] != x[j];
-	return r;
+	KN(vu) xn = (KN(vu))(x != x), yn = (KN(vu))(y != y), br = (KN(vu))r, bx = (KN(vu))x, by = (KN(vu))y;
+	br = (xn & (bx | 0x400000u)) | (~xn & ((yn & (by | 0x400000u)) | (~yn & br)));
+	return (KN(vf))br;
 }
 
-/* A result row into dst: stored, or added to what dst holds. */
+/* s in every lane (0.0f + s would turn -0 into +0). */
+static inline __attribute__((always_inline)) KN(vf) KN(splat)(float s)
+{
+	KN(vf) v;
+#pragma GCC unroll 16
+	for (int l = 0; l < KVL; l++)
+		v[l] = s;
+	return v;
+}
+
+/* A result row into dst: stored, or added to what dst holds (the NaN
+ * rule, dst's value first).  The edges of a block go through here. */
 static void KN(mm_out)(unsigned char *restrict o, const float *restrict c, int64_t N, int accumulate)
 {
 	if (!accumulate) {
@@ -351,6 +330,191 @@ static void KN(mm_out)(unsigned char *restrict o, const float *restrict c, int64
 		memcpy(&v, o + 4 * j, 4);
 		v = KN(nan_rule)(v + c[j], v, c[j]);
 		memcpy(o + 4 * j, &v, 4);
+	}
+}
+
+/* The block's sums c into dst rows ds bytes apart: mr rows of nc floats
+ * (nc <= nv * KVL); a whole block straight from the registers. */
+static inline __attribute__((always_inline)) void KN(mm_put)(unsigned char *restrict d, size_t ds,
+                                                             KN(vf) c[KMM_MR][KMM_NR], int64_t mr, int64_t nc,
+                                                             int accumulate, const int nv)
+{
+	float t[KMM_MR][KMM_NR * KVL];
+
+	if (mr == KMM_MR && nc == nv * KVL) {
+#pragma GCC unroll 16
+		for (int i = 0; i < KMM_MR; i++)
+#pragma GCC unroll 16
+			for (int v = 0; v < nv; v++) {
+				unsigned char *o = d + (size_t)i * ds + (size_t)v * KMM_VB;
+				KN(vf) x = c[i][v];
+				if (accumulate) {
+					KN(vf) old;
+					memcpy(&old, o, KMM_VB);
+					x = KN(vnan)(old + x, old, x);
+				}
+				memcpy(o, &x, KMM_VB);
+			}
+		return;
+	}
+	for (int i = 0; i < KMM_MR; i++)
+		for (int v = 0; v < nv; v++)
+			memcpy(&t[i][v * KVL], &c[i][v], KMM_VB);
+	for (int64_t i = 0; i < mr; i++)
+		KN(mm_out)(d + (size_t)i * ds, t[i], nc, accumulate);
+}
+
+/* One block: rows m of a (row k at a + k * lda, KMM_MR floats from a)
+ * against nv vectors of b (row k at b + k * ldb).  nan: every product
+ * and sum under the NaN rule.  Without it (the plain kernel) a block
+ * whose sums hold no NaN is exact, since a NaN input makes NaN sums in
+ * its row or column and no sum leaves NaN once it is one: so a NaN in
+ * the sums stores nothing and returns 1, for the caller to redo the block
+ * under the rule (its NaNs may come from NaN inputs, whose payloads the
+ * rule fixes; every other NaN is the default NaN either way). */
+static inline __attribute__((always_inline)) int KN(mm_block)(unsigned char *restrict d, size_t ds,
+                                                              const unsigned char *restrict a, size_t lda,
+                                                              const unsigned char *restrict b, size_t ldb,
+                                                              int64_t K, int64_t mr, int64_t nc, int accumulate,
+                                                              const int nv, const int nan)
+{
+	KN(vf) c[KMM_MR][KMM_NR];
+
+#pragma GCC unroll 16
+	for (int i = 0; i < KMM_MR; i++)
+#pragma GCC unroll 16
+		for (int v = 0; v < nv; v++)
+			c[i][v] = (KN(vf)){0};
+	for (int64_t k = 0; k < K; k++) {
+		const unsigned char *ak = a + (size_t)k * lda, *bk = b + (size_t)k * ldb;
+		KN(vf) bv[KMM_NR];
+#pragma GCC unroll 16
+		for (int v = 0; v < nv; v++)
+			memcpy(&bv[v], bk + (size_t)v * KMM_VB, KMM_VB);
+#pragma GCC unroll 16
+		for (int i = 0; i < KMM_MR; i++) {
+			float s;
+			memcpy(&s, ak + 4 * i, 4);
+			KN(vf) sv = KN(splat)(s);
+#pragma GCC unroll 16
+			for (int v = 0; v < nv; v++) {
+				if (nan) {
+					KN(vf) p = KN(vnan)(sv * bv[v], sv, bv[v]);
+					c[i][v] = KN(vnan)(c[i][v] + p, c[i][v], p);
+				} else {
+					c[i][v] = c[i][v] + sv * bv[v];
+				}
+			}
+		}
+	}
+	if (!nan) {
+		KN(vu) any = {0};
+#pragma GCC unroll 16
+		for (int i = 0; i < KMM_MR; i++)
+#pragma GCC unroll 16
+			for (int v = 0; v < nv; v++)
+				any |= (KN(vu))(c[i][v] != c[i][v]);
+#pragma GCC unroll 16
+		for (int l = 1; l < KVL; l++)
+			any[0] |= any[l];
+		if (any[0])
+			return 1;
+	}
+	KN(mm_put)(d, ds, c, mr, nc, accumulate, nv);
+	return 0;
+}
+
+typedef void (*KN(mm_fn))(unsigned char *restrict d, size_t ds, const unsigned char *restrict a, size_t lda,
+                          const unsigned char *restrict b, size_t ldb, int64_t K, int64_t mr, int64_t nc,
+                          int accumulate);
+
+/* The block kernels of NV vectors: the plain one, redoing a block with a
+ * NaN under the rule. */
+#define KMM_BLOCK(NV)                                                                                         \
+	static void KN(mm_block_nan_##NV)(unsigned char *restrict d, size_t ds, const unsigned char *restrict a,   \
+	                                  size_t lda, const unsigned char *restrict b, size_t ldb, int64_t K,       \
+	                                  int64_t mr, int64_t nc, int accumulate)                                   \
+	{                                                                                                         \
+		(void)KN(mm_block)(d, ds, a, lda, b, ldb, K, mr, nc, accumulate, NV, 1);                               \
+	}                                                                                                         \
+	static void KN(mm_block_##NV)(unsigned char *restrict d, size_t ds, const unsigned char *restrict a,       \
+	                              size_t lda, const unsigned char *restrict b, size_t ldb, int64_t K,           \
+	                              int64_t mr, int64_t nc, int accumulate)                                       \
+	{                                                                                                         \
+		if (KN(mm_block)(d, ds, a, lda, b, ldb, K, mr, nc, accumulate, NV, 0))                                 \
+			KN(mm_block_nan_##NV)(d, ds, a, lda, b, ldb, K, mr, nc, accumulate);                               \
+	}
+KMM_BLOCK(1)
+#if KMM_NR >= 2
+KMM_BLOCK(2)
+#endif
+#if KMM_NR >= 3
+KMM_BLOCK(3)
+#endif
+#if KMM_NR >= 4
+KMM_BLOCK(4)
+#endif
+#if KMM_NR > 4
+#error "nc_matmul: KMM_NR above 4 needs more block kernels"
+#endif
+
+/* [nv - 1] */
+static const KN(mm_fn) KN(mm_blocks)[KMM_NR] = {
+	KN(mm_block_1),
+#if KMM_NR >= 2
+	KN(mm_block_2),
+#endif
+#if KMM_NR >= 3
+	KN(mm_block_3),
+#endif
+#if KMM_NR >= 4
+	KN(mm_block_4),
+#endif
+};
+
+/* K rows of n floats at p, ps bytes apart, into a packed buffer of w
+ * floats a row, zeros after the n (the lanes and rows they make are
+ * computed and never stored; an infinity times such a zero makes a NaN
+ * there, which only sends the block to the NaN-rule kernel). */
+static void KN(mm_pack)(float *restrict o, int64_t w, const unsigned char *restrict p, size_t ps, int64_t K,
+                        int64_t n)
+{
+	for (int64_t k = 0; k < K; k++) {
+		memcpy(o + k * w, p + (size_t)k * ps, (size_t)n * 4);
+		memset(o + k * w + n, 0, (size_t)(w - n) * 4);
+	}
+}
+
+/* dst = (or +=) a^T b for f32 rows: a, K rows of M floats lda bytes
+ * apart; b, K rows of N floats ldb bytes apart; dst, M rows ds bytes
+ * apart.  Blocks of KMM_MR rows by KMM_NR vectors, each read where it
+ * lies: a block of b stays in L1 while the blocks of a pass it.  An edge
+ * block reads a zero-padded copy (ea: K * KMM_MR floats, eb: K *
+ * KMM_NR * KVL) instead of reading past a row. */
+static void KN(matmul)(unsigned char *restrict d, size_t ds, const unsigned char *restrict a, size_t lda,
+                       const unsigned char *restrict b, size_t ldb, int64_t K, int64_t M, int64_t N,
+                       int accumulate, float *restrict ea, float *restrict eb)
+{
+	int64_t mfull = M - M % KMM_MR, j0, m0;
+
+	if (mfull < M)
+		KN(mm_pack)(ea, KMM_MR, a + (size_t)mfull * 4, lda, K, M - mfull);
+	for (j0 = 0; j0 < N; j0 += KMM_NR * KVL) {
+		int64_t nc = N - j0 < KMM_NR * KVL ? N - j0 : KMM_NR * KVL, nv = (nc + KVL - 1) / KVL;
+		const unsigned char *bp = b + (size_t)j0 * 4;
+		size_t lb = ldb;
+		KN(mm_fn) f = KN(mm_blocks)[nv - 1];
+		if (nc % KVL) {
+			KN(mm_pack)(eb, nv * KVL, bp, ldb, K, nc);
+			bp = (const unsigned char *)eb;
+			lb = (size_t)(nv * KVL) * 4;
+		}
+		for (m0 = 0; m0 < mfull; m0 += KMM_MR)
+			f(d + (size_t)m0 * ds + (size_t)j0 * 4, ds, a + (size_t)m0 * 4, lda, bp, lb, K, KMM_MR, nc,
+			  accumulate);
+		if (mfull < M)
+			f(d + (size_t)mfull * ds + (size_t)j0 * 4, ds, (const unsigned char *)ea, KMM_MR * 4, bp, lb, K,
+			  M - mfull, nc, accumulate);
 	}
 }
 
@@ -395,14 +559,10 @@ static const eng_kernels KN(kernels) = {
 	        [KDSL_ACT_SQUARE] = KN(act_square), [KDSL_ACT_SQRT] = KN(act_sqrt), [KDSL_ACT_RSQRT] = KN(act_rsqrt),
 	        [KDSL_ACT_RECIPROCAL] = KN(act_reciprocal), [KDSL_ACT_LOG] = KN(act_log),
 	        [KDSL_ACT_TANH] = KN(act_tanh), [KDSL_ACT_SIGMOID] = KN(act_sigmoid)},
-	.mm4 = {KN(mm4), KN(mm4_nan)},
-	.mm1 = {KN(mm1), KN(mm1_nan)},
-	.any_nan = KN(any_nan),
-	.mm_out = KN(mm_out),
+	.matmul = KN(matmul),
 	.iota_f32 = KN(iota_f32),
 };
 
-#undef KMAC
-#undef KMAC_NAN
-#undef KMM
+#undef KMM_BLOCK
+#undef KVL
 #undef KN

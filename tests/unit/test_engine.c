@@ -376,14 +376,98 @@ START_TEST(iota_matches_reference)
 }
 END_TEST
 
+/* ---- nc_matmul ---- */
+
+/* How a matmul case's inputs are chosen. */
+enum {
+	MM_EDGES,    /* fill(): random bits and edge values, NaNs included (the NaN-rule kernels) */
+	MM_NO_NAN,   /* the same with every NaN made an infinity of its sign (the plain kernels) */
+	MM_RANDOM    /* values of one magnitude, some -0: a sum in another order differs */
+};
+
+/* Element (k, j) of t: a value for MM_RANDOM, or a NaN turned into an
+ * infinity for MM_NO_NAN. */
+static void mm_elem(kdsl_tile t, int64_t k, int64_t j, int mode, uint64_t *s)
+{
+	unsigned char *p = at(t, k, j);
+	uint64_t r = rnd(s);
+	float f = (float)(int64_t)(r >> 40) * 0x1p-23f - 1.0f;   /* [-1, 1) with 23 random bits */
+
+	if (mode == MM_RANDOM) {
+		if (r % 61 == 0)
+			f = -0.0f;
+		kdsl_store_f32(t.dt, p, f);
+	} else if (mode == MM_NO_NAN && isnan(kdsl_load_f32(t.dt, p))) {
+		kdsl_store_f32(t.dt, p, signbit(kdsl_load_f32(t.dt, p)) ? -INFINITY : INFINITY);
+	}
+}
+
+/* The psum floats around dst's rows that must not change: up to MM_PAD
+ * before and after each row, and one row past the last. */
+enum { MM_PAD = 72 };
+
+/* One nc_matmul of K x M by K x N against the scalar k-order reference,
+ * byte for byte: dst's M rows (then accumulate adds to what they hold),
+ * and the psum floats around them untouched.  st and mv start soff and
+ * moff elements into their partitions, dst doff floats into its. */
+static void matmul_case(int64_t K, int64_t M, int64_t N, kdsl_dtype sd, kdsl_dtype md, int64_t acc, int mode,
+                        int64_t soff, int64_t moff, int64_t doff, uint64_t *s)
+{
+	static float a[128 * 128], b[128 * 512], exp[129 * (512 + 2 * MM_PAD)];
+	int64_t W = N + 2 * MM_PAD, rows = M < 128 ? M + 1 : M;
+	kdsl_tile st = tile(0, K, soff, M, sd), mv = tile(1, K, moff, N, md);
+	kdsl_tile d = kdsl_tile_of(psum, pps, (size_t)(doff + N) * 4, M, 0, M, doff, N, KDSL_MEM_PSUM, KDSL_F32);
+
+	fill(K, (M > N ? M : N) + 2, sd, md, KDSL_F32, s);
+	for (int64_t k = 0; k < K; k++) {
+		for (int64_t m = 0; m < M; m++)
+			mm_elem(st, k, m, mode, s);
+		for (int64_t j = 0; j < N; j++)
+			mm_elem(mv, k, j, mode, s);
+		for (int64_t m = 0; m < M; m++)
+			a[k * M + m] = kdsl_load_f32(sd, at(st, k, m));
+		for (int64_t j = 0; j < N; j++)
+			b[k * N + j] = kdsl_load_f32(md, at(mv, k, j));
+	}
+	for (int64_t m = 0; m < rows; m++)
+		for (int64_t j = 0; j < W; j++) {
+			unsigned char *o = psum + (size_t)m * pps + (size_t)(doff + j - MM_PAD) * 4;
+			if (j < MM_PAD - doff)
+				continue;   /* before the partition */
+			fill_elem(KDSL_F32, o, s);
+			memcpy(&exp[m * W + j], o, 4);
+		}
+	for (int64_t m = 0; m < M; m++)
+		for (int64_t j = 0; j < N; j++) {
+			float sum = 0.0f, old = exp[m * W + MM_PAD + j];
+			for (int64_t k = 0; k < K; k++) {
+				float x = a[k * M + m], y = b[k * N + j];
+				float prod = nan_rule(x * y, x, y);
+				sum = nan_rule(sum + prod, sum, prod);
+			}
+			exp[m * W + MM_PAD + j] = acc ? nan_rule(old + sum, old, sum) : sum;
+		}
+	ck_assert_int_eq(kdsl_neuron_nc_matmul(rt, &site, d, ct(st), ct(mv), acc), KDSL_OK);
+	for (int64_t m = 0; m < rows; m++) {
+		int64_t j0 = doff < MM_PAD ? MM_PAD - doff : 0;
+		ck_assert_msg(same_bytes(psum + (size_t)m * pps + (size_t)(doff + j0 - MM_PAD) * 4,
+		                         (unsigned char *)(exp + m * W + j0), (size_t)(W - j0) * 4),
+		              "matmul %s x %s K=%lld M=%lld N=%lld acc=%lld mode %d offsets %lld %lld %lld: "
+		              "row %lld differs%s",
+		              kdsl_dtype_name(sd), kdsl_dtype_name(md), (long long)K, (long long)M, (long long)N,
+		              (long long)acc, mode, (long long)soff, (long long)moff, (long long)doff, (long long)m,
+		              m == M ? " (the row after dst)" : "");
+	}
+}
+
 /* nc_matmul: dst[m][n] = sum over k in order of st[k][m] * mv[k][n] in
- * f32, no fused multiply-add, from 0.0f; accumulate adds the sum to dst. */
+ * f32, no fused multiply-add, from 0.0f; accumulate adds the sum to dst.
+ * Every dtype pair over small shapes and the full 128x128x512. */
 START_TEST(matmul_matches_reference)
 {
 	static const kdsl_dtype pairs[][2] = {{KDSL_F32, KDSL_F32}, {KDSL_F16, KDSL_F16}, {KDSL_BF16, KDSL_BF16},
 	                                      {KDSL_F16, KDSL_BF16}, {KDSL_BF16, KDSL_F16}};
 	static const int64_t Ks[] = {1, 7, 31, 128}, Ms[] = {1, 3, 4, 7, 128}, Ns[] = {1, 7, 33, 512};
-	static float a[128 * 128], b[128 * 512], exp[128 * 512];
 	uint64_t s = 42;
 	int64_t cases = 0;
 
@@ -391,42 +475,40 @@ START_TEST(matmul_matches_reference)
 		for (size_t ki = 0; ki < 4; ki++)
 			for (size_t mi = 0; mi < 5; mi++)
 				for (size_t ni = 0; ni < 4; ni++, cases++) {
-					int64_t K = Ks[ki], M = Ms[mi], N = Ns[ni], acc = cases & 1;
-					kdsl_dtype sd = pairs[pi][0], md = pairs[pi][1];
-					kdsl_tile st = tile(0, K, 0, M, sd), mv = tile(1, K, cases % 3, N, md);
-					kdsl_tile d = kdsl_tile_of(psum, pps, (size_t)N * 4, M, 0, M, 0, N, KDSL_MEM_PSUM, KDSL_F32);
+					int64_t K = Ks[ki], M = Ms[mi], N = Ns[ni];
 					/* the full 128x128x512 for f32 and f16 only: the reference is slow */
 					if (K * M * N > (1 << 18) && !(ki == 3 && mi == 4 && ni == 3 && pi < 2))
 						continue;
-					fill(K, M > N ? M : N, sd, md, KDSL_F32, &s);
-					for (int64_t m = 0; m < M; m++)
-						for (int64_t j = 0; j < N; j++)
-							fill_elem(KDSL_F32, psum + (size_t)m * pps + (size_t)j * 4, &s);
-					for (int64_t k = 0; k < K; k++) {
-						for (int64_t m = 0; m < M; m++)
-							a[k * M + m] = kdsl_load_f32(sd, at(st, k, m));
-						for (int64_t j = 0; j < N; j++)
-							b[k * N + j] = kdsl_load_f32(md, at(mv, k, j));
-					}
-					for (int64_t m = 0; m < M; m++)
-						for (int64_t j = 0; j < N; j++) {
-							float sum = 0.0f, old;
-							for (int64_t k = 0; k < K; k++) {
-								float x = a[k * M + m], y = b[k * N + j];
-								float prod = nan_rule(x * y, x, y);
-								sum = nan_rule(sum + prod, sum, prod);
-							}
-							memcpy(&old, psum + (size_t)m * pps + (size_t)j * 4, 4);
-							exp[m * N + j] = acc ? nan_rule(old + sum, old, sum) : sum;
-						}
-					ck_assert_int_eq(kdsl_neuron_nc_matmul(rt, &site, d, ct(st), ct(mv), acc), KDSL_OK);
-					for (int64_t m = 0; m < M; m++)
-						ck_assert_msg(same_bytes(psum + (size_t)m * pps, (unsigned char *)(exp + m * N),
-						                         (size_t)N * 4),
-						              "matmul %s x %s K=%lld M=%lld N=%lld acc=%lld: row %lld differs",
-						              kdsl_dtype_name(sd), kdsl_dtype_name(md), (long long)K, (long long)M,
-						              (long long)N, (long long)acc, (long long)m);
+					matmul_case(K, M, N, pairs[pi][0], pairs[pi][1], cases & 1, MM_EDGES, 0, cases % 3, 0, &s);
 				}
+}
+END_TEST
+
+/* The register blocks' edges: M, N and K of 1, 3, 5, 17, 127 and 128
+ * (N also 512) cut every block shape of every isa (rows 4 or 8, vectors
+ * of 4, 8 or 16 floats, 2 or 3 of them) at every kind of remainder; each
+ * shape with accumulate off and on, inputs with NaNs (the NaN-rule
+ * kernels) and without (the plain ones), values whose sums depend on
+ * their order, f32 read in place (views off a vector boundary) and f16 or
+ * bf16 converted first. */
+START_TEST(matmul_block_edges)
+{
+	static const int64_t sizes[] = {1, 3, 5, 17, 127, 128, 512};
+	static const kdsl_dtype dts[] = {KDSL_F32, KDSL_F16, KDSL_BF16};
+	uint64_t s = 7;
+	int64_t cases = 0;
+
+	for (size_t ki = 0; ki < 6; ki++)
+		for (size_t mi = 0; mi < 6; mi++)
+			for (size_t ni = 0; ni < 7; ni++, cases++) {
+				int64_t K = sizes[ki], M = sizes[mi], N = sizes[ni];
+				kdsl_dtype dt = K * M * N > (1 << 20) ? KDSL_F32 : dts[cases % 3];
+				/* f32 reads in place, so the plain and NaN kernels both see each shape there */
+				int mode = dt == KDSL_F32 ? (int)(cases / 3 % 3) : (int)(cases % 3);
+				matmul_case(K, M, N, dt, dt, cases / 2 % 2, mode, cases % 5, cases % 7, cases % 3, &s);
+				if (K * M * N <= (1 << 16))
+					matmul_case(K, M, N, dt, dt, !(cases / 2 % 2), (mode + 1) % 3, 1, 0, 0, &s);
+			}
 }
 END_TEST
 
@@ -776,6 +858,7 @@ int main(void)
 	tcase_add_loop_test(tc, elementwise_matches_reference, 0, (int)(sizeof ops / sizeof ops[0]));
 	tcase_add_test(tc, iota_matches_reference);
 	tcase_add_test(tc, matmul_matches_reference);
+	tcase_add_test(tc, matmul_block_edges);
 	tcase_add_test(tc, in_place_matches_reference);
 	tcase_add_test(tc, in_place_steps_match_reference);
 	tcase_add_test(tc, reduce_matches_reference);
