@@ -162,9 +162,11 @@ static int check_view(kdsl_rt *rt, const kdsl_site *site, const char *what, cons
 	v->mem = mem;
 	v->dt = dt;
 	v->nd = 0;
-	v->span = n - 1;
-	if (nd && (rc = check_ap(rt, site, what, pstride, pbytes, nparts, p0, np, off, n, pstep, nd, st, ct,
-	                         (uint64_t)elems, v)))
+	/* a strided view's n is checked, and its span set, by check_ap */
+	if (!nd)
+		v->span = n - 1;
+	else if ((rc = check_ap(rt, site, what, pstride, pbytes, nparts, p0, np, off, n, pstep, nd, st, ct,
+	                        (uint64_t)elems, v)))
 		return rc;
 	/* formed once p0 and off are checked (a strided view's by check_ap):
 	 * even an unused pointer out of its object is undefined */

@@ -234,6 +234,10 @@ START_TEST(hostile_patterns)
 		kdsl_tile c = view(chip(KDSL_MEM_SBUF, 0, 2, 8), start[i][0], 1, start[i][1], 0, 1, (const int64_t[]){2, 4});
 		ck_assert_int_eq(kdsl_neuron_memset(rt, &site, c, 0), KDSL_ERR_BOUNDS);
 	}
+	/* a strided view's element count is checked before it is used (n - 1 overflowed) */
+	kdsl_tile nmin = view(base, 0, 1, 0, 1, 1, (const int64_t[]){1, 4});
+	nmin.n = INT64_MIN;
+	ck_assert_int_eq(kdsl_neuron_load(rt, &site, chip(KDSL_MEM_SBUF, 0, 1, 4), ct(nmin)), KDSL_ERR_ARG);
 	/* rows of 0 bytes at one place (pstride 0) in any number: refused, no divide by 0 */
 	kdsl_tile flat = kdsl_tile_of(a, 0, 0, (int64_t)1 << 58, 0, 4, 0, 2, KDSL_MEM_HBM, KDSL_F32);
 	flat = kdsl_tile_ap(flat, 0, 1, 1, 2, 0, 0, 0, 0);
