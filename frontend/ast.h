@@ -75,34 +75,35 @@ typedef struct {
 	int n;
 } KdNodeList;
 
+/* The ints sit together, so no padding: a big kernel has millions of nodes. */
 struct KdNode {
 	KdNodeKind kind;
 	KdSpan span;                  /* the whole construct */
 	KdSpan name_span;             /* the name, for N_CALL/N_LET/N_KWARG/... */
 	int op;                       /* KdBinop / KdUnop */
 	int flags;
+	int height;                   /* expression tree height (leaves 0); the
+	                               * parser bounds it so later passes may recurse */
+	int is_const;                 /* sema: expression folded to cval/fcval */
+	KdDtype dtype;                /* N_TYPE (see below) */
+	int lanes, maskbits;          /* N_TYPE (see below) */
+	KdSpan space_span;            /* N_TYPE (see below) */
 	const char *name;
 	int64_t ival;
 	double fval;
 	KdNode *a, *b, *c, *d;
 	KdNodeList list;
 	KdNode *type;                 /* N_TYPE for N_PARAM, N_LET, N_CAST */
-	int height;                   /* expression tree height (leaves 0); the
-	                               * parser bounds it so later passes may recurse */
 
 	/* N_TYPE: space (NULL for scalar/vector types), dtype, vector lanes
 	 * (0: scalar), mask element bits (bool8x8 -> 8; 0: not a mask),
 	 * list: dims, list2: block dims (blocked tensors). */
 	const char *space;
-	KdSpan space_span;
-	KdDtype dtype;
-	int lanes, maskbits;
 	KdNodeList list2;
 
 	/* filled in by sema */
 	KdType *ty;                   /* type of an expression or declaration */
 	KdSym *sym;                   /* N_IDENT, N_LET, N_PARAM, N_FOR: the declaration */
-	int is_const;                 /* expression folded to cval/fcval */
 	int64_t cval;
 	double fcval;
 	const void *opdesc;           /* N_CALL: the KdOpDesc it resolved to */

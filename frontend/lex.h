@@ -43,7 +43,8 @@ void kd_escape(KdBuf *b, const char *text, size_t n, int quote);
 
 /* Parser state shared with the grammar actions (lemon %extra_context). */
 typedef struct {
-	KdArena *a;
+	KdArena *a;                  /* names and strings (the IR keeps them) */
+	KdArena *ast;                /* nodes and their lists (freed after lowering) */
 	KdDiag *d;
 	const KdSource *src;
 	KdNode *file;                /* N_FILE; decls are appended as they reduce */

@@ -5,8 +5,11 @@
 #include "ast.h"
 
 /* Parses a whole file.  Returns the N_FILE node (possibly partial after
- * errors; every error already reported through d).  Never NULL. */
-KdNode *kd_parse(KdArena *a, KdDiag *d, const KdSource *src);
+ * errors; every error already reported through d).  Never NULL.  The
+ * nodes and their lists go in ast, names and strings in a: the IR keeps
+ * the names, so ast may be freed once the tree is lowered (a and ast may
+ * be the same arena). */
+KdNode *kd_parse(KdArena *a, KdArena *ast, KdDiag *d, const KdSource *src);
 
 /* --emit=tokens: one line per token "LINE:COL KIND 'text'", then
  * "LINE:COL EOF".  Lexical errors are reported through d. */

@@ -87,7 +87,7 @@ static KdNode *mk_assign(KdParseCtx *c, KdTok name, KdNode *val, KdTok end);
 static KdNode *mk_store(KdParseCtx *c, KdNode *target, KdNode *val, KdTok end);
 static KdNode *mk_store(KdParseCtx *c, KdNode *target, KdNode *val, KdTok end)
 {
-	KdNode *n = kd_node(c->a, N_STORE, kd_span_join(target->span, end.sp));
+	KdNode *n = kd_node(c->ast, N_STORE, kd_span_join(target->span, end.sp));
 	n->a = target;
 	n->b = val;
 	return n;
@@ -473,7 +473,7 @@ static const char *tok_text(KdParseCtx *c, KdTok t)
 
 static KdNode *named(KdParseCtx *c, KdNodeKind k, KdTok name, KdSpan sp)
 {
-	KdNode *n = kd_node(c->a, k, sp);
+	KdNode *n = kd_node(c->ast, k, sp);
 	n->name = tok_text(c, name);
 	n->name_span = name.sp;
 	return n;
@@ -497,7 +497,7 @@ static void decl_push(KdParseCtx *c, KdNode *n)
 	} else if (n->kind == N_TARGET) {
 		c->target = n;
 	}
-	kd_list_push(c->a, &c->file->list, n);
+	kd_list_push(c->ast, &c->file->list, n);
 }
 
 static KdNode *mk_target(KdParseCtx *c, KdTok kw, KdTok name, KdTok end)
@@ -531,7 +531,7 @@ static KdNode *mk_param(KdParseCtx *c, KdTok name, KdNode *type)
  * span (or moves the list to its owner). */
 static KdNode *mk_holder(KdParseCtx *c, KdNodeKind k, KdNode *first)
 {
-	KdNode *n = kd_node(c->a, k, first ? first->span : (KdSpan){0, 0});
+	KdNode *n = kd_node(c->ast, k, first ? first->span : (KdSpan){0, 0});
 	return first ? add(c, n, first) : n;
 }
 
@@ -539,7 +539,7 @@ static KdNode *add(KdParseCtx *c, KdNode *parent, KdNode *child)
 {
 	if (!child)
 		return parent;           /* a statement lost to error recovery */
-	kd_list_push(c->a, &parent->list, child);
+	kd_list_push(c->ast, &parent->list, child);
 	if (child->height >= parent->height)
 		parent->height = child->height + 1;
 	return parent;
@@ -558,7 +558,7 @@ static KdNode *add_arg(KdParseCtx *c, KdNode *call, KdNode *arg)
 
 static KdNode *mk_type(KdParseCtx *c, int tk, KdTok t)
 {
-	KdNode *n = kd_node(c->a, N_TYPE, t.sp);
+	KdNode *n = kd_node(c->ast, N_TYPE, t.sp);
 	n->dtype = (KdDtype)t.dtype;
 	if (tk != TK_DTYPE)
 		n->lanes = t.lanes;
@@ -570,7 +570,7 @@ static KdNode *mk_type(KdParseCtx *c, int tk, KdTok t)
 static KdNode *mk_tensor_type(KdParseCtx *c, KdTok space, KdTok dt, KdNode *blocks,
                               KdNode *dims, KdTok end)
 {
-	KdNode *n = kd_node(c->a, N_TYPE, kd_span_join(space.sp, end.sp));
+	KdNode *n = kd_node(c->ast, N_TYPE, kd_span_join(space.sp, end.sp));
 	n->space = tok_text(c, space);
 	n->space_span = space.sp;
 	n->dtype = (KdDtype)dt.dtype;
@@ -615,7 +615,7 @@ static KdNode *mk_for(KdParseCtx *c, KdTok kw, KdTok var, KdNode *lo, KdNode *hi
 
 static KdNode *mk_if(KdParseCtx *c, KdTok kw, KdNode *cond, KdNode *then, KdNode *els)
 {
-	KdNode *n = kd_node(c->a, N_IF, kd_span_join(kw.sp, (els ? els : then)->span));
+	KdNode *n = kd_node(c->ast, N_IF, kd_span_join(kw.sp, (els ? els : then)->span));
 	n->a = cond;
 	n->b = then;
 	n->c = els;
@@ -624,7 +624,7 @@ static KdNode *mk_if(KdParseCtx *c, KdTok kw, KdNode *cond, KdNode *then, KdNode
 
 static KdNode *mk_stmt(KdParseCtx *c, KdNodeKind k, KdSpan from, KdNode *a, KdTok end)
 {
-	KdNode *n = kd_node(c->a, k, kd_span_join(from, end.sp));
+	KdNode *n = kd_node(c->ast, k, kd_span_join(from, end.sp));
 	n->a = a;
 	return n;
 }
@@ -648,7 +648,7 @@ static KdNode *mk_lit(KdParseCtx *c, int tk, KdTok t)
 		[TK_INT] = N_INT, [TK_FLOAT] = N_FLOAT, [TK_STRING] = N_STR,
 		[TK_TRUE] = N_BOOL, [TK_FALSE] = N_BOOL,
 	};
-	KdNode *n = kd_node(c->a, kind[tk], t.sp);
+	KdNode *n = kd_node(c->ast, kind[tk], t.sp);
 	n->ival = tk == TK_TRUE ? 1 : t.ival;
 	if (tk == TK_INT && t.u64)
 		n->flags |= KD_INT_U64;
@@ -659,7 +659,7 @@ static KdNode *mk_lit(KdParseCtx *c, int tk, KdTok t)
 
 static KdNode *mk_binary(KdParseCtx *c, int op, KdNode *l, KdNode *r)
 {
-	KdNode *n = kd_node(c->a, N_BINARY, kd_span_join(l->span, r->span));
+	KdNode *n = kd_node(c->ast, N_BINARY, kd_span_join(l->span, r->span));
 	n->op = op;
 	n->a = l;
 	n->b = r;
@@ -669,7 +669,7 @@ static KdNode *mk_binary(KdParseCtx *c, int op, KdNode *l, KdNode *r)
 
 static KdNode *mk_unary(KdParseCtx *c, int op, KdTok optok, KdNode *e)
 {
-	KdNode *n = kd_node(c->a, N_UNARY, kd_span_join(optok.sp, e->span));
+	KdNode *n = kd_node(c->ast, N_UNARY, kd_span_join(optok.sp, e->span));
 	n->op = op;
 	n->a = e;
 	n->height = e->height + 1;
@@ -712,7 +712,7 @@ static KdNode *mk_index(KdParseCtx *c, KdNode *base, KdNode *idx, KdTok end)
 
 static KdNode *mk_slice(KdParseCtx *c, KdSpan from, KdNode *lo, KdNode *hi, KdSpan to)
 {
-	KdNode *n = kd_node(c->a, N_SLICE, kd_span_join(from, to));
+	KdNode *n = kd_node(c->ast, N_SLICE, kd_span_join(from, to));
 	n->a = lo;
 	n->b = hi;
 	int hl = lo ? lo->height : 0, hh = hi ? hi->height : 0;
@@ -736,7 +736,7 @@ static KdNode *mk_step(KdParseCtx *c, KdNode *slice, KdNode *step)
  * error (b an N_IDENT then). */
 static KdNode *mk_member(KdParseCtx *c, KdNode *base, KdTok name)
 {
-	KdNode *n = base->kind == N_INDEX && !base->b ? base : kd_node(c->a, N_INDEX, base->span);
+	KdNode *n = base->kind == N_INDEX && !base->b ? base : kd_node(c->ast, N_INDEX, base->span);
 	KdNode *perm = named(c, N_IDENT, name, name.sp);
 	if (n != base) {
 		n->a = base;
@@ -752,7 +752,7 @@ static KdNode *mk_member(KdParseCtx *c, KdNode *base, KdTok name)
 
 static KdNode *mk_seq(KdParseCtx *c, KdNodeKind k, KdNode *holder, KdTok open, KdTok close)
 {
-	KdNode *n = holder ? holder : kd_node(c->a, k, open.sp);
+	KdNode *n = holder ? holder : kd_node(c->ast, k, open.sp);
 	n->kind = k;
 	n->span = kd_span_join(open.sp, close.sp);
 	return expr_done(c, n);
@@ -799,10 +799,10 @@ static void kd_insert_semi(KdParseCtx *c, void *parser, int tk)
 
 /* ---- the entry point: the lexer pushes tokens into the parser ---- */
 
-KdNode *kd_parse(KdArena *a, KdDiag *d, const KdSource *src)
+KdNode *kd_parse(KdArena *a, KdArena *ast, KdDiag *d, const KdSource *src)
 {
-	KdParseCtx ctx = {.a = a, .d = d, .src = src};
-	ctx.file = kd_node(a, N_FILE, (KdSpan){0, (uint32_t)src->len});
+	KdParseCtx ctx = {.a = a, .ast = ast, .d = d, .src = src};
+	ctx.file = kd_node(ast, N_FILE, (KdSpan){0, (uint32_t)src->len});
 	unsigned short snap[YYSTACKDEPTH + 1];
 	ctx.snap = snap;
 	KdLexer lx;

@@ -3,15 +3,15 @@
 
 #include "ir.h"
 
-/* Arrays grow by doubling inside the arena; the old copy is abandoned. */
+/* Arrays grow by doubling; kd_regrow copies small ones (the old copy is
+ * abandoned) and moves big ones (the old copy is freed: nothing may keep a
+ * pointer into one of these arrays across a call that adds to it). */
 #define GROW(a, p, n, cap)                                                  \
 	do {                                                                    \
 		if ((n) == (cap)) {                                                 \
 			int nc_ = (cap) ? (cap) * 2 : 16;                               \
-			void *np_ = kd_alloc((a), sizeof *(p) * (size_t)nc_);           \
-			if (n)                                                          \
-				memcpy(np_, (p), sizeof *(p) * (size_t)(n));                \
-			(p) = np_;                                                      \
+			(p) = kd_regrow((a), (p), sizeof *(p) * (size_t)(n),            \
+			                sizeof *(p) * (size_t)nc_);                     \
 			(cap) = nc_;                                                    \
 		}                                                                   \
 	} while (0)

@@ -14,6 +14,7 @@
 typedef struct Chunk {
 	struct Chunk *next;
 	size_t used, cap;
+	int own;           /* holds one block (kd_regrow may move it) */
 	_Alignas(16) unsigned char mem[];
 } Chunk;
 
@@ -53,6 +54,23 @@ void kd_arena_free(KdArena *a)
 	free(a);
 }
 
+/* Asks for huge pages under the cap bytes of c where they fit (fewer,
+ * cheaper page faults for a big compilation). */
+static void huge_pages(Chunk *c, size_t cap)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+	if (cap >= 2 * HUGE_PAGE) {
+		uintptr_t lo = ((uintptr_t)c + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
+		uintptr_t hi = ((uintptr_t)c->mem + cap) & ~(uintptr_t)(HUGE_PAGE - 1);
+		if (hi > lo)
+			(void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+	}
+#else
+	(void)c;
+	(void)cap;
+#endif
+}
+
 void *kd_alloc(KdArena *a, size_t n)
 {
 	n = (n + 15) & ~(size_t)15;
@@ -69,16 +87,10 @@ void *kd_alloc(KdArena *a, size_t n)
 		c = calloc(1, sizeof *c + cap);
 		if (!c)
 			oom();
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-		if (cap >= 2 * HUGE_PAGE) {
-			uintptr_t lo = ((uintptr_t)c + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
-			uintptr_t hi = ((uintptr_t)c->mem + cap) & ~(uintptr_t)(HUGE_PAGE - 1);
-			if (hi > lo)
-				(void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
-		}
-#endif
+		huge_pages(c, cap);
 		c->used = 0;
 		c->cap = cap;
+		c->own = own;
 		/* A chunk of its own goes behind the current one, so the current
 		 * chunk's free space is not thrown away. */
 		if (a->head && own) {
@@ -92,6 +104,51 @@ void *kd_alloc(KdArena *a, size_t n)
 	void *p = c->mem + c->used;
 	c->used += n;
 	return p;
+}
+
+/* Big arrays grow in a chunk of their own, which realloc moves or extends
+ * (for blocks this big glibc remaps the pages instead of copying them), so
+ * a doubling array of n bytes costs n bytes, not the 2n of the copies an
+ * arena abandons, and its capacity past n is never touched.  Smaller ones
+ * are copied and abandoned as kd_alloc's arrays always were. */
+enum { OWN_GROW = 256 * 1024 };
+
+void *kd_regrow(KdArena *a, void *p, size_t old, size_t n)
+{
+	n = (n + 15) & ~(size_t)15;
+	if (n < OWN_GROW || !p) {
+		void *np = kd_alloc(a, n);
+		if (old)
+			memcpy(np, p, old < n ? old : n);
+		return np;
+	}
+	/* p's own chunk, if it has one (and the link that points at it) */
+	Chunk **link = &a->head;
+	while (*link && (*link)->mem != (unsigned char *)p)
+		link = &(*link)->next;
+	Chunk *c = *link;
+	if (!c || !c->own) {   /* not a chunk of its own: copy it once */
+		Chunk *own = malloc(sizeof *own + n);
+		if (!own)
+			oom();
+		own->used = own->cap = n;
+		own->own = 1;
+		huge_pages(own, n);
+		memcpy(own->mem, p, old < n ? old : n);
+		own->next = a->head ? a->head->next : NULL;
+		if (a->head)
+			a->head->next = own;
+		else
+			a->head = own;
+		return own->mem;
+	}
+	c = realloc(c, sizeof *c + n);
+	if (!c)
+		oom();
+	c->used = c->cap = n;
+	huge_pages(c, n);
+	*link = c;
+	return c->mem;
 }
 
 char *kd_strndup(KdArena *a, const char *s, size_t n)

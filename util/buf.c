@@ -42,12 +42,18 @@ void kd_buf_vprintf(KdBuf *b, const char *fmt, va_list ap)
 	char probe[1];
 	if (!fmt)
 		fmt = "";
-	int n = vsnprintf(probe, sizeof probe, fmt, ap);
-	if (n > 0) {
+	/* Formatted into the room there is first: only text that does not
+	 * fit is formatted twice (the C output is mostly printf). */
+	size_t room = b->cap - b->n;
+	int n = b->s ? vsnprintf(b->s + b->n, room, fmt, ap) : vsnprintf(probe, sizeof probe, fmt, ap);
+	if (n > 0 && (!b->s || (size_t)n >= room)) {
 		grow(b, (size_t)n);
 		vsnprintf(b->s + b->n, (size_t)n + 1, fmt, aq);
-		b->n += (size_t)n;
 	}
+	if (n > 0)
+		b->n += (size_t)n;
+	else if (b->s)
+		b->s[b->n] = 0;   /* an encoding error may have left part of a text */
 	va_end(aq);
 }
 

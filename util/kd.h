@@ -27,6 +27,10 @@ void *kd_alloc(KdArena *a, size_t n);          /* zeroed, 16-byte aligned */
 char *kd_strndup(KdArena *a, const char *s, size_t n);
 char *kd_strdup(KdArena *a, const char *s);
 KD_PRINTF(2, 3) char *kd_fmt(KdArena *a, const char *fmt, ...);
+/* p (old bytes, from kd_alloc or kd_regrow of a) grown to n bytes: a block
+ * of n bytes whose first old bytes are p's.  p may be freed, so no pointer
+ * into it may outlive the call; the bytes past old are NOT zeroed. */
+void *kd_regrow(KdArena *a, void *p, size_t old, size_t n);
 
 /* Growable array of pointers, arena backed (old storage is abandoned). */
 typedef struct {

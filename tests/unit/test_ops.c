@@ -84,7 +84,7 @@ START_TEST(sema_reports_an_op_it_has_no_case_for)
 	           "kernel k(x: gm f32[16], z: gm f32[16]) {\n"
 	           "    vstore(z[0], vtest(vload(x[0])));\n"
 	           "}\n");
-	KdNode *file = kd_parse(A, &diag, &src);
+	KdNode *file = kd_parse(A, A, &diag, &src);
 	ck_assert_int_eq(diag.nerror, 0);
 	KdTarget t;
 	kd_sema(A, &diag, file, &t);
