@@ -30,6 +30,20 @@ typedef struct {
 	int64_t st[KDSL_NEURON_AP_DIMS], ct[KDSL_NEURON_AP_DIMS], span;
 } view;
 
+/* A contiguous view's fields (the pointer is set by the caller, once its
+ * operands are checked). */
+static inline void view_set(view *v, size_t pstride, int64_t np, int64_t n, size_t size, kdsl_mem mem,
+                            kdsl_dtype dt)
+{
+	v->pstride = pstride;
+	v->np = np;
+	v->n = n;
+	v->size = size;
+	v->mem = mem;
+	v->dt = dt;
+	v->nd = 0;
+}
+
 static int dtype_ok(kdsl_dtype dt)
 {
 	return (int)dt > 0 && (int)dt < KDSL_NDTYPE;
@@ -155,13 +169,7 @@ static int check_view(kdsl_rt *rt, const kdsl_site *site, const char *what, cons
 		    (uint64_t)nparts > rt->nparts[mem] - q)
 			return kdsl_rt_fail(rt, site, KDSL_ERR_BOUNDS, "%s lies outside %s", what, kdsl_mem_name(mem));
 	}
-	v->pstride = pstride;
-	v->np = np;
-	v->n = n;
-	v->size = size;
-	v->mem = mem;
-	v->dt = dt;
-	v->nd = 0;
+	view_set(v, pstride, np, n, size, mem, dt);
 	/* a strided view's n is checked, and its span set, by check_ap */
 	if (!nd)
 		v->span = n - 1;
@@ -203,15 +211,9 @@ static inline __attribute__((always_inline)) int tile_fast(const kdsl_rt *rt, co
 	if (np < 1 || p0 < 0 || p0 > nparts - np || n < 1 || off < 0 || (uint64_t)n > elems ||
 	    (uint64_t)off > elems - (uint64_t)n)
 		return 0;
-	v->p = base + (size_t)p0 * pstride + (size_t)off * size;
-	v->pstride = pstride;
-	v->np = np;
-	v->n = n;
-	v->size = size;
-	v->mem = mem;
-	v->dt = dt;
-	v->nd = 0;
+	view_set(v, pstride, np, n, size, mem, dt);
 	v->span = n - 1;
+	v->p = base + (size_t)p0 * pstride + (size_t)off * size;
 	return 1;
 }
 
