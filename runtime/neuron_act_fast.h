@@ -99,6 +99,37 @@ static inline int32_t KN(af_round)(float *o, double y)
 	return (int32_t)(lo != hi);
 }
 
+/* The second pass of every function below: the lanes the guard flagged
+ * (hard[j] != 0) recomputed by the definition, slow(x).  Rare (about one
+ * lane in 2500 on realistic inputs, and NaNs), so a call per lane. */
+static void KN(af_redo)(float *restrict ob, const float *restrict ab, const int32_t *hard, int64_t len,
+                        float (*slow)(float))
+{
+	for (int64_t j = 0; j < len; j++)
+		if (hard[j])
+			ob[j] = slow(ab[j]);
+}
+
+static float KN(af_exp_def)(float x)
+{
+	return (float)exp((double)x);
+}
+
+static float KN(af_sigmoid_def)(float x)
+{
+	return (float)(1.0 / (1.0 + exp(-(double)x)));
+}
+
+static float KN(af_tanh_def)(float x)
+{
+	return (float)tanh((double)x);
+}
+
+static float KN(af_log_def)(float x)
+{
+	return (float)log((double)x);
+}
+
 /* exp over n lanes: the fast pass, then libm for the flagged lanes. */
 static void KN(act_exp)(float *restrict o, const float *restrict a, int64_t n)
 {
@@ -115,9 +146,8 @@ static void KN(act_exp)(float *restrict o, const float *restrict a, int64_t n)
 			hard[j] = KN(af_round)(ob + j, KN(af_exp)(c[j]));
 			any |= hard[j];
 		}
-		for (int64_t j = 0; any && j < len; j++)
-			if (hard[j])
-				ob[j] = (float)exp((double)ab[j]);
+		if (any)
+			KN(af_redo)(ob, ab, hard, len, KN(af_exp_def));
 	}
 }
 
@@ -139,9 +169,8 @@ static void KN(act_sigmoid)(float *restrict o, const float *restrict a, int64_t 
 			hard[j] = KN(af_round)(ob + j, 1.0 / (1.0 + e));
 			any |= hard[j];
 		}
-		for (int64_t j = 0; any && j < len; j++)
-			if (hard[j])
-				ob[j] = (float)(1.0 / (1.0 + exp(-(double)ab[j])));
+		if (any)
+			KN(af_redo)(ob, ab, hard, len, KN(af_sigmoid_def));
 	}
 }
 
@@ -213,9 +242,8 @@ static void KN(act_tanh)(float *restrict o, const float *restrict a, int64_t n)
 			r |= s & 0x80000000u;
 			memcpy(ob + j, &r, 4);
 		}
-		for (int64_t j = 0; any && j < len; j++)
-			if (hard[j])
-				ob[j] = (float)tanh((double)ab[j]);
+		if (any)
+			KN(af_redo)(ob, ab, hard, len, KN(af_tanh_def));
 	}
 }
 
@@ -266,8 +294,7 @@ static void KN(act_log)(float *restrict o, const float *restrict a, int64_t n)
 			hard[j] = KN(af_round)(ob + j, KN(af_log)(u)) | (int32_t)(u - 0x00800000u >= 0x7f000000u);
 			any |= hard[j];
 		}
-		for (int64_t j = 0; any && j < len; j++)
-			if (hard[j])
-				ob[j] = (float)log((double)ab[j]);
+		if (any)
+			KN(af_redo)(ob, ab, hard, len, KN(af_log_def));
 	}
 }
