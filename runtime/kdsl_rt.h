@@ -127,6 +127,22 @@ KDSL_API int kdsl_rt_fail(kdsl_rt *rt, const kdsl_site *site, int code, const ch
 KDSL_API int kdsl_rt_enter(kdsl_rt *rt, kdsl_target target, const char *kernel);
 KDSL_API int kdsl_rt_null_param(kdsl_rt *rt, const char *kernel, const char *param);
 
+/* ---- threads ----
+ * nc_matmul may share a product's columns among up to `threads` threads
+ * (the calling thread one of them; a product too small to gain is left
+ * on one).  Every column is computed as one thread would, so results do
+ * not depend on the count.  1 (the default) starts no thread;
+ * kdsl_rt_create takes the count from the environment's KDSL_THREADS
+ * when it is 1..KDSL_RT_MAX_THREADS (another value is named on stderr and
+ * ignored).  The threads live for one op call; the runtime is still used
+ * by one thread at a time. */
+enum { KDSL_RT_MAX_THREADS = 64 };
+/* Sets the count: KDSL_ERR_ARG for a NULL runtime or n outside
+ * 1..KDSL_RT_MAX_THREADS (the count is then unchanged). */
+KDSL_API int kdsl_rt_set_threads(kdsl_rt *rt, int n);
+/* The count (0 for a NULL runtime). */
+KDSL_API int kdsl_rt_threads(const kdsl_rt *rt);
+
 /* ---- checking modes ----
  * KDSL_CHECK_UNINIT, the uninitialised-read checker: the runtime keeps a
  * shadow of every on-chip memory (ub, l1, sbuf, psum; not the caller's

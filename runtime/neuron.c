@@ -972,7 +972,7 @@ int kdsl_neuron_nc_matmul(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kds
 	                                      &mv, dst.base, &d, accumulate != 0)))
 		return rc;
 	/* one scratch area per runtime, allocated at the first matmul */
-	if (!rt->eng_scratch && !(rt->eng_scratch = malloc(sizeof(float) * KDSL_ENG_MM_SCRATCH)))
+	if (!rt->eng_scratch && !(rt->eng_scratch = malloc(sizeof(float) * kdsl_engine_matmul_scratch(rt->threads))))
 		return kdsl_rt_fail(rt, site, KDSL_ERR_NOMEM, "out of memory");
 	if ((rc = ap_src(rt, site, &st, &ps)) || (rc = ap_src(rt, site, &mv, &pm)) ||
 	    (rc = ap_dst(rt, site, &d, &orig, &dbuf))) {
@@ -980,7 +980,7 @@ int kdsl_neuron_nc_matmul(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kds
 		return rc;
 	}
 	kdsl_engine_matmul(rt->isa, eng_rows(&d), eng_rows(&st), eng_rows(&mv), K, M, N, accumulate != 0,
-	                   rt->eng_scratch);
+	                   rt->eng_scratch, rt->threads);
 	ap_done(&orig, &d, dbuf);
 	free(ps);
 	free(pm);

@@ -14,6 +14,7 @@
  * -ffp-contract=off (no fused multiply-add: every isa rounds each product
  * and each sum, so all give the same bytes). */
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -639,17 +640,79 @@ static const unsigned char *mm_rows(const eng_kernels *k, kdsl_eng_rows x, int64
 	return (const unsigned char *)buf;
 }
 
+/* One thread's share of a matmul: the block kernel on columns n0..n0+N-1
+ * of dst and of b (the pointers below already point at column n0), with
+ * edge areas of its own. */
+typedef struct {
+	eng_mm fn;
+	unsigned char *d;
+	const unsigned char *a, *b;
+	size_t ds, lda, ldb;
+	int64_t K, M, N;
+	int accumulate;
+	float *ea, *eb;
+} mm_part;
+
+static void *mm_part_run(void *arg)
+{
+	const mm_part *p = arg;
+
+	p->fn(p->d, p->ds, p->a, p->lda, p->b, p->ldb, p->K, p->M, p->N, p->accumulate, p->ea, p->eb);
+	return NULL;
+}
+
+/* A product of fewer multiply-adds than this stays on one thread: below
+ * it, starting and joining a thread (some 10-30 us) costs about what a
+ * second core saves. */
+enum { MM_SPLIT_MIN = 1 << 22, MM_SPLIT_ALIGN = 32 };
+
+/* How many threads share N columns of a K x M x N product: at most
+ * `threads`, each with at least MM_SPLIT_ALIGN columns. */
+static int mm_parts(int64_t K, int64_t M, int64_t N, int threads)
+{
+	int64_t t = threads < 1 ? 1 : threads;
+
+	if (K * M * N < MM_SPLIT_MIN)
+		return 1;
+	if (t > N / MM_SPLIT_ALIGN)
+		t = N / MM_SPLIT_ALIGN;
+	return t < 1 ? 1 : (int)t;
+}
+
 void kdsl_engine_matmul(kdsl_isa isa, kdsl_eng_rows d, kdsl_eng_rows st, kdsl_eng_rows mv, int64_t K,
-                        int64_t M, int64_t N, int accumulate, float *scratch)
+                        int64_t M, int64_t N, int accumulate, float *scratch, int threads)
 {
 	const eng_kernels *k = select_kernels(isa);
-	/* the edge blocks' copies on a 64-byte boundary, then the converted inputs */
-	float *ea = (float *)(void *)(((uintptr_t)scratch + 63) & ~(uintptr_t)63);
-	float *eb = ea + K * KDSL_ENG_MM_MAX_MR, *ca = eb + K * KDSL_ENG_MM_MAX_W, *cb = ca + K * M;
+	/* the converted inputs, then each part's edge blocks on a 64-byte boundary */
+	float *ca = scratch, *cb = ca + K * M;
+	float *edges = (float *)(void *)(((uintptr_t)(scratch + KDSL_ENG_MM_CONV) + 63) & ~(uintptr_t)63);
 	size_t lda, ldb;
 	/* Both inputs are read where they lie or converted first; dst is in
 	 * psum, which never overlaps them (sbuf). */
 	const unsigned char *a = mm_rows(k, st, K, M, ca, &lda), *b = mm_rows(k, mv, K, N, cb, &ldb);
+	int parts = mm_parts(K, M, N, threads);
+	/* columns per part, a multiple of MM_SPLIT_ALIGN (the last takes the rest) */
+	int64_t per = (N / parts) & ~(int64_t)(MM_SPLIT_ALIGN - 1);
+	mm_part part[KDSL_RT_MAX_THREADS];
+	pthread_t tid[KDSL_RT_MAX_THREADS];
+	int started[KDSL_RT_MAX_THREADS] = { 0 };
 
-	k->matmul((unsigned char *)(uintptr_t)d.p, d.ps, a, lda, b, ldb, K, M, N, accumulate, ea, eb);
+	for (int i = 0; i < parts; i++) {
+		int64_t n0 = i * per;
+		float *ea = edges + (size_t)i * KDSL_ENG_MM_EDGE;
+
+		part[i] = (mm_part){ k->matmul, (unsigned char *)(uintptr_t)d.p + n0 * 4, a, b + n0 * 4, d.ps, lda, ldb,
+		                     K, M, i == parts - 1 ? N - n0 : per, accumulate, ea, ea + K * KDSL_ENG_MM_MAX_MR };
+	}
+	/* the other parts on threads of their own (a part whose thread cannot
+	 * start runs here, after part 0: the same bytes either way) */
+	for (int i = 1; i < parts; i++)
+		started[i] = pthread_create(&tid[i], NULL, mm_part_run, &part[i]) == 0;
+	mm_part_run(&part[0]);
+	for (int i = 1; i < parts; i++) {
+		if (started[i])
+			pthread_join(tid[i], NULL);
+		else
+			mm_part_run(&part[i]);
+	}
 }

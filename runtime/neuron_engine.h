@@ -77,20 +77,29 @@ void kdsl_engine_select(kdsl_eng_rows dst, kdsl_eng_rows src, float fill, int64_
  * src.dt, which is all that is read of dst.dt. */
 void kdsl_engine_transpose(kdsl_eng_rows dst, kdsl_eng_rows src, int64_t rows, int64_t n);
 
-/* The floats nc_matmul needs as scratch: zero-padded copies of an edge
- * block of each input (at most MAX_MR rows of stationary and MAX_W
- * columns of moving; neuron_engine_kern.h checks its blocks fit), its
- * inputs converted once when they are not f32, and 16 floats to align
- * the copies to 64 bytes (kdsl_rt holds one such area). */
+/* The floats nc_matmul needs as scratch: its inputs converted once when
+ * they are not f32, then for each thread that shares the columns an
+ * area for zero-padded copies of an edge block of each input (at most
+ * MAX_MR rows of stationary and MAX_W columns of moving;
+ * neuron_engine_kern.h checks its blocks fit), and 16 floats to align
+ * those areas to 64 bytes (kdsl_rt holds one such scratch). */
 enum { KDSL_ENG_MM_MAX_MR = 8, KDSL_ENG_MM_MAX_W = 64 };
-enum { KDSL_ENG_MM_SCRATCH = KDSL_NEURON_MATMUL_MAX_K * (KDSL_NEURON_MATMUL_MAX_M + KDSL_NEURON_MATMUL_MAX_N) +
-                             KDSL_NEURON_MATMUL_MAX_K * (KDSL_ENG_MM_MAX_MR + KDSL_ENG_MM_MAX_W) + 16 };
+enum { KDSL_ENG_MM_CONV = KDSL_NEURON_MATMUL_MAX_K * (KDSL_NEURON_MATMUL_MAX_M + KDSL_NEURON_MATMUL_MAX_N),
+       KDSL_ENG_MM_EDGE = KDSL_NEURON_MATMUL_MAX_K * (KDSL_ENG_MM_MAX_MR + KDSL_ENG_MM_MAX_W) };
+/* The scratch's floats for `threads` threads (1 or more). */
+static inline size_t kdsl_engine_matmul_scratch(int threads)
+{
+	return (size_t)KDSL_ENG_MM_CONV + 16 + (size_t)threads * KDSL_ENG_MM_EDGE;
+}
 
 /* nc_matmul: dst (f32 rows, M of them, N elements) = (or +=, accumulate)
  * sum over k in order of st[k][m] * mv[k][n], in f32 without fused
  * multiply-add; K rows of st (M elements) and of mv (N elements).
- * scratch holds KDSL_ENG_MM_SCRATCH floats. */
+ * scratch holds kdsl_engine_matmul_scratch(threads) floats.  With
+ * threads > 1 a large enough product is split by columns of dst over
+ * that many threads (the caller's among them), each column computed as
+ * by one thread, so the bytes do not depend on threads. */
 void kdsl_engine_matmul(kdsl_isa isa, kdsl_eng_rows dst, kdsl_eng_rows st, kdsl_eng_rows mv, int64_t K,
-                        int64_t M, int64_t N, int accumulate, float *scratch);
+                        int64_t M, int64_t N, int accumulate, float *scratch, int threads);
 
 #endif

@@ -4,6 +4,7 @@
 #if defined(__linux__) && !defined(_DEFAULT_SOURCE)
 #define _DEFAULT_SOURCE 1   /* MADV_HUGEPAGE */
 #endif
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,6 +113,27 @@ static int add_mem(kdsl_rt *rt, kdsl_mem mem, size_t parts, size_t part_bytes)
 	return 0;
 }
 
+/* KDSL_THREADS: a count 1..KDSL_RT_MAX_THREADS, in decimal.  Another
+ * value is named on stderr and ignored, as KDSL_CHECK's unknown words
+ * are (kdsl_rt_create cannot report an error but by failing). */
+static int threads_from_env(void)
+{
+	const char *e = getenv("KDSL_THREADS");
+	char *end;
+	long n;
+
+	if (!e || !*e)
+		return 1;
+	errno = 0;
+	n = strtol(e, &end, 10);
+	if (errno || *end || n < 1 || n > KDSL_RT_MAX_THREADS) {
+		fprintf(stderr, "kdsl: warning: KDSL_THREADS: '%s' is not a count 1..%d; 1 thread\n", e,
+		        KDSL_RT_MAX_THREADS);
+		return 1;
+	}
+	return (int)n;
+}
+
 kdsl_rt *kdsl_rt_create(kdsl_target target)
 {
 	kdsl_rt *rt;
@@ -125,6 +147,7 @@ kdsl_rt *kdsl_rt_create(kdsl_target target)
 		return NULL;
 	rt->head.target = target;
 	rt->isa = kdsl_isa_detect();
+	rt->threads = threads_from_env();
 	for (m = 1; m < KDSL_NMEM; m++) {
 		const mem_fact *mf = &mem_facts[m];
 		if ((mf->targets & KDSL_TARGET_BIT(target)) && !mf->external)
@@ -141,6 +164,25 @@ kdsl_rt *kdsl_rt_create(kdsl_target target)
 		}
 	kdsl_check_from_env(rt);
 	return rt;
+}
+
+int kdsl_rt_set_threads(kdsl_rt *rt, int n)
+{
+	if (!rt || n < 1 || n > KDSL_RT_MAX_THREADS)
+		return KDSL_ERR_ARG;
+	if (n != rt->threads) {
+		/* nc_matmul's scratch holds edge areas per thread: the next
+		 * matmul allocates it for the new count */
+		free(rt->eng_scratch);
+		rt->eng_scratch = NULL;
+		rt->threads = n;
+	}
+	return KDSL_OK;
+}
+
+int kdsl_rt_threads(const kdsl_rt *rt)
+{
+	return rt ? rt->threads : 0;
 }
 
 void kdsl_rt_destroy(kdsl_rt *rt)

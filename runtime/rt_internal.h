@@ -35,7 +35,9 @@ struct kdsl_rt {
 	size_t part_bytes[KDSL_NMEM];
 	size_t part_stride[KDSL_NMEM];   /* host bytes from one partition to the next */
 	size_t nparts[KDSL_NMEM];        /* partitions (1 when not partitioned) */
-	float *eng_scratch;              /* nc_matmul's f32 inputs and sums (KDSL_ENG_MM_SCRATCH floats),
+	int threads;                     /* nc_matmul's (kdsl_rt_set_threads) */
+	float *eng_scratch;              /* nc_matmul's converted inputs and edge blocks
+	                                    (kdsl_engine_matmul_scratch(threads) floats),
 	                                    allocated by the first matmul so no call mallocs */
 	char err[1024];
 	size_t err_locus;                /* length of err's "file:line:col" (0: no site) */

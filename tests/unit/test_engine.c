@@ -512,6 +512,28 @@ START_TEST(matmul_block_edges)
 }
 END_TEST
 
+/* nc_matmul with its columns split among threads (kdsl_rt_set_threads)
+ * gives the reference's bytes: products above the split's size with N a
+ * multiple of the split's 32 columns and not, M and K cut off a block,
+ * accumulate off and on, more threads than columns allow, and one below
+ * the size (computed on one thread); then 1 thread again. */
+START_TEST(matmul_threads_split)
+{
+	static const int64_t shapes[][3] = {{128, 128, 256}, {128, 127, 300}, {127, 128, 300}, {64, 64, 64}};
+	static const int counts[] = {2, 3, 64};
+	uint64_t s = 99;
+
+	for (size_t c = 0; c < 3; c++) {
+		ck_assert_int_eq(kdsl_rt_set_threads(rt, counts[c]), KDSL_OK);
+		for (size_t i = 0; i < 4; i++)
+			matmul_case(shapes[i][0], shapes[i][1], shapes[i][2], KDSL_F32, KDSL_F32, (int64_t)((c + i) & 1),
+			            (int)((c + i) % 3), 0, (int64_t)i, 0, &s);
+	}
+	ck_assert_int_eq(kdsl_rt_set_threads(rt, 1), KDSL_OK);
+	matmul_case(128, 128, 256, KDSL_BF16, KDSL_BF16, 1, MM_EDGES, 0, 0, 0, &s);
+}
+END_TEST
+
 /* An op in place (a source that is dst itself: no snapshot, the engine
  * reads each chunk before writing it) gives the bytes the reference
  * computes from dst's values before the op: tensor_tensor with a or b as
@@ -859,6 +881,7 @@ int main(void)
 	tcase_add_test(tc, iota_matches_reference);
 	tcase_add_test(tc, matmul_matches_reference);
 	tcase_add_test(tc, matmul_block_edges);
+	tcase_add_test(tc, matmul_threads_split);
 	tcase_add_test(tc, in_place_matches_reference);
 	tcase_add_test(tc, in_place_steps_match_reference);
 	tcase_add_test(tc, reduce_matches_reference);

@@ -55,6 +55,8 @@ START_TEST(null_runtime)
 	ck_assert_int_eq(kdsl_rt_null_param(NULL, "k", "p"), KDSL_ERR_ARG);
 	ck_assert_int_eq(kdsl_rt_set_check(NULL, KDSL_CHECK_UNINIT), KDSL_ERR_ARG);
 	ck_assert_uint_eq(kdsl_rt_check(NULL), 0);
+	ck_assert_int_eq(kdsl_rt_set_threads(NULL, 2), KDSL_ERR_ARG);
+	ck_assert_int_eq(kdsl_rt_threads(NULL), 0);
 	kdsl_rt_check_start(NULL);
 	ck_assert_int_eq(kdsl_rt_check_mark(NULL, KDSL_MEM_LSRAM, 0, 1), KDSL_ERR_ARG);
 	kdsl_rt_check_buffers(NULL, NULL, SIZE_MAX);
@@ -74,6 +76,16 @@ START_TEST(null_runtime)
 	ck_assert_int_eq(kdsl_rt_holds_(rt, KDSL_MEM_LSRAM, kdsl_rt_mem(rt, KDSL_MEM_LSRAM, NULL), bytes), 1);
 	ck_assert_int_eq(kdsl_rt_checking(rt), 0);
 	ck_assert_int_eq(kdsl_rt_try_enter(rt, KDSL_TARGET_AIPU), 1);
+	/* a thread count outside 1..KDSL_RT_MAX_THREADS leaves the count as it was */
+	ck_assert_int_eq(kdsl_rt_set_threads(rt, 0), KDSL_ERR_ARG);
+	ck_assert_int_eq(kdsl_rt_set_threads(rt, -1), KDSL_ERR_ARG);
+	ck_assert_int_eq(kdsl_rt_set_threads(rt, KDSL_RT_MAX_THREADS + 1), KDSL_ERR_ARG);
+	ck_assert_int_eq(kdsl_rt_set_threads(rt, INT_MIN), KDSL_ERR_ARG);
+	ck_assert_int_eq(kdsl_rt_threads(rt), 1);
+	ck_assert_int_eq(kdsl_rt_set_threads(rt, KDSL_RT_MAX_THREADS), KDSL_OK);
+	ck_assert_int_eq(kdsl_rt_threads(rt), KDSL_RT_MAX_THREADS);
+	ck_assert_int_eq(kdsl_rt_set_threads(rt, 1), KDSL_OK);
+	ck_assert_int_eq(kdsl_rt_threads(rt), 1);
 	kdsl_rt_destroy(rt);
 }
 END_TEST
