@@ -76,4 +76,10 @@ int kdsl_shuffle_plan(struct kdsl_rt *rt, const kdsl_site *site, const int64_t *
 void kdsl_shuffle_rows(struct kdsl_rt *rt, unsigned char *d, size_t dps, const unsigned char *s, size_t sps,
                        int64_t np, const kdsl_shuf_plans *pl, size_t rb);
 
+/* kdsl_shuffle_plan, then kdsl_shuffle_rows, in one call: for a shuffle
+ * with no uninit check whose tiles are the same rows or share no byte
+ * (so no snapshot comes between the two).  Returns the plan's code. */
+int kdsl_shuffle(struct kdsl_rt *rt, const kdsl_site *site, const int64_t *mask, int64_t nmask, unsigned char *d,
+                 size_t dps, const unsigned char *s, size_t sps, int64_t dnp, int64_t snp, size_t rb, int inplace);
+
 #endif
