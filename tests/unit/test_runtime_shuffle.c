@@ -277,7 +277,9 @@ static void break_field(kdsl_rtile *t, int k, uint64_t *x)
  * on two runtimes filled alike: the same code, the same message and the
  * same bytes in sbuf and psum, for valid operands (copies, in place,
  * overlapping, psum to sbuf, partial groups, every mask kind) and for
- * operands with one field or mask entry broken, in dst or in src; the
+ * operands with one field or mask entry broken, in dst or in src; each
+ * twice (the second _k call of operands that passed is a kslot hit), and
+ * now and then the last operands again or one field or entry apart; the
  * last trials with the uninit checker on (the other path through the
  * op). */
 START_TEST(shuffle_k_same_as_tiles)
@@ -286,12 +288,12 @@ START_TEST(shuffle_k_same_as_tiles)
 	unsigned char *junk = malloc((size_t)128 * SPAN);
 	uint64_t x = 0x6a09e667f3bcc909ull;
 	int ok = 0, failed = 0;
+	kdsl_shuf_args a, prev;
 
 	ck_assert_ptr_nonnull(ra);
 	ck_assert_ptr_nonnull(rb);
 	ck_assert_ptr_nonnull(junk);
-	for (int trial = 0; trial < 800; trial++) {
-		kdsl_shuf_args a;
+	for (int trial = 0; trial < 500; trial++) {
 		int64_t np = trial % 5 == 0 ? 128 : 1 + (int64_t)(rnd(&x) % 128);
 		int64_t active = (np + 31) / 32 * 32, p0 = active >= 96 ? 0 : (int64_t)(rnd(&x) % (uint64_t)(128 / active)) * active;
 		int kind = (int)(rnd(&x) % 4), f32 = rnd(&x) % 2, brk = (int)(rnd(&x) % 3);
@@ -299,60 +301,139 @@ START_TEST(shuffle_k_same_as_tiles)
 		size_t rb_ = (size_t)n * (f32 ? 4 : 1), soff = (size_t)(rnd(&x) % 16) * 4;
 		size_t doff = kind == 1 ? soff : kind == 2 ? soff + 4 + (size_t)(rnd(&x) % 8) * 4 : soff + rb_ + (size_t)(rnd(&x) % 64) * 4;
 		kdsl_dtype dt = f32 ? KDSL_F32 : KDSL_U8;
-		/* the checker's shadow is set up once, for the last trials */
-		unsigned chk = trial >= 700 ? KDSL_CHECK_UNINIT : KDSL_CHECK_NONE;
-		int ca, cb;
-		uint64_t seed = rnd(&x), y;
 
-		make_mask(a.mask, &x);
-		for (int i = 0; i < 32 && i < np; i++)
-			if (a.mask[i] != 255 && (np - 1 - i) / 32 * 32 + a.mask[i] >= np)
-				a.mask[i] = 0;
-		a.src = rtile_of(kind == 3 ? KDSL_MEM_PSUM : KDSL_MEM_SBUF, soff, p0, np, n, dt);
-		a.dst = rtile_of(KDSL_MEM_SBUF, doff, p0, np, n, dt);
-		if (brk == 1)
-			break_field(rnd(&x) % 2 ? &a.dst : &a.src, (int)(rnd(&x) % 9), &x);
-		else if (brk == 2)
-			a.mask[rnd(&x) % 32] = (int64_t)(rnd(&x) % 40) - 4;
-		if (trial == 700) {   /* (setting it clears the shadow: once) */
-			ck_assert_int_eq(kdsl_rt_set_check(ra, chk), KDSL_OK);
-			ck_assert_int_eq(kdsl_rt_set_check(rb, chk), KDSL_OK);
+		if (trial % 4 == 3) {
+			/* the last operands again, or one field or entry apart (a
+			 * kslot's key that must miss) */
+			a = prev;
+			if (rnd(&x) % 2) {
+				int64_t *f[] = {&a.dst.p0, &a.dst.np, &a.dst.foff, &a.dst.n, &a.src.p0, &a.src.np, &a.src.foff,
+				                &a.src.n, &a.mask[rnd(&x) % 32]};
+				*f[rnd(&x) % 9] += rnd(&x) % 2 ? 1 : -1;
+			}
+		} else {
+			make_mask(a.mask, &x);
+			for (int i = 0; i < 32 && i < np; i++)
+				if (a.mask[i] != 255 && (np - 1 - i) / 32 * 32 + a.mask[i] >= np)
+					a.mask[i] = 0;
+			a.src = rtile_of(kind == 3 ? KDSL_MEM_PSUM : KDSL_MEM_SBUF, soff, p0, np, n, dt);
+			a.dst = rtile_of(KDSL_MEM_SBUF, doff, p0, np, n, dt);
+			if (brk == 1)
+				break_field(rnd(&x) % 2 ? &a.dst : &a.src, (int)(rnd(&x) % 9), &x);
+			else if (brk == 2)
+				a.mask[rnd(&x) % 32] = (int64_t)(rnd(&x) % 40) - 4;
 		}
-		y = seed;
-		fill(kdsl_rt_mem(ra, KDSL_MEM_SBUF, NULL), kdsl_rt_partition_stride(ra, KDSL_MEM_SBUF), 128, junk, &y);
-		fill(kdsl_rt_mem(ra, KDSL_MEM_PSUM, NULL), kdsl_rt_partition_stride(ra, KDSL_MEM_PSUM), 128, junk, &y);
-		y = seed;
-		fill(kdsl_rt_mem(rb, KDSL_MEM_SBUF, NULL), kdsl_rt_partition_stride(rb, KDSL_MEM_SBUF), 128, junk, &y);
-		fill(kdsl_rt_mem(rb, KDSL_MEM_PSUM, NULL), kdsl_rt_partition_stride(rb, KDSL_MEM_PSUM), 128, junk, &y);
+		prev = a;
+		if (trial == 440) {   /* the checker for the last trials (setting it clears the shadow: once) */
+			ck_assert_int_eq(kdsl_rt_set_check(ra, KDSL_CHECK_UNINIT), KDSL_OK);
+			ck_assert_int_eq(kdsl_rt_set_check(rb, KDSL_CHECK_UNINIT), KDSL_OK);
+		}
 		/* an offset past the memory has no kdsl_tile: the _k entry's own error */
 		if (a.dst.off == SIZE_MAX - 3 || a.src.off == SIZE_MAX - 3) {
 			ck_assert_int_eq(kdsl_neuron_nc_stream_shuffle_k(rb, &site, &a), KDSL_ERR_ARG);
 			ck_assert_ptr_nonnull(strstr(kdsl_rt_last_error(rb), "is not in this runtime's"));
 			continue;
 		}
-		ca = kdsl_neuron_nc_stream_shuffle(ra, &site, tile_of(ra, &a.dst), kdsl_ctile_of(
-		                                       kdsl_rt_mem(ra, a.src.mem, NULL) + a.src.off,
-		                                       kdsl_rt_partition_stride(ra, a.src.mem), a.src.pbytes, a.src.nparts,
-		                                       a.src.p0, a.src.np, a.src.foff, a.src.n, a.src.mem, a.src.dt),
-		                                   a.mask, 32);
-		cb = kdsl_neuron_nc_stream_shuffle_k(rb, &site, &a);
-		ck_assert_msg(ca == cb, "trial %d: codes %d and %d (%s | %s)", trial, ca, cb, kdsl_rt_last_error(ra),
-		              kdsl_rt_last_error(rb));
-		if (ca != KDSL_OK)
-			ck_assert_str_eq(kdsl_rt_last_error(ra), kdsl_rt_last_error(rb));
-		ok += ca == KDSL_OK;
-		failed += ca != KDSL_OK;
-		for (int p = 0; p < 128; p++) {
-			ck_assert_msg(!memcmp(kdsl_rt_mem(ra, KDSL_MEM_SBUF, NULL) + (size_t)p * kdsl_rt_partition_stride(ra, KDSL_MEM_SBUF),
-			                      kdsl_rt_mem(rb, KDSL_MEM_SBUF, NULL) + (size_t)p * kdsl_rt_partition_stride(rb, KDSL_MEM_SBUF), SPAN),
-			              "trial %d: sbuf partition %d differs", trial, p);
-			ck_assert_msg(!memcmp(kdsl_rt_mem(ra, KDSL_MEM_PSUM, NULL) + (size_t)p * kdsl_rt_partition_stride(ra, KDSL_MEM_PSUM),
-			                      kdsl_rt_mem(rb, KDSL_MEM_PSUM, NULL) + (size_t)p * kdsl_rt_partition_stride(rb, KDSL_MEM_PSUM), SPAN),
-			              "trial %d: psum partition %d differs", trial, p);
+		/* twice, on new bytes: the second _k call of operands that passed
+		 * takes the kslot */
+		for (int round = 0; round < 2; round++) {
+			uint64_t seed = rnd(&x), y;
+			int ca, cb;
+
+			y = seed;
+			fill(kdsl_rt_mem(ra, KDSL_MEM_SBUF, NULL), kdsl_rt_partition_stride(ra, KDSL_MEM_SBUF), 128, junk, &y);
+			fill(kdsl_rt_mem(ra, KDSL_MEM_PSUM, NULL), kdsl_rt_partition_stride(ra, KDSL_MEM_PSUM), 128, junk, &y);
+			y = seed;
+			fill(kdsl_rt_mem(rb, KDSL_MEM_SBUF, NULL), kdsl_rt_partition_stride(rb, KDSL_MEM_SBUF), 128, junk, &y);
+			fill(kdsl_rt_mem(rb, KDSL_MEM_PSUM, NULL), kdsl_rt_partition_stride(rb, KDSL_MEM_PSUM), 128, junk, &y);
+			ca = kdsl_neuron_nc_stream_shuffle(ra, &site, tile_of(ra, &a.dst), kdsl_ctile_of(
+			                                       kdsl_rt_mem(ra, a.src.mem, NULL) + a.src.off,
+			                                       kdsl_rt_partition_stride(ra, a.src.mem), a.src.pbytes, a.src.nparts,
+			                                       a.src.p0, a.src.np, a.src.foff, a.src.n, a.src.mem, a.src.dt),
+			                                   a.mask, 32);
+			cb = kdsl_neuron_nc_stream_shuffle_k(rb, &site, &a);
+			ck_assert_msg(ca == cb, "trial %d: codes %d and %d (%s | %s)", trial, ca, cb, kdsl_rt_last_error(ra),
+			              kdsl_rt_last_error(rb));
+			if (ca != KDSL_OK)
+				ck_assert_str_eq(kdsl_rt_last_error(ra), kdsl_rt_last_error(rb));
+			ok += ca == KDSL_OK;
+			failed += ca != KDSL_OK;
+			for (int p = 0; p < 128; p++) {
+				ck_assert_msg(!memcmp(kdsl_rt_mem(ra, KDSL_MEM_SBUF, NULL) + (size_t)p * kdsl_rt_partition_stride(ra, KDSL_MEM_SBUF),
+				                      kdsl_rt_mem(rb, KDSL_MEM_SBUF, NULL) + (size_t)p * kdsl_rt_partition_stride(rb, KDSL_MEM_SBUF), SPAN),
+				              "trial %d: sbuf partition %d differs", trial, p);
+				ck_assert_msg(!memcmp(kdsl_rt_mem(ra, KDSL_MEM_PSUM, NULL) + (size_t)p * kdsl_rt_partition_stride(ra, KDSL_MEM_PSUM),
+				                      kdsl_rt_mem(rb, KDSL_MEM_PSUM, NULL) + (size_t)p * kdsl_rt_partition_stride(rb, KDSL_MEM_PSUM), SPAN),
+				              "trial %d: psum partition %d differs", trial, p);
+			}
 		}
 	}
 	/* both kinds of call were made often (the draw is deterministic) */
-	ck_assert_msg(ok > 350 && failed > 250, "%d calls ran, %d failed", ok, failed);
+	ck_assert_msg(ok > 450 && failed > 300, "%d calls ran, %d failed", ok, failed);
+	free(junk);
+	kdsl_rt_destroy(ra);
+	kdsl_rt_destroy(rb);
+}
+END_TEST
+
+/* A kslot whose plans left the cache: operands A through the _k entry
+ * (kept in a kslot), then more distinct masks than the cache holds
+ * through the by-value entry (every plan entry refilled, no kslot
+ * touched), then A again, which must plan anew: the bytes match the
+ * by-value entry's on a twin runtime after each call. */
+START_TEST(shuffle_k_after_eviction)
+{
+	kdsl_rt *ra = kdsl_rt_create(KDSL_TARGET_NEURON), *rb = kdsl_rt_create(KDSL_TARGET_NEURON);
+	kdsl_rt *rts[2] = {ra, rb};
+	unsigned char *junk = malloc((size_t)128 * SPAN);
+	uint64_t x = 0xbb67ae8584caa73bull, y;
+	kdsl_shuf_args a;
+
+	ck_assert_ptr_nonnull(ra);
+	ck_assert_ptr_nonnull(rb);
+	ck_assert_ptr_nonnull(junk);
+	for (int i = 0; i < 32; i++)
+		a.mask[i] = 31 - i;
+	a.dst = rtile_of(KDSL_MEM_SBUF, 512, 0, 128, 32, KDSL_F32);
+	a.src = rtile_of(KDSL_MEM_SBUF, 0, 0, 128, 32, KDSL_F32);
+	for (int r = 0; r < 2; r++) {
+		y = x;
+		fill(kdsl_rt_mem(rts[r], KDSL_MEM_SBUF, NULL), kdsl_rt_partition_stride(rts[r], KDSL_MEM_SBUF), 128, junk, &y);
+	}
+	for (int step = 0; step < 3 + 10; step++) {
+		/* steps 0, 1 and the last: A; between them ten other masks */
+		int isa = step < 2 || step == 12;
+		kdsl_shuf_args o = a;
+		for (int i = 0; i < 32; i++)
+			o.mask[i] = (i + step) % 32;
+		for (int r = 0; r < 2; r++) {
+			const kdsl_shuf_args *c = isa ? &a : &o;
+			if (r == 1 && isa)
+				ck_assert_int_eq(kdsl_neuron_nc_stream_shuffle_k(rb, &site, c), KDSL_OK);
+			else
+				ck_assert_int_eq(kdsl_neuron_nc_stream_shuffle(rts[r], &site, tile_of(rts[r], &c->dst),
+				                                               kdsl_ctile_of(kdsl_rt_mem(rts[r], KDSL_MEM_SBUF, NULL),
+				                                                             kdsl_rt_partition_stride(rts[r], KDSL_MEM_SBUF),
+				                                                             128, 128, 0, 128, 0, 32, KDSL_MEM_SBUF,
+				                                                             KDSL_F32),
+				                                               c->mask, 32),
+				                 KDSL_OK);
+		}
+		for (int p = 0; p < 128; p++)
+			ck_assert_msg(!memcmp(kdsl_rt_mem(ra, KDSL_MEM_SBUF, NULL) + (size_t)p * kdsl_rt_partition_stride(ra, KDSL_MEM_SBUF),
+			                      kdsl_rt_mem(rb, KDSL_MEM_SBUF, NULL) + (size_t)p * kdsl_rt_partition_stride(rb, KDSL_MEM_SBUF), SPAN),
+			              "step %d: sbuf partition %d differs", step, p);
+		/* new bytes in src for the next step */
+		y = rnd(&x);
+		for (int r = 0; r < 2; r++) {
+			uint64_t z = y;
+			for (int p = 0; p < 128; p++)
+				for (int j = 0; j < 128; j += 8) {
+					uint64_t v = rnd(&z);
+					memcpy(kdsl_rt_mem(rts[r], KDSL_MEM_SBUF, NULL) + (size_t)p * kdsl_rt_partition_stride(rts[r], KDSL_MEM_SBUF) + j, &v, 8);
+				}
+		}
+	}
 	free(junk);
 	kdsl_rt_destroy(ra);
 	kdsl_rt_destroy(rb);
@@ -403,6 +484,7 @@ int main(void)
 	tcase_add_test(tc, shuffle_long_rows);
 	tcase_add_test(tc, shuffle_cache_keeps_rules);
 	tcase_add_test(tc, shuffle_k_same_as_tiles);
+	tcase_add_test(tc, shuffle_k_after_eviction);
 	tcase_add_test(tc, shuffle_k_own_errors);
 	suite_add_tcase(s, tc);
 	return kd_check_run(s);
