@@ -607,7 +607,7 @@ int kdsl_shuffle(kdsl_rt *rt, const kdsl_site *site, const int64_t *mask, int64_
 
 /* A kslot's plan: entry i's while it holds the same fill (gen), else
  * *gone set. */
-static kdsl_shuf_plan *kslot_plan(kdsl_shuf_cache *c, unsigned i, unsigned gen, int *gone)
+static kdsl_shuf_plan *kslot_plan(kdsl_shuf_cache *c, unsigned i, uint64_t gen, int *gone)
 {
 	if (i >= KDSL_SHUF_CACHE)
 		return NULL;

@@ -39,7 +39,7 @@ typedef struct {
 typedef struct {
 	int64_t mask[KDSL_NEURON_QUADRANT];
 	int rows, inplace;
-	unsigned gen;   /* bumped each time the slot is filled (kdsl_shuf_kslot) */
+	uint64_t gen;   /* bumped each time the slot is filled (kdsl_shuf_kslot); 64 bits never wrap */
 	signed char pmax[KDSL_NEURON_QUADRANT], smax[KDSL_NEURON_QUADRANT + 1];
 	kdsl_shuf_plan plan;
 } kdsl_shuf_entry;
@@ -58,7 +58,8 @@ typedef struct {
 	size_t dps, sps, rb;
 	int64_t np;
 	int inplace, used;
-	unsigned full, last, fgen, lgen;
+	unsigned full, last;
+	uint64_t fgen, lgen;
 } kdsl_shuf_kslot;
 
 /* The plans of the last distinct masks a runtime shuffled with: a kernel
