@@ -162,8 +162,10 @@ static int rtile(KdBuf *o, const KdFunc *f, int v)
  * one (nothing written; o NULL: only asked). */
 static int const_list(KdBuf *o, const KdFunc *f, int v, int n)
 {
+	if (f->val[v].kind != VK_INS)
+		return 0;
 	const KdIns *l = &f->ins[f->val[v].def];
-	if (f->val[v].kind != VK_INS || l->op != OP_LIST || l->nargs != n)
+	if (l->op != OP_LIST || l->nargs != n)
 		return 0;
 	for (int i = 0; i < l->nargs; i++)
 		if (f->val[l->args[i]].kind != VK_CONST)
