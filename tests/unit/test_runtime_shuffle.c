@@ -293,7 +293,7 @@ START_TEST(shuffle_k_same_as_tiles)
 	ck_assert_ptr_nonnull(ra);
 	ck_assert_ptr_nonnull(rb);
 	ck_assert_ptr_nonnull(junk);
-	for (int trial = 0; trial < 500; trial++) {
+	for (int trial = 0; trial < 400; trial++) {
 		int64_t np = trial % 5 == 0 ? 128 : 1 + (int64_t)(rnd(&x) % 128);
 		int64_t active = (np + 31) / 32 * 32, p0 = active >= 96 ? 0 : (int64_t)(rnd(&x) % (uint64_t)(128 / active)) * active;
 		int kind = (int)(rnd(&x) % 4), f32 = rnd(&x) % 2, brk = (int)(rnd(&x) % 3);
@@ -309,7 +309,9 @@ START_TEST(shuffle_k_same_as_tiles)
 			if (rnd(&x) % 2) {
 				int64_t *f[] = {&a.dst.p0, &a.dst.np, &a.dst.foff, &a.dst.n, &a.src.p0, &a.src.np, &a.src.foff,
 				                &a.src.n, &a.mask[rnd(&x) % 32]};
-				*f[rnd(&x) % 9] += rnd(&x) % 2 ? 1 : -1;
+				int64_t *g = f[rnd(&x) % 9];
+				/* wrapping: the field may be INT64_MIN or INT64_MAX already */
+				*g = (int64_t)((uint64_t)*g + (rnd(&x) % 2 ? 1 : UINT64_MAX));
 			}
 		} else {
 			make_mask(a.mask, &x);
@@ -324,7 +326,7 @@ START_TEST(shuffle_k_same_as_tiles)
 				a.mask[rnd(&x) % 32] = (int64_t)(rnd(&x) % 40) - 4;
 		}
 		prev = a;
-		if (trial == 440) {   /* the checker for the last trials (setting it clears the shadow: once) */
+		if (trial == 350) {   /* the checker for the last trials (setting it clears the shadow: once) */
 			ck_assert_int_eq(kdsl_rt_set_check(ra, KDSL_CHECK_UNINIT), KDSL_OK);
 			ck_assert_int_eq(kdsl_rt_set_check(rb, KDSL_CHECK_UNINIT), KDSL_OK);
 		}
@@ -337,15 +339,16 @@ START_TEST(shuffle_k_same_as_tiles)
 		/* twice, on new bytes: the second _k call of operands that passed
 		 * takes the kslot */
 		for (int round = 0; round < 2; round++) {
-			uint64_t seed = rnd(&x), y;
 			int ca, cb;
 
-			y = seed;
-			fill(kdsl_rt_mem(ra, KDSL_MEM_SBUF, NULL), kdsl_rt_partition_stride(ra, KDSL_MEM_SBUF), 128, junk, &y);
-			fill(kdsl_rt_mem(ra, KDSL_MEM_PSUM, NULL), kdsl_rt_partition_stride(ra, KDSL_MEM_PSUM), 128, junk, &y);
-			y = seed;
-			fill(kdsl_rt_mem(rb, KDSL_MEM_SBUF, NULL), kdsl_rt_partition_stride(rb, KDSL_MEM_SBUF), 128, junk, &y);
-			fill(kdsl_rt_mem(rb, KDSL_MEM_PSUM, NULL), kdsl_rt_partition_stride(rb, KDSL_MEM_PSUM), 128, junk, &y);
+			/* new bytes in sbuf (psum every fourth trial), the same in both */
+			for (int m = 0; m < (trial % 4 ? 1 : 2); m++) {
+				kdsl_mem mem = m ? KDSL_MEM_PSUM : KDSL_MEM_SBUF;
+				size_t ps = kdsl_rt_partition_stride(ra, mem);
+				fill(kdsl_rt_mem(ra, mem, NULL), ps, 128, junk, &x);
+				for (int p = 0; p < 128; p++)
+					memcpy(kdsl_rt_mem(rb, mem, NULL) + (size_t)p * ps, junk + (size_t)p * SPAN, SPAN);
+			}
 			ca = kdsl_neuron_nc_stream_shuffle(ra, &site, tile_of(ra, &a.dst), kdsl_ctile_of(
 			                                       kdsl_rt_mem(ra, a.src.mem, NULL) + a.src.off,
 			                                       kdsl_rt_partition_stride(ra, a.src.mem), a.src.pbytes, a.src.nparts,
@@ -369,7 +372,7 @@ START_TEST(shuffle_k_same_as_tiles)
 		}
 	}
 	/* both kinds of call were made often (the draw is deterministic) */
-	ck_assert_msg(ok > 450 && failed > 300, "%d calls ran, %d failed", ok, failed);
+	ck_assert_msg(ok > 350 && failed > 250, "%d calls ran, %d failed", ok, failed);
 	free(junk);
 	kdsl_rt_destroy(ra);
 	kdsl_rt_destroy(rb);
