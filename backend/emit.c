@@ -248,6 +248,8 @@ static void effect(Emit *e, const KdIns *in)
 	KdEmitCtx hc = hook_ctx(e, in);
 	if (e->tg->checks)
 		e->tg->checks(&hc, in);
+	if (!d->result_of && e->tg->call && e->tg->call(&hc, in))
+		return;
 	kd_buf_printf(e->o, "\tif ((kd_err = %s(kd_rt, &kd_site[%d]", d->rt, e->site[in - f->ins]);
 	/* Typed ops (TIK's vector ops) take their element dtype first
 	 * (vec_conv: dst's, then src's). */
@@ -687,10 +689,12 @@ static void func(Emit *e, const KdFunc *f)
 		if (used[s]) {
 			kd_buf_printf(o, "\tkd_mem_%s = kdsl_rt_mem(kd_rt, %s, NULL);\n", kd_spaces[s].name,
 			              kd_spaces[s].rt_enum);
-			/* the host stride of partitions is the runtime's (padded) */
+			/* the host stride of partitions is the runtime's (padded);
+			 * marked used, since the calls of an op's rt_k entry take
+			 * the runtime's own (a kernel may have no other call) */
 			if (kd_spaces[s].partitions)
-				kd_buf_printf(o, "\tkd_ps_%s = kdsl_rt_partition_stride(kd_rt, %s);\n",
-				              kd_spaces[s].name, kd_spaces[s].rt_enum);
+				kd_buf_printf(o, "\tkd_ps_%s = kdsl_rt_partition_stride(kd_rt, %s);\n\t(void)kd_ps_%s;\n",
+				              kd_spaces[s].name, kd_spaces[s].rt_enum, kd_spaces[s].name);
 		}
 	/* set and marked used: the C itself addresses buffers by kd_mem_* */
 	for (int i = 0; i < f->nbuf; i++)

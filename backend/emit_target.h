@@ -38,6 +38,12 @@ typedef struct {
 	/* Writes operand v of parameter p and returns 1 when the target
 	 * spells it (neuron: tiles, lists, tile-or-number); 0: emit.c does. */
 	int (*arg)(KdEmitCtx *c, const KdOpParam *p, int v);
+	/* Writes effect op in's whole runtime call, its error return included,
+	 * and returns 1 when the target has a form of it for these operands
+	 * (neuron: the op's rt_k entry when every operand is a constant); 0:
+	 * emit.c writes the call operand by operand.  Never for an op that
+	 * gives a value (result_of). */
+	int (*call)(KdEmitCtx *c, const KdIns *in);
 	/* An on-chip buffer's bytes from its address in each partition, and
 	 * its partitions, for the runtime's buffer table (kdsl_buffer: the
 	 * checks' messages name buffers).  NULL: b->bytes in one partition. */

@@ -153,6 +153,7 @@ typedef struct {
 	int inplace;
 	size_t doff;                   /* dst tile's byte offset in each partition */
 	int64_t mask[32];
+	kdsl_shuf_args k;              /* the operands as kdslc emits them (static const) */
 } shuf_ctx;
 
 /* Tiles lie where kdslc's automatic allocation puts them: packed in each
@@ -179,14 +180,12 @@ static void time_row(bench_row *r, const bench_fn *fns, void *ctx)
 	r->hand = t[4];
 }
 
+/* The call kdslc emits for a shuffle of constant tiles and mask (every
+ * operand in one static const kdsl_shuf_args). */
 static void shuf_kdsl(void *p)
 {
 	shuf_ctx *c = p;
-	kdsl_ctile s = kdsl_ctile_of(c->sbuf, c->pbytes, (size_t)c->n * 4, PART, 0, PART, 0, c->n,
-	                             KDSL_MEM_SBUF, KDSL_F32);
-	kdsl_tile d = kdsl_tile_of(c->sbuf + c->doff, c->pbytes, (size_t)c->n * 4, PART, 0,
-	                           PART, 0, c->n, KDSL_MEM_SBUF, KDSL_F32);
-	must(c->rt, kdsl_neuron_nc_stream_shuffle(c->rt, &site, d, s, c->mask, 32));
+	must(c->rt, kdsl_neuron_nc_stream_shuffle_k(c->rt, &site, &c->k));
 	bench_sink(c->sbuf);
 }
 
@@ -410,6 +409,13 @@ void bench_rt_shuffles(kdsl_rt *rt, int quick)
 			c.n = (int64_t)(sizes[si] / 4 / PART);
 			c.inplace = inplace;
 			c.doff = inplace ? 0 : align64((size_t)c.n * 4);
+			{
+				kdsl_rtile s = {0, (size_t)c.n * 4, PART, 0, PART, 0, c.n, KDSL_MEM_SBUF, KDSL_F32}, d = s;
+				d.off = c.doff;
+				c.k.dst = d;
+				c.k.src = s;
+				memcpy(c.k.mask, c.mask, sizeof c.k.mask);
+			}
 			r.op = "nc_stream_shuffle";
 			r.variant = inplace ? "128 partitions, in place" : "128 partitions";
 			r.bytes = sizes[si];

@@ -293,6 +293,31 @@ static void ascend_call(Input *in, World *w, kdsl_rt *rt, const kdsl_site *site,
 	}
 }
 
+/* An rtile for tile t: its storage as an offset into its memory (any
+ * value when it lies elsewhere). */
+static kdsl_rtile rtile_of(kdsl_rt *rt, kdsl_ctile t)
+{
+	unsigned char *m = kdsl_rt_mem(rt, t.mem, NULL);
+	kdsl_rtile r = {(size_t)((uintptr_t)t.base - (uintptr_t)m), t.pbytes, t.nparts, t.p0, t.np, t.off, t.n, t.mem,
+	                t.dt};
+	return r;
+}
+
+/* nc_stream_shuffle through kdsl_neuron_nc_stream_shuffle_k: dst d, src
+ * a, the first 32 of nmask entries (the rest 0); ops NULL: no operands. */
+static void shuffle_k(kdsl_rt *rt, const kdsl_site *site, kdsl_ctile d, kdsl_ctile a, const int64_t *mask,
+                      int64_t nmask, const kdsl_rt *ops)
+{
+	kdsl_shuf_args k;
+
+	memset(&k, 0, sizeof k);
+	k.dst = rtile_of(rt, d);
+	k.src = rtile_of(rt, a);
+	for (int64_t i = 0; i < nmask && i < KDSL_NEURON_QUADRANT; i++)
+		k.mask[i] = mask[i];
+	kdsl_neuron_nc_stream_shuffle_k(rt, site, ops ? &k : NULL);
+}
+
 /* One neuron call; op picks which. */
 static void neuron_call(Input *in, World *w, kdsl_rt *rt, const kdsl_site *site, int op)
 {
@@ -327,7 +352,11 @@ static void neuron_call(Input *in, World *w, kdsl_rt *rt, const kdsl_site *site,
 	case 8: kdsl_neuron_nc_matmul(rt, site, wtile(d), a, b, i0); break;
 	case 9: kdsl_neuron_nc_transpose(rt, site, wtile(d), a); break;
 	case 10:
-		kdsl_neuron_nc_stream_shuffle(rt, site, wtile(d), a, i1 & 1 ? NULL : mask, i1 & 2 ? i2 : nmask);
+		if (i1 & 4)   /* the constant-operand entry, twice (its kslot) */
+			for (int k = 0; k < 2; k++)
+				shuffle_k(rt, site, d, a, mask, nmask, i1 & 8 ? NULL : rt);
+		else
+			kdsl_neuron_nc_stream_shuffle(rt, site, wtile(d), a, i1 & 1 ? NULL : mask, i1 & 2 ? i2 : nmask);
 		break;
 	case 11: kdsl_neuron_load_gather(rt, site, wtile(d), a, b); break;
 	case 12: kdsl_neuron_store_scatter(rt, site, wtile(d), a, b); break;

@@ -201,6 +201,13 @@ typedef struct {
 	 * (`u[i]`); sema refuses to call it by name, the docs print it.
 	 * NULL: the op is called. */
 	const char *syntax;
+	/* A second runtime entry taking every operand in one struct of type
+	 * rt_k_args (tiles as kdsl_rtile, lists as arrays of rt_k_list
+	 * entries, in parameter order), which the emitter writes as a static
+	 * const where every operand is a constant of the kernel: no tile
+	 * structs are built and passed by value per call.  NULL: none. */
+	const char *rt_k, *rt_k_args;
+	int rt_k_list;
 } KdOpDesc;
 
 extern const KdOpDesc kd_ops[KD_NOP];

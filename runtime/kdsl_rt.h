@@ -785,6 +785,29 @@ KDSL_API int kdsl_neuron_nc_transpose(kdsl_rt *rt, const kdsl_site *site, kdsl_t
  * of the quadrant or KDSL_NEURON_SHUFFLE_KEEP. */
 KDSL_API int kdsl_neuron_nc_stream_shuffle(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile src,
                                            const int64_t *mask, int64_t nmask);
+/* A tile of rt's on-chip memory mem given by its place instead of a
+ * pointer: the storage starts off bytes into the memory (partition 0),
+ * its partition stride is the memory's; the other fields as kdsl_tile's
+ * (no access pattern).  What kdslc emits as a static const when every
+ * field of a view is a constant of the kernel. */
+typedef struct {
+	size_t off, pbytes;
+	int64_t nparts, p0, np, foff, n;
+	kdsl_mem mem;
+	kdsl_dtype dt;
+} kdsl_rtile;
+/* nc_stream_shuffle's operands when all are constants of a call site. */
+typedef struct {
+	kdsl_rtile dst, src;
+	int64_t mask[KDSL_NEURON_QUADRANT];
+} kdsl_shuf_args;
+/* kdsl_neuron_nc_stream_shuffle on the tiles at a->dst and a->src of rt's
+ * memories (base rt's memory plus off, elements foff..foff+n-1) with the
+ * mask a->mask: the same checks, errors and bytes, without building and
+ * passing two kdsl_tile structs by value.  A tile outside the memory
+ * fails with "dst is not in this runtime's sbuf" (or src, psum); a
+ * memory other than sbuf or psum with "dst must be in sbuf or psum". */
+KDSL_API int kdsl_neuron_nc_stream_shuffle_k(kdsl_rt *rt, const kdsl_site *site, const kdsl_shuf_args *a);
 /* Seed 002.  src.base == NULL: the scalar src_scalar is copied.  dtype 0:
  * none (src and dst share a dtype). */
 KDSL_API int kdsl_neuron_tensor_copy_predicated(kdsl_rt *rt, const kdsl_site *site, kdsl_ctile src,

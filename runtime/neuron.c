@@ -1047,51 +1047,147 @@ static int uninit_shuffle(kdsl_rt *rt, const kdsl_site *site, const unsigned cha
 	return KDSL_OK;
 }
 
-int kdsl_neuron_nc_stream_shuffle(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile src,
-                                  const int64_t *mask, int64_t nmask)
+#define ONCHIP(mem) ((mem) == KDSL_MEM_SBUF || (mem) == KDSL_MEM_PSUM)
+
+/* The op after its tiles' own checks (d and s their views, dp0 and sp0
+ * their start partitions, sbase src's storage): the checks between them,
+ * the mask's, then the moves.  apart: the caller knows that the views
+ * share no byte (0: overlap() finds out).  Inlined into both entries. */
+static inline __attribute__((always_inline)) int shuffle_views(kdsl_rt *rt, const kdsl_site *site, view *d,
+                                                               view *s, int64_t dp0, int64_t sp0,
+                                                               const unsigned char *sbase, const int64_t *mask,
+                                                               int64_t nmask, int apart, const kdsl_shuf_args *k)
 {
-	view d, s;
 	unsigned char *buf = NULL;
 	kdsl_shuf_plans pl;
 	int64_t np, active;
 	size_t rb;
 	int rc, inplace;
 
-	if (!rt)
-		return KDSL_ERR_ARG;
-	if ((rc = CHECK_TILE(rt, site, "dst", dst, &d)) || (rc = CHECK_TILE(rt, site, "src", src, &s)) ||
-	    (rc = in_mem(rt, site, "dst", &d, 1, 1, 0)) || (rc = in_mem(rt, site, "src", &s, 1, 1, 0)) ||
-	    (rc = same_dtype(rt, site, "dst", &d, "src", &s)))
+	/* in_mem's calls only for a view it may refuse */
+	if ((!ONCHIP(d->mem) && (rc = in_mem(rt, site, "dst", d, 1, 1, 0))) ||
+	    (!ONCHIP(s->mem) && (rc = in_mem(rt, site, "src", s, 1, 1, 0))) ||
+	    (d->dt != s->dt && (rc = same_dtype(rt, site, "dst", d, "src", s))))
 		return rc;
-	if (d.n != s.n)
+	if (d->n != s->n)
 		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "dst must have the same number of elements per partition "
-		                    "as src, got %" PRId64 " and %" PRId64, d.n, s.n);
+		                    "as src, got %" PRId64 " and %" PRId64, d->n, s->n);
 	/* The shuffle moves whole partition rows: no access patterns. */
-	if (d.nd || s.nd)
+	if (d->nd || s->nd)
 		return kdsl_rt_fail(rt, site, KDSL_ERR_ARG, "%s must be a contiguous view (no access pattern)",
-		                    d.nd ? "dst" : "src");
-	np = d.np > s.np ? d.np : s.np;
+		                    d->nd ? "dst" : "src");
+	np = d->np > s->np ? d->np : s->np;
 	active = kdsl_neuron_shuffle_active(np);
-	if (!kdsl_neuron_shuffle_start_ok(active, src.p0) || !kdsl_neuron_shuffle_start_ok(active, dst.p0))
+	/* 0 is a start every count of active partitions allows */
+	if ((sp0 | dp0) && (!kdsl_neuron_shuffle_start_ok(active, sp0) || !kdsl_neuron_shuffle_start_ok(active, dp0)))
 		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "%s start partition must be %s when "
 		                    "num_active_partitions is %" PRId64 ", got %" PRId64,
-		                    kdsl_neuron_shuffle_start_ok(active, src.p0) ? "dst" : "src",
+		                    kdsl_neuron_shuffle_start_ok(active, sp0) ? "dst" : "src",
 		                    kdsl_neuron_shuffle_starts(active), active,
-		                    kdsl_neuron_shuffle_start_ok(active, src.p0) ? dst.p0 : src.p0);
+		                    kdsl_neuron_shuffle_start_ok(active, sp0) ? dp0 : sp0);
 	/* In place, every source partition is read before any is written. */
-	inplace = d.p == s.p && d.pstride == s.pstride;
-	if ((rc = kdsl_shuffle_plan(rt, site, mask, nmask, d.np, s.np, inplace, &pl)))
+	inplace = d->p == s->p && d->pstride == s->pstride;
+	rb = (size_t)d->n * d->size;
+	/* The common case in one call: nothing between the plan and the
+	 * moves (an overlap test has no error to report before the mask's). */
+	if (!rt->head.check && (inplace || apart || !overlap(d, s)))
+		return kdsl_shuffle(rt, site, mask, nmask, wrow(d, 0), d->pstride, s->p, s->pstride, d->np, s->np, rb,
+		                    inplace, k);
+	if ((rc = kdsl_shuffle_plan(rt, site, mask, nmask, d->np, s->np, inplace, &pl)))
 		return rc;
-	if (rt->head.check && (rc = uninit_shuffle(rt, site, src.base, &s, &d, mask)))
+	if (rt->head.check && (rc = uninit_shuffle(rt, site, sbase, s, d, mask)))
 		return rc;
-	rb = (size_t)d.n * d.size;
 	/* Any other overlap reads a snapshot. */
-	if (!inplace && overlap(&d, &s) && (rc = snapshot(rt, site, &s, &buf)))
+	if (!inplace && !apart && overlap(d, s) && (rc = snapshot(rt, site, s, &buf)))
 		return rc;
-	kdsl_shuffle_rows(rt, wrow(&d, 0), d.pstride, s.p, s.pstride, d.np, &pl, rb);
+	kdsl_shuffle_rows(rt, wrow(d, 0), d->pstride, s->p, s->pstride, d->np, &pl, rb);
 	if (buf)   /* free(NULL) is a call through the PLT too */
 		free(buf);
 	return KDSL_OK;
+}
+
+int kdsl_neuron_nc_stream_shuffle(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile src,
+                                  const int64_t *mask, int64_t nmask)
+{
+	view d, s;
+	int rc;
+
+	if (!rt)
+		return KDSL_ERR_ARG;
+	if ((rc = CHECK_TILE(rt, site, "dst", dst, &d)) || (rc = CHECK_TILE(rt, site, "src", src, &s)))
+		return rc;
+	return shuffle_views(rt, site, &d, &s, dst.p0, src.p0, src.base, mask, nmask, 0, NULL);
+}
+
+/* The storage of rtile t (a kdsl_shuf_args operand) in *base: rt's memory
+ * plus t->off when that lies in the memory (KDSL_OK), else the error. */
+static int rtile_base(kdsl_rt *rt, const kdsl_site *site, const char *what, const kdsl_rtile *t,
+                      unsigned char **base)
+{
+	if (t->mem != KDSL_MEM_SBUF && t->mem != KDSL_MEM_PSUM)
+		return kdsl_rt_fail(rt, site, KDSL_ERR_ARG, "%s must be in sbuf or psum, got %s", what,
+		                    kdsl_mem_name(t->mem));
+	if (!rt->mem[t->mem] || t->off >= rt->mem_bytes[t->mem])
+		return kdsl_rt_fail(rt, site, KDSL_ERR_ARG, "%s is not in this runtime's %s", what,
+		                    kdsl_mem_name(t->mem));
+	*base = rt->mem[t->mem] + t->off;
+	return KDSL_OK;
+}
+
+/* tile_fast for an rtile: 1 with *v filled when it passes every check. */
+static inline __attribute__((always_inline)) int rtile_fast(const kdsl_rt *rt, const kdsl_rtile *t, view *v)
+{
+	/* tile_fast's storage lies in the memory's first partition (and a
+	 * memory rt lacks has 0 bytes there) */
+	if ((t->mem != KDSL_MEM_SBUF && t->mem != KDSL_MEM_PSUM) || t->off >= rt->part_bytes[t->mem])
+		return 0;
+	return tile_fast(rt, rt->mem[t->mem] + t->off, rt->part_stride[t->mem], t->pbytes, t->nparts, t->p0, t->np,
+	                 t->foff, t->n, t->mem, t->dt, 0, v);
+}
+
+/* Two rtiles that passed rtile_fast share no byte: in different memories,
+ * or their columns apart (each tile's rows lie in one partition each, at
+ * the same columns).  0 when they may share one: overlap() decides. */
+static inline int rtiles_apart(const kdsl_rtile *d, const kdsl_rtile *s, size_t size)
+{
+	size_t dc = d->off + (size_t)d->foff * size, sc = s->off + (size_t)s->foff * size, rb = (size_t)d->n * size;
+
+	return d->mem != s->mem || dc + rb <= sc || sc + (size_t)s->n * size <= dc;
+}
+
+/* The tiles that failed rtile_fast through the by-value entry, whose
+ * checks then word every error as they do for a kdsl_tile. */
+static int __attribute__((noinline)) shuffle_k_slow(kdsl_rt *rt, const kdsl_site *site, const kdsl_shuf_args *a)
+{
+	unsigned char *db, *sb;
+	int rc;
+
+	if ((rc = rtile_base(rt, site, "dst", &a->dst, &db)) || (rc = rtile_base(rt, site, "src", &a->src, &sb)))
+		return rc;
+	return kdsl_neuron_nc_stream_shuffle(
+	    rt, site,
+	    kdsl_tile_of(db, rt->part_stride[a->dst.mem], a->dst.pbytes, a->dst.nparts, a->dst.p0, a->dst.np,
+	                 a->dst.foff, a->dst.n, a->dst.mem, a->dst.dt),
+	    kdsl_ctile_of(sb, rt->part_stride[a->src.mem], a->src.pbytes, a->src.nparts, a->src.p0, a->src.np,
+	                  a->src.foff, a->src.n, a->src.mem, a->src.dt),
+	    a->mask, KDSL_NEURON_QUADRANT);
+}
+
+int kdsl_neuron_nc_stream_shuffle_k(kdsl_rt *rt, const kdsl_site *site, const kdsl_shuf_args *a)
+{
+	view d, s;
+
+	if (!rt)
+		return KDSL_ERR_ARG;
+	if (!a)
+		return kdsl_rt_fail(rt, site, KDSL_ERR_ARG, "nc_stream_shuffle's operands are NULL");
+	/* these bytes passed on this runtime before: the same moves */
+	if (!rt->head.check && kdsl_shuffle_k_again(rt, a))
+		return KDSL_OK;
+	if (!rtile_fast(rt, &a->dst, &d) || !rtile_fast(rt, &a->src, &s))
+		return shuffle_k_slow(rt, site, a);
+	return shuffle_views(rt, site, &d, &s, a->dst.p0, a->src.p0, rt->mem[a->src.mem] + a->src.off, a->mask,
+	                     KDSL_NEURON_QUADRANT, rtiles_apart(&a->dst, &a->src, d.size), a);
 }
 
 /* ---- tensor_copy_predicated (seed 002) ----

@@ -43,6 +43,7 @@ enum { QUAD = KDSL_NEURON_QUADRANT, KEEP = KDSL_NEURON_SHUFFLE_KEEP };
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
 #define SHUF_HAVE_AVX2 1
 #define SHUF_AVX2 __attribute__((target("avx2")))
+#include <immintrin.h>
 #else
 #define SHUF_HAVE_AVX2 0
 #endif
@@ -131,23 +132,24 @@ static void plan_build(kdsl_shuf_entry *e, int rows, int inplace)
 	pl->pairs = c == 2 * pl->ncyc;
 }
 
-/* The 32 entries equal: 16-byte vectors XORed and ORed together, no
- * branch per entry (a loop of them, or of 64-bit words, was a sixth of a
- * call that moves nothing). */
-static int mask_eq(const int64_t *a, const int64_t *b)
+/* n (a multiple of 4) 64-bit words equal: 16-byte vectors XORed and ORed
+ * together, no branch per word (a loop of them, or of 64-bit words, was
+ * a sixth of a call that moves nothing). */
+ALWAYS_INLINE int words_eq(const void *a, const void *b, int n)
 {
 	typedef uint64_t u64x2 __attribute__((vector_size(16)));
+	const unsigned char *x8 = a, *y8 = b;
 	u64x2 x = {0, 0}, y = {0, 0}, p, q;
 	int i;
 
 	/* two chains of ORs, half as long */
-#pragma GCC unroll 8
-	for (i = 0; i < QUAD; i += 4) {
-		memcpy(&p, a + i, 16);
-		memcpy(&q, b + i, 16);
+#pragma GCC unroll 12
+	for (i = 0; i < n * 8; i += 32) {
+		memcpy(&p, x8 + i, 16);
+		memcpy(&q, y8 + i, 16);
 		x |= p ^ q;
-		memcpy(&p, a + i + 2, 16);
-		memcpy(&q, b + i + 2, 16);
+		memcpy(&p, x8 + i + 16, 16);
+		memcpy(&q, y8 + i + 16, 16);
 		y |= p ^ q;
 	}
 	x |= y;
@@ -155,26 +157,41 @@ static int mask_eq(const int64_t *a, const int64_t *b)
 }
 
 #if SHUF_HAVE_AVX2
-/* mask_eq with 32-byte vectors: half the loads. */
-SHUF_AVX2 static int mask_eq_avx2(const int64_t *a, const int64_t *b)
+/* words_eq with 32-byte vectors (n a multiple of 8): half the loads, and
+ * one vptest at the end (four lane extracts and ORs were a third of the
+ * compare). */
+SHUF_AVX2 ALWAYS_INLINE int words_eq_avx2(const void *a, const void *b, int n)
 {
-	typedef uint64_t u64x4 __attribute__((vector_size(32)));
-	u64x4 x = {0, 0, 0, 0}, y = {0, 0, 0, 0}, p, q;
+	const unsigned char *x8 = a, *y8 = b;
+	__m256i x = _mm256_setzero_si256(), y = _mm256_setzero_si256();
 	int i;
 
-#pragma GCC unroll 4
-	for (i = 0; i < QUAD; i += 8) {
-		memcpy(&p, a + i, 32);
-		memcpy(&q, b + i, 32);
-		x |= p ^ q;
-		memcpy(&p, a + i + 4, 32);
-		memcpy(&q, b + i + 4, 32);
-		y |= p ^ q;
+#pragma GCC unroll 6
+	for (i = 0; i < n * 8; i += 64) {
+		x = _mm256_or_si256(x, _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(x8 + i)),
+		                                        _mm256_loadu_si256((const __m256i *)(const void *)(y8 + i))));
+		y = _mm256_or_si256(y, _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(x8 + i + 32)),
+		                                        _mm256_loadu_si256((const __m256i *)(const void *)(y8 + i + 32))));
 	}
-	x |= y;
-	return !(x[0] | x[1] | x[2] | x[3]);
+	x = _mm256_or_si256(x, y);
+	return _mm256_testz_si256(x, x);
+}
+
+SHUF_AVX2 static int mask_eq_avx2(const int64_t *a, const int64_t *b)
+{
+	return words_eq_avx2(a, b, QUAD);
+}
+
+/* A kslot's operand struct is a: the 48 words of two kdsl_rtiles (no
+ * padding) and the mask. */
+SHUF_AVX2 static int args_eq_avx2(const kdsl_shuf_args *a, const kdsl_shuf_args *b)
+{
+	return words_eq_avx2(a, b, (int)(sizeof *a / 8));
 }
 #endif
+
+_Static_assert(sizeof(kdsl_shuf_args) % 64 == 0 && sizeof(kdsl_rtile) == 64,
+               "kdsl_shuf_args is compared as 64-byte blocks of 64-bit words, without padding");
 
 /* The 32 entries equal, with the widest vectors the runtime uses. */
 static inline int mask_same(const kdsl_rt *rt, const int64_t *a, const int64_t *b)
@@ -185,7 +202,19 @@ static inline int mask_same(const kdsl_rt *rt, const int64_t *a, const int64_t *
 #else
 	(void)rt;
 #endif
-	return mask_eq(a, b);
+	return words_eq(a, b, QUAD);
+}
+
+/* Two operand structs the same bytes, likewise. */
+static inline int args_same(const kdsl_rt *rt, const kdsl_shuf_args *a, const kdsl_shuf_args *b)
+{
+#if SHUF_HAVE_AVX2
+	if (rt->isa >= KDSL_ISA_AVX2)
+		return args_eq_avx2(a, b);
+#else
+	(void)rt;
+#endif
+	return words_eq(a, b, (int)(sizeof *a / 8));
 }
 
 /* entry_get past the slot found last: the others, then a miss, which
@@ -215,6 +244,7 @@ static kdsl_shuf_entry *entry_search(kdsl_rt *rt, const kdsl_site *site, const i
 		k = (k + 1) % KDSL_SHUF_CACHE;
 	c->next = (k + 1) % KDSL_SHUF_CACHE;
 	e = &c->e[c->hit = k];
+	e->gen++;   /* kslots that named the entry's old plan miss */
 	memcpy(e->mask, mask, sizeof e->mask);
 	e->rows = rows;
 	e->inplace = inplace;
@@ -241,8 +271,8 @@ static inline kdsl_shuf_entry *entry_get(kdsl_rt *rt, const kdsl_site *site, con
  * others (last used in the group before, when there is one); when that
  * finds a broken rule, mask_error reports it as the plain checks word
  * it. */
-int kdsl_shuffle_plan(kdsl_rt *rt, const kdsl_site *site, const int64_t *mask, int64_t nmask, int64_t dnp,
-                      int64_t snp, int inplace, kdsl_shuf_plans *pl)
+ALWAYS_INLINE int plan_get(kdsl_rt *rt, const kdsl_site *site, const int64_t *mask, int64_t nmask, int64_t dnp,
+                           int64_t snp, int inplace, kdsl_shuf_plans *pl)
 {
 	kdsl_shuf_entry *e, *f = NULL;
 	int64_t L = (dnp - 1) / QUAD * QUAD;
@@ -499,8 +529,10 @@ SHUF_WALK_SET(base, , 0)
 SHUF_WALK_SET(avx2, SHUF_AVX2, 1)
 #endif
 
-void kdsl_shuffle_rows(kdsl_rt *rt, unsigned char *d, size_t dps, const unsigned char *s, size_t sps,
-                       int64_t np, const kdsl_shuf_plans *pl, size_t rb)
+/* kdsl_shuffle_rows's body: the walk for rb and the runtime's
+ * instruction set, after the plans' offsets for these strides. */
+ALWAYS_INLINE void rows_go(kdsl_rt *rt, unsigned char *d, size_t dps, const unsigned char *s, size_t sps,
+                           int64_t np, const kdsl_shuf_plans *pl, size_t rb)
 {
 	int cls = rb == 32 ? 0 : rb == 64 ? 1 : rb == 128 ? 2 : rb == 256 ? 3 : 4;
 	const walk_fn *walks = walks_base[cls];
@@ -516,4 +548,96 @@ void kdsl_shuffle_rows(kdsl_rt *rt, unsigned char *d, size_t dps, const unsigned
 	if (pl->last)
 		plan_offsets(pl->last, dps, sps, pl->inplace);
 	walks[pl->inplace](d, dps, s, sps, np, pl->full, pl->last, rb);
+}
+
+int kdsl_shuffle_plan(kdsl_rt *rt, const kdsl_site *site, const int64_t *mask, int64_t nmask, int64_t dnp,
+                      int64_t snp, int inplace, kdsl_shuf_plans *pl)
+{
+	return plan_get(rt, site, mask, nmask, dnp, snp, inplace, pl);
+}
+
+void kdsl_shuffle_rows(kdsl_rt *rt, unsigned char *d, size_t dps, const unsigned char *s, size_t sps,
+                       int64_t np, const kdsl_shuf_plans *pl, size_t rb)
+{
+	rows_go(rt, d, dps, s, sps, np, pl, rb);
+}
+
+/* The cache entry that holds plan p (KDSL_SHUF_CACHE for none). */
+static unsigned entry_of(const kdsl_shuf_cache *c, const kdsl_shuf_plan *p)
+{
+	unsigned i;
+
+	for (i = 0; i < KDSL_SHUF_CACHE; i++)
+		if (p == &c->e[i].plan)
+			return i;
+	return KDSL_SHUF_CACHE;
+}
+
+/* Keeps a passed call of operand struct k in the next kslot. */
+static void kslot_keep(kdsl_shuf_cache *c, const kdsl_shuf_args *k, unsigned char *d, size_t dps,
+                       const unsigned char *s, size_t sps, int64_t np, const kdsl_shuf_plans *pl, size_t rb)
+{
+	kdsl_shuf_kslot *ks = &c->k[c->khit = c->knext];
+
+	c->knext = (c->knext + 1) % KDSL_SHUF_KSLOTS;
+	memcpy(&ks->a, k, sizeof ks->a);
+	ks->d = d, ks->s = s, ks->dps = dps, ks->sps = sps, ks->np = np, ks->rb = rb;
+	ks->inplace = pl->inplace;
+	ks->full = pl->full ? entry_of(c, pl->full) : KDSL_SHUF_CACHE;
+	ks->last = pl->last ? entry_of(c, pl->last) : KDSL_SHUF_CACHE;
+	ks->fgen = ks->full < KDSL_SHUF_CACHE ? c->e[ks->full].gen : 0;
+	ks->lgen = ks->last < KDSL_SHUF_CACHE ? c->e[ks->last].gen : 0;
+	ks->used = 1;
+}
+
+int kdsl_shuffle(kdsl_rt *rt, const kdsl_site *site, const int64_t *mask, int64_t nmask, unsigned char *d,
+                 size_t dps, const unsigned char *s, size_t sps, int64_t dnp, int64_t snp, size_t rb, int inplace,
+                 const kdsl_shuf_args *k)
+{
+	kdsl_shuf_plans pl = {NULL, NULL, 0};   /* set on KDSL_OK; gcc cannot tell */
+	int rc;
+
+	if ((rc = plan_get(rt, site, mask, nmask, dnp, snp, inplace, &pl)))
+		return rc;
+	rows_go(rt, d, dps, s, sps, dnp, &pl, rb);
+	if (k)
+		kslot_keep(&rt->shuf, k, d, dps, s, sps, dnp, &pl, rb);
+	return KDSL_OK;
+}
+
+/* A kslot's plan: entry i's while it holds the same fill (gen), else
+ * *gone set. */
+static kdsl_shuf_plan *kslot_plan(kdsl_shuf_cache *c, unsigned i, uint64_t gen, int *gone)
+{
+	if (i >= KDSL_SHUF_CACHE)
+		return NULL;
+	*gone |= c->e[i].gen != gen;
+	return &c->e[i].plan;
+}
+
+int kdsl_shuffle_k_again(kdsl_rt *rt, const kdsl_shuf_args *a)
+{
+	kdsl_shuf_cache *c = &rt->shuf;
+	kdsl_shuf_kslot *ks;
+	kdsl_shuf_plans pl;
+	unsigned i;
+	int gone = 0;
+
+	for (i = 0; i < KDSL_SHUF_KSLOTS; i++) {
+		ks = &c->k[(c->khit + i) % KDSL_SHUF_KSLOTS];
+		if (ks->used && args_same(rt, &ks->a, a))
+			break;
+	}
+	if (i == KDSL_SHUF_KSLOTS)
+		return 0;
+	pl.full = kslot_plan(c, ks->full, ks->fgen, &gone);
+	pl.last = kslot_plan(c, ks->last, ks->lgen, &gone);
+	pl.inplace = ks->inplace;
+	if (gone) {   /* checked and planned again, then kept anew */
+		ks->used = 0;
+		return 0;
+	}
+	c->khit = (c->khit + i) % KDSL_SHUF_KSLOTS;
+	rows_go(rt, ks->d, ks->dps, ks->s, ks->sps, ks->np, &pl, ks->rb);
+	return 1;
 }

@@ -39,18 +39,40 @@ typedef struct {
 typedef struct {
 	int64_t mask[KDSL_NEURON_QUADRANT];
 	int rows, inplace;
+	uint64_t gen;   /* bumped each time the slot is filled (kdsl_shuf_kslot); 64 bits never wrap */
 	signed char pmax[KDSL_NEURON_QUADRANT], smax[KDSL_NEURON_QUADRANT + 1];
 	kdsl_shuf_plan plan;
 } kdsl_shuf_entry;
 
+/* An operand struct of kdsl_neuron_nc_stream_shuffle_k that passed every
+ * check and moved rows without a snapshot, and what that call worked out:
+ * the first rows and strides, the rows, in place, and its plans' cache
+ * entries (KDSL_SHUF_CACHE: none) with their gen then.  The same bytes
+ * on the same runtime pass the same checks and move the same rows, so a
+ * call with them skips straight to the moves while both entries still
+ * hold the plans (gen unchanged).  used 0: an empty slot. */
+typedef struct {
+	kdsl_shuf_args a;
+	unsigned char *d;
+	const unsigned char *s;
+	size_t dps, sps, rb;
+	int64_t np;
+	int inplace, used;
+	unsigned full, last;
+	uint64_t fgen, lgen;
+} kdsl_shuf_kslot;
+
 /* The plans of the last distinct masks a runtime shuffled with: a kernel
- * uses a few masks, each many times.  Slots are refilled round robin.
+ * uses a few masks, each many times.  Slots are refilled round robin;
+ * likewise the kslots (a kernel's constant shuffles, one per call site).
  * Per runtime (no global state), so as thread-safe as the runtime. */
-enum { KDSL_SHUF_CACHE = 8 };
+enum { KDSL_SHUF_CACHE = 8, KDSL_SHUF_KSLOTS = 4 };
 typedef struct {
 	kdsl_shuf_entry e[KDSL_SHUF_CACHE];
 	unsigned next;   /* the slot the next miss fills */
 	unsigned hit;    /* the slot found last: looked at first */
+	kdsl_shuf_kslot k[KDSL_SHUF_KSLOTS];
+	unsigned knext, khit;
 } kdsl_shuf_cache;
 
 /* A call's plans: of a group of 32 rows and of a partial last group
@@ -75,5 +97,19 @@ int kdsl_shuffle_plan(struct kdsl_rt *rt, const kdsl_site *site, const int64_t *
  * other overlap snapshotted before. */
 void kdsl_shuffle_rows(struct kdsl_rt *rt, unsigned char *d, size_t dps, const unsigned char *s, size_t sps,
                        int64_t np, const kdsl_shuf_plans *pl, size_t rb);
+
+/* kdsl_shuffle_plan, then kdsl_shuffle_rows, in one call: for a shuffle
+ * with no uninit check whose tiles are the same rows or share no byte
+ * (so no snapshot comes between the two).  Returns the plan's code.  k:
+ * the operand struct of a kdsl_neuron_nc_stream_shuffle_k call whose
+ * every other check passed, kept in a kslot when this one passes too
+ * (NULL: none). */
+int kdsl_shuffle(struct kdsl_rt *rt, const kdsl_site *site, const int64_t *mask, int64_t nmask, unsigned char *d,
+                 size_t dps, const unsigned char *s, size_t sps, int64_t dnp, int64_t snp, size_t rb, int inplace,
+                 const kdsl_shuf_args *k);
+/* The moves of a kdsl_neuron_nc_stream_shuffle_k call whose operand
+ * struct a kslot holds, and 1; 0 when none does (or its plans have left
+ * the cache): the caller checks and plans. */
+int kdsl_shuffle_k_again(struct kdsl_rt *rt, const kdsl_shuf_args *a);
 
 #endif

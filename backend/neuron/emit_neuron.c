@@ -131,3 +131,79 @@ int kd_emit_neuron_arg(KdBuf *o, const KdFunc *f, const KdOpParam *p, int v, KdE
 	}
 	return 0;
 }
+
+/* Tile operand v as a kdsl_rtile initialiser ({off, pbytes, nparts, p0,
+ * np, foff, n, mem, dtype}) when every field of it is a constant of the
+ * kernel and it lies in sbuf or psum; returns 0 (nothing written, when o
+ * is NULL: only asked) otherwise.  The block must be one of the tile's,
+ * since its physical tile decides off (an out-of-range constant block is
+ * failed at run time before the call, by kd_emit_tile_checks). */
+static int rtile(KdBuf *o, const KdFunc *f, int v)
+{
+	KdConstView cv;
+	if (f->val[v].type != VT_REF || !kd_const_view(f, v, &cv))
+		return 0;
+	const KdBuffer *b = &f->buf[cv.buf];
+	const KdTileInfo *ti = b->tile;
+	if (b->param >= 0 || !ti || (b->space != KD_SP_SBUF && b->space != KD_SP_PSUM) ||
+	    (ti->nbdim && (cv.a[TA_BLOCK] < 0 || cv.a[TA_BLOCK] >= ti->nblocks)))
+		return 0;
+	if (!o)
+		return 1;
+	int64_t off = b->addr + (ti->nbdim ? kd_tile_phys(ti, cv.a[TA_BLOCK]) * ti->stride : 0);
+	kd_buf_printf(o, "{%lld, %lld, %lld, %lld, %lld, %lld, %lld, %s, %s}", (long long)off, (long long)ti->pbytes,
+	              (long long)ti->nparts, (long long)cv.a[TA_PSTART], (long long)cv.a[TA_NPART],
+	              (long long)cv.a[TA_FOFF], (long long)cv.a[TA_NFREE], kd_spaces[b->space].rt_enum,
+	              kd_dtypes[b->dt].rt_enum);
+	return 1;
+}
+
+/* List operand v as an array initialiser of n constants; 0 when it is not
+ * one (nothing written; o NULL: only asked). */
+static int const_list(KdBuf *o, const KdFunc *f, int v, int n)
+{
+	if (f->val[v].kind != VK_INS)
+		return 0;
+	const KdIns *l = &f->ins[f->val[v].def];
+	if (l->op != OP_LIST || l->nargs != n)
+		return 0;
+	for (int i = 0; i < l->nargs; i++)
+		if (f->val[l->args[i]].kind != VK_CONST)
+			return 0;
+	for (int i = 0; o && i < l->nargs; i++)
+		kd_buf_printf(o, "%s%lld", i ? ", " : "{", (long long)f->val[l->args[i]].c);
+	if (o)
+		kd_buf_puts(o, "}");
+	return 1;
+}
+
+/* Operand i of in in the rt_k struct (o NULL: only whether it can be). */
+static int k_operand(KdBuf *o, const KdFunc *f, const KdIns *in, int i)
+{
+	const KdOpDesc *d = &kd_ops[in->op];
+	if (d->param[i].kind == PK_TENSOR)
+		return rtile(o, f, in->args[i]);
+	if (d->param[i].kind == PK_LIST)
+		return const_list(o, f, in->args[i], d->rt_k_list);
+	return 0;
+}
+
+int kd_emit_neuron_call(KdBuf *o, const KdFunc *f, const KdIns *in, int site)
+{
+	const KdOpDesc *d = &kd_ops[in->op];
+	if (!d->rt_k)
+		return 0;
+	for (int i = 0; i < in->nargs; i++)
+		if (!k_operand(NULL, f, in, i))
+			return 0;
+	/* a block of its own: a declaration may not follow a label */
+	kd_buf_printf(o, "\t{\n\t\tstatic const %s kd_k = {", d->rt_k_args);
+	for (int i = 0; i < in->nargs; i++) {
+		if (i)
+			kd_buf_puts(o, ", ");
+		k_operand(o, f, in, i);
+	}
+	kd_buf_printf(o, "};\n\t\tif ((kd_err = %s(kd_rt, &kd_site[%d], &kd_k)) != KDSL_OK)\n\t\t\treturn kd_err;\n\t}\n",
+	              d->rt_k, site);
+	return 1;
+}

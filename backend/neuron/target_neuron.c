@@ -1,6 +1,7 @@
 /* target_neuron.c: the backend's neuron hooks (emit_target.h): tile
- * operands, lists and tile-or-number arguments, and the run-time checks
- * of block indices before a call (emit_neuron.c). */
+ * operands, lists and tile-or-number arguments, the run-time checks of
+ * block indices before a call and the calls of an op's constant-operand
+ * entry (emit_neuron.c). */
 #include "emit_target.h"
 #include "emit_neuron.h"
 #include "tile.h"
@@ -25,8 +26,14 @@ static void footprint(const KdBuffer *b, int64_t *bytes, int64_t *parts)
 	*parts = t->nparts;
 }
 
+static int call(KdEmitCtx *c, const KdIns *in)
+{
+	return kd_emit_neuron_call(c->o, c->f, in, c->site);
+}
+
 const KdEmitTarget kd_emit_target_neuron = {
 	.checks = checks,
 	.arg = arg,
+	.call = call,
 	.footprint = footprint,
 };

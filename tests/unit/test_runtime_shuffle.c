@@ -6,8 +6,11 @@
  * copies, in place, shifted overlaps (the snapshot) and psum to sbuf;
  * rows of 1..300 bytes (every short inline copy length and the
  * constant-length walks of 32, 64, 128 and 256 bytes), and long rows
- * around the 8 KiB where the walks hand over to memcpy; partial groups.  Run under each KDSL_ISA (tests/unit/meson.build), so the
- * SSE2 and AVX2 walks give the same bytes. */
+ * around the 8 KiB where the walks hand over to memcpy; partial groups;
+ * and the constant-operand entry (kdsl_neuron_nc_stream_shuffle_k)
+ * against the by-value one, results and errors.  Run under each KDSL_ISA
+ * (tests/unit/meson.build), so the SSE2 and AVX2 walks give the same
+ * bytes. */
 #include <check.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -233,6 +236,246 @@ START_TEST(shuffle_cache_keeps_rules)
 }
 END_TEST
 
+/* A random rtile of memory mem (0..SPAN-1 bytes into each partition, u8
+ * or f32 rows of n elements, partitions p0.. of 128) for a shuffle of np
+ * partitions. */
+static kdsl_rtile rtile_of(kdsl_mem mem, size_t off, int64_t p0, int64_t np, int64_t n, kdsl_dtype dt)
+{
+	kdsl_rtile t = {off, (size_t)n * (dt == KDSL_F32 ? 4 : 1), 128, p0, np, 0, n, mem, dt};
+	return t;
+}
+
+/* The kdsl_tile an rtile stands for on runtime rt (base rt's memory plus
+ * off, pstride the memory's): what kdsl_neuron_nc_stream_shuffle is
+ * given for the same operand. */
+static kdsl_tile tile_of(kdsl_rt *rt, const kdsl_rtile *t)
+{
+	return kdsl_tile_of(kdsl_rt_mem(rt, t->mem, NULL) + t->off, kdsl_rt_partition_stride(rt, t->mem), t->pbytes,
+	                    t->nparts, t->p0, t->np, t->foff, t->n, t->mem, t->dt);
+}
+
+/* Breaks field k of t (k 0..8; some values on and past a rule's edge). */
+static void break_field(kdsl_rtile *t, int k, uint64_t *x)
+{
+	static const int64_t odd[] = {-1, 0, 1, 31, 32, 33, 64, 96, 127, 128, 129, INT64_MAX, INT64_MIN};
+	int64_t v = odd[rnd(x) % (sizeof odd / sizeof odd[0])];
+
+	switch (k) {
+	case 0: t->off = rnd(x) % 2 ? t->off + 200 * 1024 : SIZE_MAX - 3; break;   /* past partition 0, the memory */
+	case 1: t->pbytes = rnd(x) % 2 ? t->pbytes - 1 : (size_t)v; break;
+	case 2: t->nparts = v; break;
+	case 3: t->p0 = v; break;
+	case 4: t->np = v; break;
+	case 5: t->foff = v; break;
+	case 6: t->n = v; break;
+	case 7: t->dt = rnd(x) % 2 ? (kdsl_dtype)0 : t->dt == KDSL_U8 ? KDSL_F32 : KDSL_U8; break;
+	default: t->mem = t->mem == KDSL_MEM_SBUF ? KDSL_MEM_PSUM : KDSL_MEM_SBUF; break;
+	}
+}
+
+/* kdsl_neuron_nc_stream_shuffle_k against kdsl_neuron_nc_stream_shuffle
+ * on two runtimes filled alike: the same code, the same message and the
+ * same bytes in sbuf and psum, for valid operands (copies, in place,
+ * overlapping, psum to sbuf, partial groups, every mask kind) and for
+ * operands with one field or mask entry broken, in dst or in src; each
+ * twice (the second _k call of operands that passed is a kslot hit), and
+ * now and then the last operands again or one field or entry apart; the
+ * last trials with the uninit checker on (the other path through the
+ * op). */
+START_TEST(shuffle_k_same_as_tiles)
+{
+	kdsl_rt *ra = kdsl_rt_create(KDSL_TARGET_NEURON), *rb = kdsl_rt_create(KDSL_TARGET_NEURON);
+	unsigned char *junk = malloc((size_t)128 * SPAN);
+	uint64_t x = 0x6a09e667f3bcc909ull;
+	int ok = 0, failed = 0;
+	kdsl_shuf_args a, prev;
+
+	ck_assert_ptr_nonnull(ra);
+	ck_assert_ptr_nonnull(rb);
+	ck_assert_ptr_nonnull(junk);
+	for (int trial = 0; trial < 400; trial++) {
+		int64_t np = trial % 5 == 0 ? 128 : 1 + (int64_t)(rnd(&x) % 128);
+		int64_t active = (np + 31) / 32 * 32, p0 = active >= 96 ? 0 : (int64_t)(rnd(&x) % (uint64_t)(128 / active)) * active;
+		int kind = (int)(rnd(&x) % 4), f32 = rnd(&x) % 2, brk = (int)(rnd(&x) % 3);
+		int64_t n = 1 + (int64_t)(rnd(&x) % (f32 ? 64 : 256));
+		size_t rb_ = (size_t)n * (f32 ? 4 : 1), soff = (size_t)(rnd(&x) % 16) * 4;
+		size_t doff = kind == 1 ? soff : kind == 2 ? soff + 4 + (size_t)(rnd(&x) % 8) * 4 : soff + rb_ + (size_t)(rnd(&x) % 64) * 4;
+		kdsl_dtype dt = f32 ? KDSL_F32 : KDSL_U8;
+
+		if (trial % 4 == 3) {
+			/* the last operands again, or one field or entry apart (a
+			 * kslot's key that must miss) */
+			a = prev;
+			if (rnd(&x) % 2) {
+				int64_t *f[] = {&a.dst.p0, &a.dst.np, &a.dst.foff, &a.dst.n, &a.src.p0, &a.src.np, &a.src.foff,
+				                &a.src.n, &a.mask[rnd(&x) % 32]};
+				int64_t *g = f[rnd(&x) % 9];
+				/* wrapping: the field may be INT64_MIN or INT64_MAX already */
+				*g = (int64_t)((uint64_t)*g + (rnd(&x) % 2 ? 1 : UINT64_MAX));
+			}
+		} else {
+			make_mask(a.mask, &x);
+			for (int i = 0; i < 32 && i < np; i++)
+				if (a.mask[i] != 255 && (np - 1 - i) / 32 * 32 + a.mask[i] >= np)
+					a.mask[i] = 0;
+			a.src = rtile_of(kind == 3 ? KDSL_MEM_PSUM : KDSL_MEM_SBUF, soff, p0, np, n, dt);
+			a.dst = rtile_of(KDSL_MEM_SBUF, doff, p0, np, n, dt);
+			if (brk == 1)
+				break_field(rnd(&x) % 2 ? &a.dst : &a.src, (int)(rnd(&x) % 9), &x);
+			else if (brk == 2)
+				a.mask[rnd(&x) % 32] = (int64_t)(rnd(&x) % 40) - 4;
+		}
+		prev = a;
+		if (trial == 350) {   /* the checker for the last trials (setting it clears the shadow: once) */
+			ck_assert_int_eq(kdsl_rt_set_check(ra, KDSL_CHECK_UNINIT), KDSL_OK);
+			ck_assert_int_eq(kdsl_rt_set_check(rb, KDSL_CHECK_UNINIT), KDSL_OK);
+		}
+		/* an offset past the memory has no kdsl_tile: the _k entry's own error */
+		if (a.dst.off == SIZE_MAX - 3 || a.src.off == SIZE_MAX - 3) {
+			ck_assert_int_eq(kdsl_neuron_nc_stream_shuffle_k(rb, &site, &a), KDSL_ERR_ARG);
+			ck_assert_ptr_nonnull(strstr(kdsl_rt_last_error(rb), "is not in this runtime's"));
+			continue;
+		}
+		/* twice, on new bytes: the second _k call of operands that passed
+		 * takes the kslot */
+		for (int round = 0; round < 2; round++) {
+			int ca, cb;
+
+			/* new bytes in sbuf (psum every fourth trial), the same in both */
+			for (int m = 0; m < (trial % 4 ? 1 : 2); m++) {
+				kdsl_mem mem = m ? KDSL_MEM_PSUM : KDSL_MEM_SBUF;
+				size_t ps = kdsl_rt_partition_stride(ra, mem);
+				fill(kdsl_rt_mem(ra, mem, NULL), ps, 128, junk, &x);
+				for (int p = 0; p < 128; p++)
+					memcpy(kdsl_rt_mem(rb, mem, NULL) + (size_t)p * ps, junk + (size_t)p * SPAN, SPAN);
+			}
+			ca = kdsl_neuron_nc_stream_shuffle(ra, &site, tile_of(ra, &a.dst), kdsl_ctile_of(
+			                                       kdsl_rt_mem(ra, a.src.mem, NULL) + a.src.off,
+			                                       kdsl_rt_partition_stride(ra, a.src.mem), a.src.pbytes, a.src.nparts,
+			                                       a.src.p0, a.src.np, a.src.foff, a.src.n, a.src.mem, a.src.dt),
+			                                   a.mask, 32);
+			cb = kdsl_neuron_nc_stream_shuffle_k(rb, &site, &a);
+			ck_assert_msg(ca == cb, "trial %d: codes %d and %d (%s | %s)", trial, ca, cb, kdsl_rt_last_error(ra),
+			              kdsl_rt_last_error(rb));
+			if (ca != KDSL_OK)
+				ck_assert_str_eq(kdsl_rt_last_error(ra), kdsl_rt_last_error(rb));
+			ok += ca == KDSL_OK;
+			failed += ca != KDSL_OK;
+			for (int p = 0; p < 128; p++) {
+				ck_assert_msg(!memcmp(kdsl_rt_mem(ra, KDSL_MEM_SBUF, NULL) + (size_t)p * kdsl_rt_partition_stride(ra, KDSL_MEM_SBUF),
+				                      kdsl_rt_mem(rb, KDSL_MEM_SBUF, NULL) + (size_t)p * kdsl_rt_partition_stride(rb, KDSL_MEM_SBUF), SPAN),
+				              "trial %d: sbuf partition %d differs", trial, p);
+				ck_assert_msg(!memcmp(kdsl_rt_mem(ra, KDSL_MEM_PSUM, NULL) + (size_t)p * kdsl_rt_partition_stride(ra, KDSL_MEM_PSUM),
+				                      kdsl_rt_mem(rb, KDSL_MEM_PSUM, NULL) + (size_t)p * kdsl_rt_partition_stride(rb, KDSL_MEM_PSUM), SPAN),
+				              "trial %d: psum partition %d differs", trial, p);
+			}
+		}
+	}
+	/* both kinds of call were made often (the draw is deterministic) */
+	ck_assert_msg(ok > 350 && failed > 250, "%d calls ran, %d failed", ok, failed);
+	free(junk);
+	kdsl_rt_destroy(ra);
+	kdsl_rt_destroy(rb);
+}
+END_TEST
+
+/* A kslot whose plans left the cache: operands A through the _k entry
+ * (kept in a kslot), then more distinct masks than the cache holds
+ * through the by-value entry (every plan entry refilled, no kslot
+ * touched), then A again, which must plan anew: the bytes match the
+ * by-value entry's on a twin runtime after each call. */
+START_TEST(shuffle_k_after_eviction)
+{
+	kdsl_rt *ra = kdsl_rt_create(KDSL_TARGET_NEURON), *rb = kdsl_rt_create(KDSL_TARGET_NEURON);
+	kdsl_rt *rts[2] = {ra, rb};
+	unsigned char *junk = malloc((size_t)128 * SPAN);
+	uint64_t x = 0xbb67ae8584caa73bull, y;
+	kdsl_shuf_args a;
+
+	ck_assert_ptr_nonnull(ra);
+	ck_assert_ptr_nonnull(rb);
+	ck_assert_ptr_nonnull(junk);
+	for (int i = 0; i < 32; i++)
+		a.mask[i] = 31 - i;
+	a.dst = rtile_of(KDSL_MEM_SBUF, 512, 0, 128, 32, KDSL_F32);
+	a.src = rtile_of(KDSL_MEM_SBUF, 0, 0, 128, 32, KDSL_F32);
+	for (int r = 0; r < 2; r++) {
+		y = x;
+		fill(kdsl_rt_mem(rts[r], KDSL_MEM_SBUF, NULL), kdsl_rt_partition_stride(rts[r], KDSL_MEM_SBUF), 128, junk, &y);
+	}
+	for (int step = 0; step < 3 + 10; step++) {
+		/* steps 0, 1 and the last: A; between them ten other masks */
+		int isa = step < 2 || step == 12;
+		kdsl_shuf_args o = a;
+		for (int i = 0; i < 32; i++)
+			o.mask[i] = (i + step) % 32;
+		for (int r = 0; r < 2; r++) {
+			const kdsl_shuf_args *c = isa ? &a : &o;
+			if (r == 1 && isa)
+				ck_assert_int_eq(kdsl_neuron_nc_stream_shuffle_k(rb, &site, c), KDSL_OK);
+			else
+				ck_assert_int_eq(kdsl_neuron_nc_stream_shuffle(rts[r], &site, tile_of(rts[r], &c->dst),
+				                                               kdsl_ctile_of(kdsl_rt_mem(rts[r], KDSL_MEM_SBUF, NULL),
+				                                                             kdsl_rt_partition_stride(rts[r], KDSL_MEM_SBUF),
+				                                                             128, 128, 0, 128, 0, 32, KDSL_MEM_SBUF,
+				                                                             KDSL_F32),
+				                                               c->mask, 32),
+				                 KDSL_OK);
+		}
+		for (int p = 0; p < 128; p++)
+			ck_assert_msg(!memcmp(kdsl_rt_mem(ra, KDSL_MEM_SBUF, NULL) + (size_t)p * kdsl_rt_partition_stride(ra, KDSL_MEM_SBUF),
+			                      kdsl_rt_mem(rb, KDSL_MEM_SBUF, NULL) + (size_t)p * kdsl_rt_partition_stride(rb, KDSL_MEM_SBUF), SPAN),
+			              "step %d: sbuf partition %d differs", step, p);
+		/* new bytes in src for the next step */
+		y = rnd(&x);
+		for (int r = 0; r < 2; r++) {
+			uint64_t z = y;
+			for (int p = 0; p < 128; p++)
+				for (int j = 0; j < 128; j += 8) {
+					uint64_t v = rnd(&z);
+					memcpy(kdsl_rt_mem(rts[r], KDSL_MEM_SBUF, NULL) + (size_t)p * kdsl_rt_partition_stride(rts[r], KDSL_MEM_SBUF) + j, &v, 8);
+				}
+		}
+	}
+	free(junk);
+	kdsl_rt_destroy(ra);
+	kdsl_rt_destroy(rb);
+}
+END_TEST
+
+/* The _k entry's own errors: operands it has no pointer for, each at
+ * its edge (the last byte of the memory is a place; one past is not). */
+START_TEST(shuffle_k_own_errors)
+{
+	kdsl_rt *rt = kdsl_rt_create(KDSL_TARGET_NEURON);
+	size_t bytes;
+	kdsl_shuf_args a;
+
+	ck_assert_ptr_nonnull(rt);
+	ck_assert_ptr_nonnull(kdsl_rt_mem(rt, KDSL_MEM_PSUM, &bytes));
+	for (int i = 0; i < 32; i++)
+		a.mask[i] = i;
+	a.dst = rtile_of(KDSL_MEM_SBUF, 0, 0, 128, 16, KDSL_F32);
+	a.src = rtile_of(KDSL_MEM_PSUM, bytes, 0, 128, 16, KDSL_F32);
+	ck_assert_int_eq(kdsl_neuron_nc_stream_shuffle_k(NULL, &site, &a), KDSL_ERR_ARG);
+	ck_assert_int_eq(kdsl_neuron_nc_stream_shuffle_k(rt, &site, NULL), KDSL_ERR_ARG);
+	ck_assert_ptr_nonnull(strstr(kdsl_rt_last_error(rt), "nc_stream_shuffle's operands are NULL"));
+	ck_assert_int_eq(kdsl_neuron_nc_stream_shuffle_k(rt, &site, &a), KDSL_ERR_ARG);
+	ck_assert_ptr_nonnull(strstr(kdsl_rt_last_error(rt), "src is not in this runtime's psum"));
+	/* inside the memory, past the tile's partitions: the tile checks' words */
+	a.src.off = bytes - 1;
+	ck_assert_int_eq(kdsl_neuron_nc_stream_shuffle_k(rt, &site, &a), KDSL_ERR_BOUNDS);
+	ck_assert_ptr_nonnull(strstr(kdsl_rt_last_error(rt), "src lies outside psum"));
+	a.src = rtile_of(KDSL_MEM_SBUF, 64, 0, 128, 16, KDSL_F32);
+	a.dst.mem = KDSL_MEM_HBM;
+	ck_assert_int_eq(kdsl_neuron_nc_stream_shuffle_k(rt, &site, &a), KDSL_ERR_ARG);
+	ck_assert_ptr_nonnull(strstr(kdsl_rt_last_error(rt), "dst must be in sbuf or psum, got hbm"));
+	a.dst.mem = KDSL_MEM_SBUF;
+	ck_assert_int_eq(kdsl_neuron_nc_stream_shuffle_k(rt, &site, &a), KDSL_OK);
+	kdsl_rt_destroy(rt);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("runtime_shuffle");
@@ -243,6 +486,9 @@ int main(void)
 	tcase_add_test(tc, shuffle_cache_against_reference);
 	tcase_add_test(tc, shuffle_long_rows);
 	tcase_add_test(tc, shuffle_cache_keeps_rules);
+	tcase_add_test(tc, shuffle_k_same_as_tiles);
+	tcase_add_test(tc, shuffle_k_after_eviction);
+	tcase_add_test(tc, shuffle_k_own_errors);
 	suite_add_tcase(s, tc);
 	return kd_check_run(s);
 }
