@@ -68,8 +68,9 @@ static const double af_exp2_tab[AF_N] = {
  * x = k ln2 / 64 + r with k = round(x * 64 / ln2), |k| <= 11081, so
  * |r| <= 0.0054153 (the product x * AF_NINVLN2 is rounded, by at most
  * 2^-39.6 for these k: k may be off by one only where |r| is at ln2 / 128
- * within that).  x - k * AF_LN2HI is exact (a multiple of 2^-38 below
- * 2^-7), so r's own error is below 2^-60 absolute.  e^x = 2^(k / 64) e^r
+ * within that).  x - k * AF_LN2HI is exact (x itself when k = 0, else
+ * |x| >= 2^-8, so x and k * AF_LN2HI are multiples of 2^-38 and so is
+ * their difference, below 2^-7), so r's own error is below 2^-60 absolute.  e^x = 2^(k / 64) e^r
  * = 2^m * T[j] * e^r with k = 64 m + j: T[j] from the table (within
  * 2^-53), e^r its Taylor polynomial of degree 4 by Horner: the truncation,
  * e^|r| |r|^5 / 5! against e^r >= e^-|r|, is below 2^-44.53 relative, and
