@@ -35,44 +35,67 @@
 enum { AF_BLOCK = 256 };                /* lanes per flag pass (a kernel chunk is 512) */
 #define AF_XMAX 120.0                   /* the clamp: see above */
 #define AF_DELTA 0x1p-36                /* the guard's relative width */
-#define AF_INVLN2 0x1.71547652b82fep0   /* 1 / ln 2 */
-/* Cody-Waite: ln 2 = AF_LN2HI + AF_LN2LO + 2^-86.1; AF_LN2HI has 32
- * significant bits, so k * AF_LN2HI is exact for |k| < 2^21 */
-#define AF_LN2HI 0x1.62e42feep-1
-#define AF_LN2LO 0x1.a39ef35793c76p-33
+#define AF_N 64                         /* table entries: e^x = 2^(k / AF_N) e^r */
+#define AF_NINVLN2 0x1.71547652b82fep6  /* AF_N / ln 2 */
+/* Cody-Waite: ln 2 / AF_N = AF_LN2HI + AF_LN2LO + 2^-92.1; AF_LN2HI has
+ * 32 significant bits, so k * AF_LN2HI is exact for |k| < 2^21 */
+#define AF_LN2HI 0x1.62e42feep-7
+#define AF_LN2LO 0x1.a39ef35793c76p-39
 #define AF_SHIFT 0x1.8p52   /* adding it rounds to an integer held in the low bits */
+/* 2^(j / 64) for j = 0..63, each the double nearest (from 60-digit
+ * decimal arithmetic): within 2^-53 relative */
+static const double af_exp2_tab[AF_N] = {
+	0x1.0000000000000p+0, 0x1.02c9a3e778061p+0, 0x1.059b0d3158574p+0, 0x1.0874518759bc8p+0,
+	0x1.0b5586cf9890fp+0, 0x1.0e3ec32d3d1a2p+0, 0x1.11301d0125b51p+0, 0x1.1429aaea92de0p+0,
+	0x1.172b83c7d517bp+0, 0x1.1a35beb6fcb75p+0, 0x1.1d4873168b9aap+0, 0x1.2063b88628cd6p+0,
+	0x1.2387a6e756238p+0, 0x1.26b4565e27cddp+0, 0x1.29e9df51fdee1p+0, 0x1.2d285a6e4030bp+0,
+	0x1.306fe0a31b715p+0, 0x1.33c08b26416ffp+0, 0x1.371a7373aa9cbp+0, 0x1.3a7db34e59ff7p+0,
+	0x1.3dea64c123422p+0, 0x1.4160a21f72e2ap+0, 0x1.44e086061892dp+0, 0x1.486a2b5c13cd0p+0,
+	0x1.4bfdad5362a27p+0, 0x1.4f9b2769d2ca7p+0, 0x1.5342b569d4f82p+0, 0x1.56f4736b527dap+0,
+	0x1.5ab07dd485429p+0, 0x1.5e76f15ad2148p+0, 0x1.6247eb03a5585p+0, 0x1.6623882552225p+0,
+	0x1.6a09e667f3bcdp+0, 0x1.6dfb23c651a2fp+0, 0x1.71f75e8ec5f74p+0, 0x1.75feb564267c9p+0,
+	0x1.7a11473eb0187p+0, 0x1.7e2f336cf4e62p+0, 0x1.82589994cce13p+0, 0x1.868d99b4492edp+0,
+	0x1.8ace5422aa0dbp+0, 0x1.8f1ae99157736p+0, 0x1.93737b0cdc5e5p+0, 0x1.97d829fde4e50p+0,
+	0x1.9c49182a3f090p+0, 0x1.a0c667b5de565p+0, 0x1.a5503b23e255dp+0, 0x1.a9e6b5579fdbfp+0,
+	0x1.ae89f995ad3adp+0, 0x1.b33a2b84f15fbp+0, 0x1.b7f76f2fb5e47p+0, 0x1.bcc1e904bc1d2p+0,
+	0x1.c199bdd85529cp+0, 0x1.c67f12e57d14bp+0, 0x1.cb720dcef9069p+0, 0x1.d072d4a07897cp+0,
+	0x1.d5818dcfba487p+0, 0x1.da9e603db3285p+0, 0x1.dfc97337b9b5fp+0, 0x1.e502ee78b3ff6p+0,
+	0x1.ea4afa2a490dap+0, 0x1.efa1bee615a27p+0, 0x1.f50765b6e4540p+0, 0x1.fa7c1819e90d8p+0,
+};
 #endif
 
-/* e^x in double for |x| <= AF_XMAX (no NaN), relative error under 2^-45.
- * x = k ln2 + r with k = round(x / ln2), |k| <= 174, so |r| <= 0.3466
- * (the product x * AF_INVLN2 is rounded: k may be off by one only where
- * |r| is at ln2 / 2 within 2^-44); r's own error is below 2^-60 absolute.
- * e^r is its Taylor polynomial of degree 11 by Horner: the truncation,
- * |r|^12 / 12! against e^r >= e^-|r|, is below 2^-46.6 relative, and the
- * 22 roundings of Horner's steps (condition number <= e^(2|r|) = 2) below
- * 44 * 2^-53 = 2^-47.5; together under 2^-46.  2^k is built in the
- * exponent field, and p * 2^k is exact (e^-120 is a normal double). */
+/* e^x in double for |x| <= AF_XMAX (no NaN), relative error under 2^-44.4.
+ * x = k ln2 / 64 + r with k = round(x * 64 / ln2), |k| <= 11081, so
+ * |r| <= 0.0054153 (the product x * AF_NINVLN2 is rounded, by at most
+ * 2^-39.6 for these k: k may be off by one only where |r| is at ln2 / 128
+ * within that).  x - k * AF_LN2HI is exact (x itself when k = 0, else
+ * |x| >= 2^-8, so x and k * AF_LN2HI are multiples of 2^-38 and so is
+ * their difference, below 2^-7), so r's own error is below 2^-60 absolute.  e^x = 2^(k / 64) e^r
+ * = 2^m * T[j] * e^r with k = 64 m + j: T[j] from the table (within
+ * 2^-53), e^r its Taylor polynomial of degree 4 by Horner: the truncation,
+ * e^|r| |r|^5 / 5! against e^r >= e^-|r|, is below 2^-44.53 relative, and
+ * the 8 roundings of Horner's steps (all but the last add round partial
+ * results under 0.006 of the result) plus the table's and the last
+ * product's under 11 * 2^-53 = 2^-49.5; together under 2^-44.4.  A table of 2^(j / 64)
+ * takes seven Horner steps off the degree-11 polynomial that |r| <= ln2 / 2
+ * needs: the polynomial's multiplies and adds are the loop's cost.  2^m
+ * joins T[j] in its exponent field, exact (e^-120 is a normal double). */
 static inline double KN(af_exp)(double x)
 {
-	double z = x * AF_INVLN2 + AF_SHIFT, kd = z - AF_SHIFT, r, p, s;
+	double z = x * AF_NINVLN2 + AF_SHIFT, kd = z - AF_SHIFT, r, p, s;
 	uint64_t zb, sb;
 
 	r = (x - kd * AF_LN2HI) - kd * AF_LN2LO;
-	p = 0x1.ae64567f544e4p-26;               /* 1/11! */
-	p = p * r + 0x1.27e4fb7789f5cp-22;       /* 1/10! */
-	p = p * r + 0x1.71de3a556c734p-19;       /* 1/9! */
-	p = p * r + 0x1.a01a01a01a01ap-16;       /* 1/8! */
-	p = p * r + 0x1.a01a01a01a01ap-13;       /* 1/7! */
-	p = p * r + 0x1.6c16c16c16c17p-10;       /* 1/6! */
-	p = p * r + 0x1.1111111111111p-7;        /* 1/5! */
-	p = p * r + 0x1.5555555555555p-5;        /* 1/4! */
+	p = 0x1.5555555555555p-5;                /* 1/4! */
 	p = p * r + 0x1.5555555555555p-3;        /* 1/3! */
 	p = p * r + 0.5;
 	p = p * r + 1.0;
 	p = p * r + 1.0;
-	/* z's low bits are k (two's complement); k + 1023 in 1..2046 */
+	/* z's low bits are k (two's complement): j its low 6 bits, and bits 6
+	 * to 17 m mod 2^12, which shifted to bit 52 adds m to the exponent */
 	memcpy(&zb, &z, 8);
-	sb = (zb + 1023u) << 52;
+	memcpy(&sb, &af_exp2_tab[zb & (AF_N - 1)], 8);
+	sb += (zb >> 6) << 52;
 	memcpy(&s, &sb, 8);
 	return p * s;
 }
@@ -177,9 +200,9 @@ static void KN(act_sigmoid)(float *restrict o, const float *restrict a, int64_t 
 /* tanh: odd, and rounding to f32 is symmetric, so a lane computes
  * tanh(a) for a = |x| clamped to AF_TANH_MAX and takes x's sign bit.
  * For a >= 2^-4, 1 - 2 / (e^2a + 1) with af_exp: e^2a, the sum and the
- * quotient q are within 2^-44.9 of theirs, and 1 - q turns q's error into
+ * quotient q are within 2^-44.3 of theirs, and 1 - q turns q's error into
  * at most q / (1 - q) <= 15.1 times as much relative to tanh(a) (at
- * a = 2^-4), plus one rounding: under 2^-41.  Below 2^-4, where that
+ * a = 2^-4), plus one rounding: under 2^-40.3.  Below 2^-4, where that
  * subtraction cancels, the odd Taylor polynomial through a^11 (truncation
  * under 2^-56, roundings under 2^-51).  libm's tanh is within 2 ulps, so
  * the guard's 2^-36 holds as for exp.  tanh(20) rounds to 1.0f (so does
