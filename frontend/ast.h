@@ -75,7 +75,13 @@ typedef struct {
 	int n;
 } KdNodeList;
 
-/* The ints sit together, so no padding: a big kernel has millions of nodes. */
+/* The ints sit together, so no padding: a big kernel has millions of
+ * nodes (~7 a line), alive until lowering ends, and their pages are most
+ * of a compilation's peak memory.  A type node never holds a value and a
+ * value never holds a type's fields, so the two share their storage (an
+ * anonymous union: the fields keep their names); the arena's memory is
+ * zeroed, so the unused side reads 0 until a field of the node's own kind
+ * is set.  The walkers that visit every kind read a..d and list only. */
 struct KdNode {
 	KdNodeKind kind;
 	KdSpan span;                  /* the whole construct */
@@ -85,30 +91,47 @@ struct KdNode {
 	int height;                   /* expression tree height (leaves 0); the
 	                               * parser bounds it so later passes may recurse */
 	int is_const;                 /* sema: expression folded to cval/fcval */
-	KdDtype dtype;                /* N_TYPE (see below) */
-	int lanes, maskbits;          /* N_TYPE (see below) */
-	KdSpan space_span;            /* N_TYPE (see below) */
+	KdDtype dtype;                /* N_TYPE (see below; here it fills the padding) */
 	const char *name;
-	int64_t ival;
-	double fval;
 	KdNode *a, *b, *c, *d;
 	KdNodeList list;
-	KdNode *type;                 /* N_TYPE for N_PARAM, N_LET, N_CAST */
-
-	/* N_TYPE: space (NULL for scalar/vector types), dtype, vector lanes
-	 * (0: scalar), mask element bits (bool8x8 -> 8; 0: not a mask),
-	 * list: dims, list2: block dims (blocked tensors). */
-	const char *space;
-	KdNodeList list2;
 
 	/* filled in by sema */
 	KdType *ty;                   /* type of an expression or declaration */
 	KdSym *sym;                   /* N_IDENT, N_LET, N_PARAM, N_FOR: the declaration */
-	int64_t cval;
-	double fcval;
-	const void *opdesc;           /* N_CALL: the KdOpDesc it resolved to */
-	KdNode **bound;               /* N_CALL: argument per op parameter (NULL: default) */
+
+	union {
+		/* N_TYPE: space (NULL for scalar/vector types), dtype, vector
+		 * lanes (0: scalar), mask element bits (bool8x8 -> 8; 0: not a
+		 * mask), list: dims, list2: block dims (blocked tensors). */
+		struct {
+			int lanes, maskbits;
+			KdSpan space_span;
+			const char *space;
+			KdNodeList list2;
+		};
+		/* every other kind */
+		struct {
+			/* a literal's value is its folded value: sema sets cval
+			 * (fcval) of an N_INT or N_BOOL (N_FLOAT) to ival (fval) */
+			union {
+				int64_t ival;     /* N_INT, N_BOOL: the literal */
+				int64_t cval;     /* sema: the folded value */
+			};
+			union {
+				double fval;      /* N_FLOAT: the literal */
+				double fcval;
+			};
+			KdNode *type;         /* N_TYPE for N_PARAM, N_LET, N_CAST */
+			const void *opdesc;   /* N_CALL: the KdOpDesc it resolved to */
+			KdNode **bound;       /* N_CALL: argument per op parameter (NULL: default) */
+		};
+	};
 };
+
+/* A type node's fields must not outgrow the value's, or every node pays
+ * for them (see above). */
+_Static_assert(sizeof(KdNode) <= 152, "KdNode grew: a million-line kernel holds ~7M of them");
 
 /* Builders used by the grammar actions. */
 KdNode *kd_node(KdArena *a, KdNodeKind k, KdSpan span);
