@@ -8,10 +8,7 @@
  * then each V-byte vector of the row is selected from src and dst under
  * that mask (one vpblendvb with AVX2, an and-or elsewhere); the last
  * n % lanes elements of a row go through the scalar form of the same
- * formula.  A row whose predicates are all zero, or all nonzero, is
- * neither read nor blended: it is skipped, or src's row is copied
- * (row_kind: masks that cover whole partitions cost no dst traffic).
- * Each kernel exists three times: 16-byte vectors (SSE2, the
+ * formula.  Each kernel exists three times: 16-byte vectors (SSE2, the
  * x86-64 floor, and whatever any other target makes of them) and, on x86
  * with GCC or clang, 32-byte vectors in a target("avx2") clone and
  * 64-byte ones in a target("avx512f,avx512bw,avx512vl") clone.
@@ -122,59 +119,8 @@ enum { PF_MIN_BYTES = 512 << 10 };
 		memcpy(d + (i) * (W / 8), &y_, sizeof y_);                                               \
 	}
 
-/* What a predicate row says as a whole.  ROW_KEEP: every predicate is
- * zero (dst keeps the row); ROW_TAKE: every one is nonzero (the row is
- * src's); ROW_MIXED: both occur.  Under reverse_pred the first two swap
- * (an xor with ROW_FLIP). */
-enum { ROW_MIXED = 0, ROW_KEEP = 1, ROW_TAKE = 2, ROW_FLIP = ROW_KEEP ^ ROW_TAKE };
-
-/* NONE16(k): whether no bit of the 16-byte vector k is set (any bit:
- * pmovmskb would see only each byte's top one). */
-typedef uint64_t kdsl_blend_q2 __attribute__((vector_size(16)));
-#define NONE16(k) ((((kdsl_blend_q2)(k))[0] | ((kdsl_blend_q2)(k))[1]) == 0)
-
-/* row_kind_P(q, n): the ROW_ kind of the n P-bit predicates at q, for
- * the kernels to skip a row the predicate leaves to dst (no src or dst
- * traffic: a masked-off partition) and to copy a row it gives to src
- * whole (memcpy's loop, no blend).  It stops at the first 64 bytes that
- * hold both a zero and a nonzero predicate, so an element-wise mask (the
- * common case) costs one 64-byte look per row; a uniform row is read
- * once more, from L1, where its blend would have read it anyway. */
-#define ROW_KIND(P)                                                                              \
-	static inline __attribute__((always_inline)) int row_kind_##P(const unsigned char *q, int64_t n) \
-	{                                                                                            \
-		typedef uint##P##_t pvec __attribute__((vector_size(16)));                               \
-		const int64_t L = 16 / (P / 8);                                                          \
-		pvec zero = {0}, set = {0};   /* lanes that saw a zero; the or of the predicates */     \
-		int64_t j = 0;                                                                           \
-		int seen;                                                                                \
-		for (; j + 4 * L <= n; j += 4 * L) {                                                     \
-			pvec p0, p1, p2, p3;                                                                 \
-			__builtin_prefetch(q + (size_t)j * (P / 8) + 512);   /* a uniform row reads on */   \
-			memcpy(&p0, q + (size_t)j * (P / 8), 16);                                            \
-			memcpy(&p1, q + (size_t)j * (P / 8) + 16, 16);                                       \
-			memcpy(&p2, q + (size_t)j * (P / 8) + 32, 16);                                       \
-			memcpy(&p3, q + (size_t)j * (P / 8) + 48, 16);                                       \
-			zero |= (pvec)((p0 == 0) | (p1 == 0) | (p2 == 0) | (p3 == 0));                       \
-			set |= p0 | p1 | p2 | p3;                                                            \
-			if (!NONE16(zero) && !NONE16(set))                                                   \
-				return ROW_MIXED;                                                                \
-		}                                                                                        \
-		seen = (NONE16(zero) ? 0 : ROW_KEEP) | (NONE16(set) ? 0 : ROW_TAKE);                     \
-		for (; j < n && seen != ROW_FLIP; j++) {                                                 \
-			uint##P##_t x;                                                                       \
-			memcpy(&x, q + (size_t)j * (P / 8), sizeof x);                                       \
-			seen |= x ? ROW_TAKE : ROW_KEEP;                                                     \
-		}                                                                                        \
-		return seen == ROW_FLIP ? ROW_MIXED : seen ? seen : ROW_KEEP;                            \
-	}
-ROW_KIND(8)
-ROW_KIND(16)
-ROW_KIND(32)
-
-/* A kernel, after its NAME_dvec type and NAME_keep: each row skipped or
- * copied when row_kind finds it uniform, else blended in steps of 64
- * data bytes (one line: the prefetch's unit), then of one vector, then
+/* A kernel, after its NAME_dvec type and NAME_keep: the rows in steps of
+ * 64 data bytes (one line: the prefetch's unit), then of one vector, then
  * the scalar tail; NAME dispatches on the polarity to the two copies of
  * NAME_rows. */
 #define KERNEL(NAME, ATTR, V, W, P)                                                              \
@@ -185,18 +131,6 @@ ROW_KIND(32)
 		typedef NAME##_dvec dvec;                                                                \
 		const int64_t L = 8 * V / W, L64 = 8 * 64 / W;                                           \
 		ROWS_OPEN(W / 8, P / 8)                                                                  \
-		switch (row_kind_##P(pr, n) ^ (rev ? ROW_FLIP : 0)) {                                    \
-		case ROW_KEEP:   /* dst keeps the row: src and dst are not touched */                   \
-			continue;                                                                            \
-		case ROW_TAKE:   /* src's row as it is, without reading dst */                          \
-			for (; j + L64 <= n; j += L64) {                                                     \
-				if (pf)                                                                          \
-					PREFETCH_AHEAD(W / 8, P / 8)                                                 \
-				memcpy(d + j * (W / 8), s + j * (W / 8), 64);                                    \
-			}                                                                                    \
-			memcpy(d + j * (W / 8), s + j * (W / 8), (size_t)(n - j) * (W / 8));                 \
-			continue;                                                                            \
-		}                                                                                        \
 		for (; j + L64 <= n; j += L64) {                                                         \
 			if (pf)                                                                              \
 				PREFETCH_AHEAD(W / 8, P / 8)                                                     \

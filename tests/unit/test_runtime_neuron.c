@@ -657,81 +657,6 @@ START_TEST(predicated_large_against_reference)
 }
 END_TEST
 
-/* Predicate rows that are uniform, or nearly: the blend kernels skip a
- * row whose predicates all leave dst alone and copy one whose
- * predicates all take src (neuron_blend.c's row_kind), so each row of
- * these tiles is all zero, all nonzero (values whose set bits are only
- * a lane's top or low byte, as well as random ones), uniform but for
- * one element (the first, the last, in the 64-byte scan or the tail
- * after it), or random.  Rows of 1 to 1200 elements on up to 128
- * partitions (so the larger tiles take the prefetching loop), every
- * element width with every predicate width, both polarities, a tile or
- * an f32 scalar src, against the op's definition.  The first 16 KiB of
- * every partition is compared.  Run under each KDSL_ISA. */
-START_TEST(predicated_uniform_rows_against_reference)
-{
-	enum { SPAN = 16 << 10, REGION = 4800, SOFF = 5120, DOFF = 10240 };
-	static const kdsl_dtype dts[] = {KDSL_U8, KDSL_F16, KDSL_F32, KDSL_I64};
-	static const kdsl_dtype pts[] = {KDSL_U8, KDSL_U16, KDSL_U32};
-	unsigned char *base = kdsl_rt_mem(rt, KDSL_MEM_SBUF, NULL), *want = malloc((size_t)128 * SPAN);
-	size_t ps = kdsl_rt_partition_stride(rt, KDSL_MEM_SBUF);
-	uint64_t x = 0x6a09e667f3bcc908ull;
-	const float scalar = 2.5f;
-
-	ck_assert_ptr_nonnull(want);
-	for (int trial = 0; trial < 60; trial++) {
-		kdsl_dtype dt = dts[rnd(&x) % 4], pt = pts[rnd(&x) % 3];
-		size_t sz = kdsl_dtype_size(dt), psz = kdsl_dtype_size(pt), wide = sz > psz ? sz : psz;
-		int64_t nmax = (int64_t)(REGION / wide), np = trial % 3 ? 128 : 1 + (int64_t)(rnd(&x) % 128);
-		int64_t n = trial % 2 ? nmax - (int64_t)(rnd(&x) % 64) : 1 + (int64_t)(rnd(&x) % 300);
-		int rev = (int)(rnd(&x) & 1), scal = dt == KDSL_F32 && rnd(&x) % 4 == 0;
-		unsigned char one[8];
-
-		memcpy(one, &scalar, 4);
-		for (size_t i = 0; i < (size_t)128 * SPAN; i += 8) {
-			uint64_t v = rnd(&x);
-			memcpy(want + i, &v, 8);
-		}
-		for (int64_t p = 0; p < np; p++) {
-			int kind = (int)(rnd(&x) % 5);   /* 0 zero, 1 set, 2 zero but one, 3 set but one, 4 random */
-			int64_t odd = rnd(&x) % 3 == 0 ? 0 : rnd(&x) % 3 == 0 ? n - 1 : (int64_t)(rnd(&x) % (uint64_t)n);
-			for (int64_t j = 0; j < n; j++) {
-				uint64_t r = rnd(&x);
-				/* a set lane: its top byte, its low byte or random bits */
-				uint32_t set = r % 3 == 0 ? 0x80u << (8 * (psz - 1)) : r % 3 == 1 ? 0x01u : (uint32_t)(r >> 8) | 1u;
-				int on = kind == 1 || kind == 3 ? 1 : kind == 4 ? (int)(r >> 40) & 1 : 0;
-				if (kind >= 2 && kind <= 3 && j == odd)
-					on = !on;
-				uint32_t v = on ? set : 0;
-				memcpy(want + (size_t)p * SPAN + (size_t)j * psz, &v, psz);
-			}
-		}
-		for (int p = 0; p < 128; p++)
-			memcpy(base + (size_t)p * ps, want + (size_t)p * SPAN, SPAN);
-		for (int64_t p = 0; p < np; p++)
-			for (int64_t j = 0; j < n; j++) {
-				const unsigned char *pb = want + (size_t)p * SPAN + (size_t)j * psz;
-				int on = 0;
-				for (size_t k = 0; k < psz; k++)
-					on |= pb[k] != 0;
-				if (on != rev)
-					memcpy(want + (size_t)p * SPAN + DOFF + (size_t)j * sz,
-					       scal ? one : want + (size_t)p * SPAN + SOFF + (size_t)j * sz, sz);
-			}
-		kdsl_tile q = tile(KDSL_MEM_SBUF, 0, np, n, pt), sv = tile(KDSL_MEM_SBUF, SOFF, np, n, dt);
-		kdsl_tile d = tile(KDSL_MEM_SBUF, DOFF, np, n, dt);
-		ck_assert_msg(kdsl_neuron_tensor_copy_predicated(rt, &site, scal ? kdsl_ctile_none() : ct(sv), scalar, d,
-		                                                 ct(q), 1, 0, rev) == KDSL_OK,
-		              "trial %d: %s", trial, kdsl_rt_last_error(rt));
-		for (int p = 0; p < 128; p++)
-			ck_assert_msg(!memcmp(base + (size_t)p * ps, want + (size_t)p * SPAN, SPAN),
-			              "trial %d (%s data, %s predicate, np %lld, n %lld, rev %d, scalar %d): partition %d differs",
-			              trial, kdsl_dtype_name(dt), kdsl_dtype_name(pt), (long long)np, (long long)n, rev, scal, p);
-	}
-	free(want);
-}
-END_TEST
-
 START_TEST(predicated_scalar_cast_and_rules)
 {
 	kdsl_tile d = tile(KDSL_MEM_SBUF, 0, 2, 70, KDSL_F32), h = tile(KDSL_MEM_SBUF, 1024, 2, 70, KDSL_F16);
@@ -1184,7 +1109,6 @@ int main(void)
 	tcase_add_test(tc, predicated_blend);
 	tcase_add_test(tc, predicated_random_against_reference);
 	tcase_add_test(tc, predicated_large_against_reference);
-	tcase_add_test(tc, predicated_uniform_rows_against_reference);
 	tcase_add_test(tc, predicated_scalar_cast_and_rules);
 	tcase_add_test(tc, matmul_accumulates);
 	tcase_add_test(tc, transpose_bits_and_rules);
