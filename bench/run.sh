@@ -155,20 +155,20 @@ done < "$wk/check"
 kernel_ns() {
 	"$@" --quiet --repeat "$repeat" < /dev/null | sed -n 's/.*median \([0-9]*\) ns.*/\1/p' | tail -1
 }
-# kdsl's nc_matmul may use as many threads as OpenBLAS does for numpy
-# (OPENBLAS_NUM_THREADS, else one per core): KDSL_THREADS for every kdsl
-# run below; the kernels with a matmul also run on 1 thread ("O1t1").
+# kdsl as it runs by default, on one thread (KDSL_THREADS unset); the
+# kernels with a matmul also with as many nc_matmul threads as OpenBLAS
+# uses for numpy (OPENBLAS_NUM_THREADS, else one per core): "O1tN".
 threads=${OPENBLAS_NUM_THREADS:-$(nproc)}
 r=1
 while [ $r -le "$procs" ]; do
 	while read -r name path kern args; do
 		for lvl in O0 O1; do
 			# shellcheck disable=SC2086
-			echo "$r $name $lvl $(KDSL_THREADS=$threads kernel_ns "$wk/$name/$lvl/kernel" --kernel "$kern" $args)" >> "$wk/times"
+			echo "$r $name $lvl $(env -u KDSL_THREADS kernel_ns "$wk/$name/$lvl/kernel" --kernel "$kern" $args)" >> "$wk/times"
 		done
 		if grep -q nc_matmul "$path"; then
 			# shellcheck disable=SC2086
-			echo "$r $name O1t1 $(KDSL_THREADS=1 kernel_ns "$wk/$name/O1/kernel" --kernel "$kern" $args)" >> "$wk/times"
+			echo "$r $name O1tN $(KDSL_THREADS=$threads kernel_ns "$wk/$name/O1/kernel" --kernel "$kern" $args)" >> "$wk/times"
 		fi
 	done < "$wk/list"
 	env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE "$py" bench/whole_kernels.py time $quick |
@@ -181,8 +181,8 @@ echo "Rounds: $procs, each running every kernel in one process per level (its me
 echo "calls after one untimed; the harness resets the tensors between calls, untimed) and numpy"
 echo "in one process (its median of batches of about 1 ms); the figures are the median of the"
 echo "rounds, \"rounds\" the range of the rounds' figures. Ratios are time / time. kdsl ran"
-echo "with KDSL_THREADS=$threads, the threads OpenBLAS uses (only nc_matmul uses them); the kernels"
-echo "with a matmul also ran on 1 thread (\"1 thread\": the same rounds, the median)."
+echo "on 1 thread, its default; the kernels with a matmul also ran with KDSL_THREADS=$threads, the"
+echo "threads OpenBLAS uses (\"$threads threads\": nc_matmul's column split; the same rounds, the median)."
 echo
 "$py" bench/whole_kernels.py table "$wk/times"
 echo "<!-- /bench:whole -->"
