@@ -164,11 +164,11 @@ while [ $r -le "$procs" ]; do
 	while read -r name path kern args; do
 		for lvl in O0 O1; do
 			# shellcheck disable=SC2086
-			echo "$r $name $lvl $(env -u KDSL_THREADS kernel_ns "$wk/$name/$lvl/kernel" --kernel "$kern" $args)" >> "$wk/times"
+			echo "$r $name $lvl $(kernel_ns env -u KDSL_THREADS "$wk/$name/$lvl/kernel" --kernel "$kern" $args)" >> "$wk/times"
 		done
 		if grep -q nc_matmul "$path"; then
 			# shellcheck disable=SC2086
-			echo "$r $name O1tN $(KDSL_THREADS=$threads kernel_ns "$wk/$name/O1/kernel" --kernel "$kern" $args)" >> "$wk/times"
+			echo "$r $name O1tN $(kernel_ns env KDSL_THREADS="$threads" "$wk/$name/O1/kernel" --kernel "$kern" $args)" >> "$wk/times"
 		fi
 	done < "$wk/list"
 	env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE "$py" bench/whole_kernels.py time $quick |

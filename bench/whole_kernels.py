@@ -695,6 +695,8 @@ def cmd_table(path):
             if f[5] != "-":
                 mc.setdefault(name, []).append(float(f[5]))
     names = [n for n in KERNELS if (n, "O1") in t]
+    if not names:
+        sys.exit("whole_kernels.py: no kdsl times in %s (did every kernel run fail?)" % path)
     nthr = os.environ.get("OPENBLAS_NUM_THREADS") or str(os.cpu_count())
     print("| kernel | kdsl -O1 ns | rounds | numpy ns | rounds | kdsl / numpy | kdsl at least as fast | outputs "
           f"| {nthr} threads ns | {nthr} threads / numpy |")
