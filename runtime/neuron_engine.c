@@ -691,12 +691,18 @@ void kdsl_engine_matmul(kdsl_isa isa, kdsl_eng_rows d, kdsl_eng_rows st, kdsl_en
 	 * psum, which never overlaps them (sbuf). */
 	const unsigned char *a = mm_rows(k, st, K, M, ca, &lda), *b = mm_rows(k, mv, K, N, cb, &ldb);
 	int parts = mm_parts(K, M, N, threads);
-	/* columns per part, a multiple of MM_SPLIT_ALIGN (the last takes the rest) */
-	int64_t per = (N / parts) & ~(int64_t)(MM_SPLIT_ALIGN - 1);
+	int64_t per;
 	mm_part part[KDSL_RT_MAX_THREADS];
 	pthread_t tid[KDSL_RT_MAX_THREADS];
-	int started[KDSL_RT_MAX_THREADS] = { 0 };
+	int started[KDSL_RT_MAX_THREADS];
 
+	if (parts == 1) {   /* the common case: no part table */
+		k->matmul((unsigned char *)(uintptr_t)d.p, d.ps, a, lda, b, ldb, K, M, N, accumulate, edges,
+		          edges + K * KDSL_ENG_MM_MAX_MR);
+		return;
+	}
+	/* columns per part, a multiple of MM_SPLIT_ALIGN (the last takes the rest) */
+	per = (N / parts) & ~(int64_t)(MM_SPLIT_ALIGN - 1);
 	for (int i = 0; i < parts; i++) {
 		int64_t n0 = i * per;
 		float *ea = edges + (size_t)i * KDSL_ENG_MM_EDGE;

@@ -849,24 +849,23 @@ END_TEST
 /* The header's kernels as this file's plain code: libm's bytes too. */
 START_TEST(fast_act_plain_build)
 {
+	static const struct {
+		void (*fn)(float *restrict, const float *restrict, int64_t);
+		int64_t act;
+		const char *name;
+	} fns[] = {{t_act_exp, KDSL_ACT_EXP, "exp"}, {t_act_sigmoid, KDSL_ACT_SIGMOID, "sigmoid"},
+	           {t_act_tanh, KDSL_ACT_TANH, "tanh"}, {t_act_log, KDSL_ACT_LOG, "log"}};
 	static float x[4096], o[4096];
 
 	for (uint32_t i = 0; i < 4096; i++) {
 		uint32_t u = i * 0x100801u;
 		memcpy(x + i, &u, 4);
 	}
-	t_act_exp(o, x, 4096);
-	for (int i = 0; i < 4096; i++)
-		ck_assert_msg(!memcmp(o + i, &(float){ref_act(KDSL_ACT_EXP, x[i])}, 4), "exp lane %d", i);
-	t_act_sigmoid(o, x, 4096);
-	for (int i = 0; i < 4096; i++)
-		ck_assert_msg(!memcmp(o + i, &(float){ref_act(KDSL_ACT_SIGMOID, x[i])}, 4), "sigmoid lane %d", i);
-	t_act_tanh(o, x, 4096);
-	for (int i = 0; i < 4096; i++)
-		ck_assert_msg(!memcmp(o + i, &(float){ref_act(KDSL_ACT_TANH, x[i])}, 4), "tanh lane %d", i);
-	t_act_log(o, x, 4096);
-	for (int i = 0; i < 4096; i++)
-		ck_assert_msg(!memcmp(o + i, &(float){ref_act(KDSL_ACT_LOG, x[i])}, 4), "log lane %d", i);
+	for (size_t f = 0; f < sizeof fns / sizeof fns[0]; f++) {
+		fns[f].fn(o, x, 4096);
+		for (int i = 0; i < 4096; i++)
+			ck_assert_msg(!memcmp(o + i, &(float){ref_act(fns[f].act, x[i])}, 4), "%s lane %d", fns[f].name, i);
+	}
 }
 END_TEST
 
