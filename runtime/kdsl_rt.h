@@ -134,8 +134,9 @@ KDSL_API int kdsl_rt_null_param(kdsl_rt *rt, const char *kernel, const char *par
  * not depend on the count.  1 (the default) starts no thread;
  * kdsl_rt_create takes the count from the environment's KDSL_THREADS
  * when it is 1..KDSL_RT_MAX_THREADS (another value is named on stderr and
- * ignored).  The threads live for one op call; the runtime is still used
- * by one thread at a time. */
+ * ignored).  The workers start at the first matmul that splits and stay
+ * until kdsl_rt_destroy or a new count (docs/language.md, "Threads");
+ * the runtime is still used by one thread at a time. */
 enum { KDSL_RT_MAX_THREADS = 64 };
 /* Sets the count: KDSL_ERR_ARG for a NULL runtime or n outside
  * 1..KDSL_RT_MAX_THREADS (the count is then unchanged). */

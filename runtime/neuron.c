@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "neuron_engine.h"
+#include "pool.h"
 #include "rt_internal.h"
 
 /* A checked view: the first viewed element of partition p0, the bytes
@@ -974,13 +975,16 @@ int kdsl_neuron_nc_matmul(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kds
 	/* one scratch area per runtime, allocated at the first matmul */
 	if (!rt->eng_scratch && !(rt->eng_scratch = malloc(sizeof(float) * kdsl_engine_matmul_scratch(rt->threads))))
 		return kdsl_rt_fail(rt, site, KDSL_ERR_NOMEM, "out of memory");
+	/* the workers, kept from here to kdsl_rt_destroy (or a new count) */
+	if (rt->threads > 1 && !rt->pool && !(rt->pool = kdsl_pool_create(rt->threads - 1)))
+		return kdsl_rt_fail(rt, site, KDSL_ERR_NOMEM, "out of memory");
 	if ((rc = ap_src(rt, site, &st, &ps)) || (rc = ap_src(rt, site, &mv, &pm)) ||
 	    (rc = ap_dst(rt, site, &d, &orig, &dbuf))) {
 		free(ps), free(pm);
 		return rc;
 	}
 	kdsl_engine_matmul(rt->isa, eng_rows(&d), eng_rows(&st), eng_rows(&mv), K, M, N, accumulate != 0,
-	                   rt->eng_scratch, rt->threads);
+	                   rt->eng_scratch, rt->threads, rt->pool);
 	ap_done(&orig, &d, dbuf);
 	free(ps);
 	free(pm);

@@ -14,12 +14,12 @@
  * -ffp-contract=off (no fused multiply-add: every isa rounds each product
  * and each sum, so all give the same bytes). */
 #include <math.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "f16_lane.h"
 #include "neuron_engine.h"
+#include "pool.h"
 
 #if defined(__GNUC__) && !defined(__clang__) && (defined(__x86_64__) || defined(__i386__))
 #define KDSL_ENG_X86 1
@@ -653,17 +653,17 @@ typedef struct {
 	float *ea, *eb;
 } mm_part;
 
-static void *mm_part_run(void *arg)
+/* Part i of the parts table arg (kdsl_pool_run's fn). */
+static void mm_part_run(void *arg, int i)
 {
-	const mm_part *p = arg;
+	const mm_part *p = (const mm_part *)arg + i;
 
 	p->fn(p->d, p->ds, p->a, p->lda, p->b, p->ldb, p->K, p->M, p->N, p->accumulate, p->ea, p->eb);
-	return NULL;
 }
 
 /* A product of fewer multiply-adds than this stays on one thread: below
- * it, starting and joining a thread (some 10-30 us) costs about what a
- * second core saves. */
+ * it, handing a part to a worker (a few microseconds when it spins, tens
+ * when it must be woken) costs about what a second core saves. */
 enum { MM_SPLIT_MIN = 1 << 22, MM_SPLIT_ALIGN = 32 };
 
 /* How many threads share N columns of a K x M x N product: at most
@@ -680,7 +680,8 @@ static int mm_parts(int64_t K, int64_t M, int64_t N, int threads)
 }
 
 void kdsl_engine_matmul(kdsl_isa isa, kdsl_eng_rows d, kdsl_eng_rows st, kdsl_eng_rows mv, int64_t K,
-                        int64_t M, int64_t N, int accumulate, float *scratch, int threads)
+                        int64_t M, int64_t N, int accumulate, float *scratch, int threads,
+                        struct kdsl_pool *pool)
 {
 	const eng_kernels *k = select_kernels(isa);
 	/* the converted inputs, then each part's edge blocks on a 64-byte boundary */
@@ -693,8 +694,6 @@ void kdsl_engine_matmul(kdsl_isa isa, kdsl_eng_rows d, kdsl_eng_rows st, kdsl_en
 	int parts = mm_parts(K, M, N, threads);
 	int64_t per;
 	mm_part part[KDSL_RT_MAX_THREADS];
-	pthread_t tid[KDSL_RT_MAX_THREADS];
-	int started[KDSL_RT_MAX_THREADS];
 
 	if (parts == 1) {   /* the common case: no part table */
 		k->matmul((unsigned char *)(uintptr_t)d.p, d.ps, a, lda, b, ldb, K, M, N, accumulate, edges,
@@ -710,15 +709,7 @@ void kdsl_engine_matmul(kdsl_isa isa, kdsl_eng_rows d, kdsl_eng_rows st, kdsl_en
 		part[i] = (mm_part){ k->matmul, (unsigned char *)(uintptr_t)d.p + n0 * 4, a, b + n0 * 4, d.ps, lda, ldb,
 		                     K, M, i == parts - 1 ? N - n0 : per, accumulate, ea, ea + K * KDSL_ENG_MM_MAX_MR };
 	}
-	/* the other parts on threads of their own (a part whose thread cannot
-	 * start runs here, after part 0: the same bytes either way) */
-	for (int i = 1; i < parts; i++)
-		started[i] = pthread_create(&tid[i], NULL, mm_part_run, &part[i]) == 0;
-	mm_part_run(&part[0]);
-	for (int i = 1; i < parts; i++) {
-		if (started[i])
-			pthread_join(tid[i], NULL);
-		else
-			mm_part_run(&part[i]);
-	}
+	/* the parts on the pool's workers and this thread, whichever is free
+	 * (with no pool, here in turn): the same bytes either way */
+	kdsl_pool_run(pool, parts, mm_part_run, part);
 }

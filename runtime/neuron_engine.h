@@ -97,9 +97,11 @@ static inline size_t kdsl_engine_matmul_scratch(int threads)
  * multiply-add; K rows of st (M elements) and of mv (N elements).
  * scratch holds kdsl_engine_matmul_scratch(threads) floats.  With
  * threads > 1 a large enough product is split by columns of dst over
- * that many threads (the caller's among them), each column computed as
- * by one thread, so the bytes do not depend on threads. */
+ * that many threads (the caller's and pool's workers, pool.h; with pool
+ * NULL the parts run here in turn), each column computed as by one
+ * thread, so the bytes do not depend on threads. */
 void kdsl_engine_matmul(kdsl_isa isa, kdsl_eng_rows dst, kdsl_eng_rows st, kdsl_eng_rows mv, int64_t K,
-                        int64_t M, int64_t N, int accumulate, float *scratch, int threads);
+                        int64_t M, int64_t N, int accumulate, float *scratch, int threads,
+                        struct kdsl_pool *pool);
 
 #endif

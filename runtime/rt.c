@@ -13,6 +13,7 @@
 #include <sys/mman.h>
 #endif
 
+#include "pool.h"
 #include "rt_internal.h"
 
 /* Every memory starts KDSL_HOST_MEM_ALIGN (64-byte) aligned, so a buffer
@@ -175,6 +176,8 @@ int kdsl_rt_set_threads(kdsl_rt *rt, int n)
 		 * matmul allocates it for the new count */
 		free(rt->eng_scratch);
 		rt->eng_scratch = NULL;
+		kdsl_pool_destroy(rt->pool);
+		rt->pool = NULL;
 		rt->threads = n;
 	}
 	return KDSL_OK;
@@ -196,6 +199,7 @@ void kdsl_rt_destroy(kdsl_rt *rt)
 		free(rt->shadow[i]);
 	}
 	free(rt->eng_scratch);
+	kdsl_pool_destroy(rt->pool);
 	free(rt);
 }
 

@@ -36,6 +36,8 @@ struct kdsl_rt {
 	size_t part_stride[KDSL_NMEM];   /* host bytes from one partition to the next */
 	size_t nparts[KDSL_NMEM];        /* partitions (1 when not partitioned) */
 	int threads;                     /* nc_matmul's (kdsl_rt_set_threads) */
+	struct kdsl_pool *pool;          /* its threads - 1 workers, started by the
+	                                    first matmul that splits (pool.h) */
 	float *eng_scratch;              /* nc_matmul's converted inputs and edge blocks
 	                                    (kdsl_engine_matmul_scratch(threads) floats),
 	                                    allocated by the first matmul so no call mallocs */
