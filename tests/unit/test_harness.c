@@ -12,6 +12,7 @@
 
 #include "kdsl_harness.h"
 #include "../check_run.h"
+#include "capture.h"
 
 static const kdsl_site MOVE = {"t.k", 3, 5, "data_move"};
 static const kdsl_site ADD = {"t.k", 4, 5, "vec_add"};
@@ -107,62 +108,21 @@ static const kdsl_kernel_info WRAP[1] = {
 
 /* ---- running the harness with captured output ---- */
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *s;
-	long n;
-
-	ck_assert_ptr_nonnull(f);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	s = calloc((size_t)n + 1, 1);
-	ck_assert_uint_eq(fread(s, 1, (size_t)n, f), (size_t)n);
-	fclose(f);
-	return s;
-}
-
 static char out_text[1 << 16], err_text[1 << 16];
 
 /* Runs kdsl_harness_main(argv...) with stdout and stderr captured. */
 static int run(const kdsl_kernel_info *k, int nk, ...)
 {
-	char *argv[32], outp[] = "/tmp/kdsl-h-out-XXXXXX", errp[] = "/tmp/kdsl-h-err-XXXXXX", *s;
-	int argc = 0, fo = mkstemp(outp), fe = mkstemp(errp), so, se, rc;
+	char *argv[32];
+	int argc = 0;
 	va_list ap;
 
-	ck_assert_int_ge(fo, 0);
-	ck_assert_int_ge(fe, 0);
 	argv[argc++] = "kdsl-run";
 	va_start(ap, nk);
 	while ((argv[argc] = va_arg(ap, char *)) != NULL)
 		argc++;
 	va_end(ap);
-	fflush(stdout);
-	fflush(stderr);
-	so = dup(1);
-	se = dup(2);
-	dup2(fo, 1);
-	dup2(fe, 2);
-	rc = kdsl_harness_main(argc, argv, k, nk);
-	fflush(stdout);
-	fflush(stderr);
-	dup2(so, 1);
-	dup2(se, 2);
-	close(so);
-	close(se);
-	close(fo);
-	close(fe);
-	s = slurp(outp);
-	snprintf(out_text, sizeof out_text, "%s", s);
-	free(s);
-	s = slurp(errp);
-	snprintf(err_text, sizeof err_text, "%s", s);
-	free(s);
-	remove(outp);
-	remove(errp);
-	return rc;
+	return kd_capture_main(argc, argv, k, nk, out_text, sizeof out_text, err_text, sizeof err_text);
 }
 
 static const char DBL_OUT[] =

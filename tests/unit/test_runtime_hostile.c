@@ -24,6 +24,7 @@
 
 #include "kdsl_harness.h"
 #include "../check_run.h"
+#include "capture.h"
 
 static const kdsl_site SITE = {"t.k", 7, 3, "op"};
 
@@ -586,35 +587,16 @@ END_TEST
 
 /* ---- kdsl_harness_main with a bad call ---- */
 
-static char err_text[4096];
+static char err_text[8192];
 
-/* kdsl_harness_main with stdout and stderr sent to a file; stderr's text
- * lands in err_text. */
+/* kdsl_harness_main with both streams captured (capture.h): stdout's
+ * text, then stderr's, in err_text. */
 static int run_main(int argc, char **argv, const kdsl_kernel_info *k, int nk)
 {
-	char *p = tmpfile_path();
-	FILE *f;
-	int so = dup(1), se = dup(2), fd, rc;
-	size_t n;
+	static char out[4096], err[4096];
+	int rc = kd_capture_main(argc, argv, k, nk, out, sizeof out, err, sizeof err);
 
-	fflush(stdout);
-	fflush(stderr);
-	ck_assert_ptr_nonnull(f = fopen(p, "w+"));
-	fd = fileno(f);
-	dup2(fd, 1);
-	dup2(fd, 2);
-	rc = kdsl_harness_main(argc, argv, k, nk);
-	fflush(stdout);
-	fflush(stderr);
-	dup2(so, 1);
-	dup2(se, 2);
-	close(so);
-	close(se);
-	rewind(f);
-	n = fread(err_text, 1, sizeof err_text - 1, f);
-	err_text[n] = '\0';
-	fclose(f);
-	unlink(p);
+	snprintf(err_text, sizeof err_text, "%s%s", out, err);
 	return rc;
 }
 
