@@ -128,13 +128,14 @@ KDSL_API int kdsl_rt_enter(kdsl_rt *rt, kdsl_target target, const char *kernel);
 KDSL_API int kdsl_rt_null_param(kdsl_rt *rt, const char *kernel, const char *param);
 
 /* ---- threads ----
- * nc_matmul may share a product's columns among up to `threads` threads
- * (the calling thread one of them; a product too small to gain is left
- * on one).  Every column is computed as one thread would, so results do
+ * nc_matmul may share a product's columns, and activation's exp, log,
+ * tanh and sigmoid a tile's partitions, among up to `threads` threads
+ * (the calling thread one of them; an op too small to gain is left on
+ * one).  Every element is computed as one thread would, so results do
  * not depend on the count.  1 (the default) starts no thread;
  * kdsl_rt_create takes the count from the environment's KDSL_THREADS
  * when it is 1..KDSL_RT_MAX_THREADS (another value is named on stderr and
- * ignored).  The workers start at the first matmul that splits and stay
+ * ignored).  The workers start at the first op that splits and stay
  * until kdsl_rt_destroy or a new count (docs/language.md, "Threads");
  * the runtime is still used by one thread at a time. */
 enum { KDSL_RT_MAX_THREADS = 64 };

@@ -45,6 +45,17 @@ static inline void view_set(view *v, size_t pstride, int64_t np, int64_t n, size
 	v->nd = 0;
 }
 
+/* The runtime's workers (pool.h) when it has more than one thread,
+ * started by the first op that splits and kept to kdsl_rt_destroy (or a
+ * new count); NULL with one thread, or when they cannot be had: the op
+ * then runs its parts on the calling thread, with the same bytes. */
+static struct kdsl_pool *rt_pool(kdsl_rt *rt)
+{
+	if (rt->threads > 1 && !rt->pool)
+		rt->pool = kdsl_pool_create(rt->threads - 1);
+	return rt->pool;
+}
+
 static int dtype_ok(kdsl_dtype dt)
 {
 	return (int)dt > 0 && (int)dt < KDSL_NDTYPE;
@@ -871,7 +882,8 @@ int kdsl_neuron_activation(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kd
 		unary_done(&u);
 		return rc;
 	}
-	kdsl_engine_activation(rt->isa, func, eng_rows(&d), eng_rows(&u.s), u.y[0], u.y[1], d.np, d.n);
+	kdsl_engine_activation(rt->isa, func, eng_rows(&d), eng_rows(&u.s), u.y[0], u.y[1], d.np, d.n, rt_pool(rt),
+	                       rt->threads);
 	unary_finish(&u, &d);
 	return KDSL_OK;
 }
@@ -975,16 +987,13 @@ int kdsl_neuron_nc_matmul(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kds
 	/* one scratch area per runtime, allocated at the first matmul */
 	if (!rt->eng_scratch && !(rt->eng_scratch = malloc(sizeof(float) * kdsl_engine_matmul_scratch(rt->threads))))
 		return kdsl_rt_fail(rt, site, KDSL_ERR_NOMEM, "out of memory");
-	/* the workers, kept from here to kdsl_rt_destroy (or a new count) */
-	if (rt->threads > 1 && !rt->pool && !(rt->pool = kdsl_pool_create(rt->threads - 1)))
-		return kdsl_rt_fail(rt, site, KDSL_ERR_NOMEM, "out of memory");
 	if ((rc = ap_src(rt, site, &st, &ps)) || (rc = ap_src(rt, site, &mv, &pm)) ||
 	    (rc = ap_dst(rt, site, &d, &orig, &dbuf))) {
 		free(ps), free(pm);
 		return rc;
 	}
 	kdsl_engine_matmul(rt->isa, eng_rows(&d), eng_rows(&st), eng_rows(&mv), K, M, N, accumulate != 0,
-	                   rt->eng_scratch, rt->threads, rt->pool);
+	                   rt->eng_scratch, rt->threads, rt_pool(rt));
 	ap_done(&orig, &d, dbuf);
 	free(ps);
 	free(pm);

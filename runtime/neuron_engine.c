@@ -268,10 +268,12 @@ void kdsl_engine_tensor_scalar(kdsl_isa isa, kdsl_eng_rows dst, kdsl_eng_rows a,
 	}
 }
 
-void kdsl_engine_activation(kdsl_isa isa, int64_t func, kdsl_eng_rows dst, kdsl_eng_rows src,
-                            kdsl_eng_scalar scale, kdsl_eng_scalar bias, int64_t rows, int64_t n)
+/* activation on rows r0..r1-1 (one part of a split call: a row reads and
+ * writes only its own partition's bytes once the checks have copied any
+ * overlapping operand, so rows may go in any order and to any thread). */
+static void act_rows(const eng_kernels *k, int64_t func, kdsl_eng_rows dst, kdsl_eng_rows src,
+                     kdsl_eng_scalar scale, kdsl_eng_scalar bias, int64_t r0, int64_t r1, int64_t n)
 {
-	const eng_kernels *k = select_kernels(isa);
 	size_t ds = kdsl_dtype_size(dst.dt), ss = kdsl_dtype_size(src.dt);
 	/* a number scale 1 or bias 0 is no step at all: the v0 activation,
 	 * bit for bit (x * 1 would quiet a NaN, x + 0 turn -0.0 into 0.0) */
@@ -279,7 +281,7 @@ void kdsl_engine_activation(kdsl_isa isa, int64_t func, kdsl_eng_rows dst, kdsl_
 	float ba[CHUNK], bs[CHUNK], bt[CHUNK], bo[CHUNK];
 	int64_t r, j0, len;
 
-	for (r = 0; r < rows; r++) {
+	for (r = r0; r < r1; r++) {
 		float s = scalar_of(k, &scale, r), b = scalar_of(k, &bias, r);
 		for (j0 = 0; j0 < n; j0 += len) {
 			unsigned char *o;
@@ -301,6 +303,46 @@ void kdsl_engine_activation(kdsl_isa isa, int64_t func, kdsl_eng_rows dst, kdsl_
 			put_chunk(k, dst, o, fo, len);
 		}
 	}
+}
+
+/* The functions whose lanes cost enough (some 1.5 ns an element, the
+ * others a tenth of that and bound by memory) for rows on other threads
+ * to pay, and from how many elements: a part handed to a worker costs a
+ * few microseconds. */
+static const unsigned char act_splits[KDSL_NACT] = {
+	[KDSL_ACT_EXP] = 1, [KDSL_ACT_LOG] = 1, [KDSL_ACT_TANH] = 1, [KDSL_ACT_SIGMOID] = 1,
+};
+enum { ACT_SPLIT_MIN = 1 << 14 };
+
+typedef struct {
+	const eng_kernels *k;
+	int64_t func, rows, n;
+	int parts;
+	kdsl_eng_rows dst, src;
+	kdsl_eng_scalar scale, bias;
+} act_job;
+
+/* Part i of an act_job: the i-th of its parts' even shares of rows. */
+static void act_part(void *arg, int i)
+{
+	const act_job *j = arg;
+
+	act_rows(j->k, j->func, j->dst, j->src, j->scale, j->bias, j->rows * i / j->parts,
+	         j->rows * (i + 1) / j->parts, j->n);
+}
+
+void kdsl_engine_activation(kdsl_isa isa, int64_t func, kdsl_eng_rows dst, kdsl_eng_rows src,
+                            kdsl_eng_scalar scale, kdsl_eng_scalar bias, int64_t rows, int64_t n,
+                            struct kdsl_pool *pool, int threads)
+{
+	act_job j = {select_kernels(isa), func, rows, n, 1, dst, src, scale, bias};
+
+	if (pool && threads > 1 && act_splits[func] && rows > 1 && rows * n >= ACT_SPLIT_MIN) {
+		j.parts = threads < rows ? threads : (int)rows;
+		kdsl_pool_run(pool, j.parts, act_part, &j);
+		return;
+	}
+	act_rows(j.k, func, dst, src, scale, bias, 0, rows, n);
 }
 
 /* x op y with the NaN rule of add and multiply written out (a NaN x

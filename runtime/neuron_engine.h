@@ -48,9 +48,13 @@ void kdsl_engine_tensor_scalar(kdsl_isa isa, kdsl_eng_rows dst, kdsl_eng_rows a,
                                int rev0, int64_t op1, kdsl_eng_scalar y1, int rev1, int64_t rows, int64_t n);
 
 /* activation: dst = func(src * scale + bias), the product and the sum
- * each rounded to f32; a number scale 1 or bias 0 is skipped. */
+ * each rounded to f32; a number scale 1 or bias 0 is skipped.  exp, log,
+ * tanh and sigmoid over at least 2^14 elements share their rows among up
+ * to `threads` threads of pool (NULL: none); the bytes are the same. */
+struct kdsl_pool;
 void kdsl_engine_activation(kdsl_isa isa, int64_t func, kdsl_eng_rows dst, kdsl_eng_rows src,
-                            kdsl_eng_scalar scale, kdsl_eng_scalar bias, int64_t rows, int64_t n);
+                            kdsl_eng_scalar scale, kdsl_eng_scalar bias, int64_t rows, int64_t n,
+                            struct kdsl_pool *pool, int threads);
 
 /* tensor_reduce: element r of dst ([rows, 1]) = op over row r of src,
  * folded in f32 from element 0 to n - 1 (negate: times -1 at the end). */

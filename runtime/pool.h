@@ -1,4 +1,5 @@
-/* pool.h: the worker threads a runtime keeps for the parts of one op.
+/* pool.h: the worker threads a runtime keeps for the parts of one op
+ * (nc_matmul's columns, activation's rows).
  *
  * Starting a thread per call cost more than it saved (issue 16: on the
  * 2-vCPU VM, a 128x128x512 nc_matmul split over 2 threads created per

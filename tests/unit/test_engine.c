@@ -534,6 +534,38 @@ START_TEST(matmul_threads_split)
 }
 END_TEST
 
+/* activation's exp, log, tanh and sigmoid with rows split among threads
+ * (from 2^14 elements: 128 x 128 is split, 127 x 129 is not) give the
+ * reference's bytes, in place and not, for 2, 3 and 64 threads (64
+ * parts of 2 rows on 128 partitions), and on 1 thread again. */
+START_TEST(activation_threads_split)
+{
+	static const int64_t funcs[] = {KDSL_ACT_EXP, KDSL_ACT_LOG, KDSL_ACT_TANH, KDSL_ACT_SIGMOID};
+	static const int64_t shapes[][3] = {{128, 512, 0}, {128, 128, 2}, {127, 129, 1}};
+	static const int counts[] = {2, 3, 64, 1};
+	static unsigned char exp[128 * REG];
+	uint64_t s = 5;
+
+	for (size_t c = 0; c < 4; c++) {
+		ck_assert_int_eq(kdsl_rt_set_threads(rt, counts[c]), KDSL_OK);
+		for (size_t f = 0; f < 4; f++)
+			for (size_t i = 0; i < 3; i++) {
+				int64_t np = shapes[i][0], n = shapes[i][1], off = shapes[i][2];
+				int inplace = (int)((c + f + i) & 1);
+				kdsl_tile d = tile(2, np, off, n, KDSL_F32), a = inplace ? d : tile(0, np, 1, n, KDSL_F32);
+				fill(np, n, KDSL_F32, KDSL_F32, KDSL_F32, &s);
+				reference(K_ACT, funcs[f], d, a, a, 0, exp);
+				ck_assert_int_eq(run_op(K_ACT, funcs[f], d, a, a, 0), KDSL_OK);
+				for (int64_t p = 0; p < np; p++)
+					ck_assert_msg(same_bytes(d.base + (size_t)p * sps, exp + (size_t)p * REG, span(n)),
+					              "activation %lld on %d threads, [%lld, %lld]%s: partition %lld differs",
+					              (long long)funcs[f], counts[c], (long long)np, (long long)n,
+					              inplace ? " in place" : "", (long long)p);
+			}
+	}
+}
+END_TEST
+
 /* An op in place (a source that is dst itself: no snapshot, the engine
  * reads each chunk before writing it) gives the bytes the reference
  * computes from dst's values before the op: tensor_tensor with a or b as
@@ -881,6 +913,7 @@ int main(void)
 	tcase_add_test(tc, matmul_matches_reference);
 	tcase_add_test(tc, matmul_block_edges);
 	tcase_add_test(tc, matmul_threads_split);
+	tcase_add_test(tc, activation_threads_split);
 	tcase_add_test(tc, in_place_matches_reference);
 	tcase_add_test(tc, in_place_steps_match_reference);
 	tcase_add_test(tc, reduce_matches_reference);
