@@ -182,7 +182,7 @@ echo "calls after one untimed; the harness resets the tensors between calls, unt
 echo "in one process (its median of batches of about 1 ms); the figures are the median of the"
 echo "rounds, \"rounds\" the range of the rounds' figures. Ratios are time / time. kdsl ran"
 echo "on 1 thread, its default; the kernels with a matmul also ran with KDSL_THREADS=$threads, the"
-echo "threads OpenBLAS uses (\"$threads threads\": nc_matmul's column split; the same rounds, the median)."
+echo "threads OpenBLAS uses (\"$threads threads\": nc_matmul's columns and exp's rows split; the same rounds, the median)."
 echo "\"kdsl at least as fast\" reads the 1-thread column, and for a kernel with a matmul that"
 echo "it misses, the $threads-thread one, as numpy's matmuls run on $threads threads (it then says so)."
 echo
