@@ -7,6 +7,8 @@
  * rows of 1..300 bytes (every short inline copy length and the
  * constant-length walks of 32, 64, 128 and 256 bytes), and long rows
  * around the 8 KiB where the walks hand over to memcpy; partial groups;
+ * in place, each kind of plan of the full groups (pairs, cycles, a
+ * gather) with a partial last group of pairs;
  * and the constant-operand entry (kdsl_neuron_nc_stream_shuffle_k)
  * against the by-value one, results and errors.  Run under each KDSL_ISA
  * (tests/unit/meson.build), so the SSE2 and AVX2 walks give the same
@@ -254,6 +256,82 @@ static kdsl_tile tile_of(kdsl_rt *rt, const kdsl_rtile *t)
 	                    t->nparts, t->p0, t->np, t->foff, t->n, t->mem, t->dt);
 }
 
+/* The mask of an in-place case of shuffle_in_place_groups: rows 0..7
+ * swapped in pairs in every kind (what a partial last group of 8 rows
+ * uses), rows 8..31 swapped in pairs (0), in a 3-cycle and a pair (1),
+ * or all reading row 0 (2: no permutation, gathered). */
+static void in_place_mask(int64_t *mask, int kind)
+{
+	for (int i = 0; i < 32; i++)
+		mask[i] = i < 8 ? i ^ 1 : kind == 0 ? 39 - i : kind == 1 ? i : 0;
+	if (kind == 1) {
+		mask[8] = 9, mask[9] = 10, mask[10] = 8;
+		mask[20] = 30, mask[30] = 20;
+	}
+}
+
+/* In place, the walks by the kind of plan of the groups of 32 and of a
+ * partial last group: pairs in both (the pair walk over every full
+ * group), cycles or a gather in the full groups and pairs in the last,
+ * and a last group alone; rows of every walk (the constant ones and any
+ * length, short and long).  Each case through the by-value entry, then
+ * twice through the _k entry (its second call a kept operand struct),
+ * against the rows moved by hand. */
+START_TEST(shuffle_in_place_groups)
+{
+	static const int64_t lens[] = {1, 5, 32, 64, 100, 128, 256, 2048}, nps[] = {128, 96, 40, 8};
+	enum { W = 2048 };
+	kdsl_rt *rt = kdsl_rt_create(KDSL_TARGET_NEURON);
+	unsigned char *sb, *want = malloc((size_t)128 * W), *snap = malloc((size_t)128 * W);
+	size_t sps;
+	uint64_t x = 0x243f6a8885a308d3ull;
+
+	ck_assert_ptr_nonnull(rt);
+	ck_assert_ptr_nonnull(want);
+	ck_assert_ptr_nonnull(snap);
+	sb = kdsl_rt_mem(rt, KDSL_MEM_SBUF, NULL);
+	sps = kdsl_rt_partition_stride(rt, KDSL_MEM_SBUF);
+	for (int kind = 0; kind < 3; kind++)
+		for (int ni = 0; ni < 4; ni++)
+			for (int li = 0; li < 8; li++) {
+				int64_t n = lens[li], np = nps[ni];
+				kdsl_shuf_args a;
+				in_place_mask(a.mask, kind);
+				a.dst = a.src = rtile_of(KDSL_MEM_SBUF, 0, 0, np, n, KDSL_U8);
+				for (int p = 0; p < 128; p++)
+					for (int j = 0; j + 8 <= W; j += 8) {
+						uint64_t v = rnd(&x);
+						memcpy(want + (size_t)p * W + (size_t)j, &v, 8);
+					}
+				for (int p = 0; p < 128; p++)
+					memcpy(sb + (size_t)p * sps, want + (size_t)p * W, W);
+				/* three shuffles in turn: by value, then _k twice */
+				for (int call = 0; call < 3; call++) {
+					for (int64_t r = 0; r < np; r++)
+						memcpy(snap + (size_t)r * (size_t)n, want + (size_t)r * W, (size_t)n);
+					for (int64_t r = 0; r < np; r++)
+						memcpy(want + (size_t)r * W, snap + (size_t)(r / 32 * 32 + a.mask[r % 32]) * (size_t)n,
+						       (size_t)n);
+					ck_assert_msg((call ? kdsl_neuron_nc_stream_shuffle_k(rt, &site, &a)
+					                    : kdsl_neuron_nc_stream_shuffle(
+					                          rt, &site, tile_of(rt, &a.dst),
+					                          kdsl_ctile_of(sb, sps, (size_t)n, 128, 0, np, 0, n, KDSL_MEM_SBUF,
+					                                        KDSL_U8),
+					                          a.mask, 32)) == KDSL_OK,
+					              "kind %d, np %lld, rows of %lld bytes, call %d: %s", kind, (long long)np,
+					              (long long)n, call, kdsl_rt_last_error(rt));
+					for (int p = 0; p < 128; p++)
+						ck_assert_msg(!memcmp(sb + (size_t)p * sps, want + (size_t)p * W, W),
+						              "kind %d, np %lld, rows of %lld bytes, call %d: partition %d differs", kind,
+						              (long long)np, (long long)n, call, p);
+				}
+			}
+	free(want);
+	free(snap);
+	kdsl_rt_destroy(rt);
+}
+END_TEST
+
 /* Breaks field k of t (k 0..8; some values on and past a rule's edge). */
 static void break_field(kdsl_rtile *t, int k, uint64_t *x)
 {
@@ -485,6 +563,7 @@ int main(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, shuffle_cache_against_reference);
 	tcase_add_test(tc, shuffle_long_rows);
+	tcase_add_test(tc, shuffle_in_place_groups);
 	tcase_add_test(tc, shuffle_cache_keeps_rules);
 	tcase_add_test(tc, shuffle_k_same_as_tiles);
 	tcase_add_test(tc, shuffle_k_after_eviction);
