@@ -40,6 +40,7 @@ int kd_compile(const KdOptions *o, KdBuf *c_out, int harness)
 	}
 	int rc = kd_compile_source(o, a, &src, stderr, c_out, harness);
 	kd_arena_free(a);
+	kd_arena_pool_release();
 	return rc;
 }
 
@@ -127,6 +128,9 @@ checked:
 		kd_buf_free(&st);
 		goto done;
 	}
+	/* The passes reused the tree's chunks; the C's buffer is malloc's,
+	 * and what the pool still holds would only add to the peak. */
+	kd_arena_pool_release();
 	if (o->stats) {
 		kd_ir_stats_tagged(&st, m, NULL);
 		fwrite(st.s ? st.s : "", 1, st.n, stderr);
@@ -186,6 +190,7 @@ done:
 	}
 finish:
 	kd_arena_free(ast);
+	kd_arena_pool_release();
 	kd_diag_end(&d);
 	kd_buf_free(&out);
 	return rc;
