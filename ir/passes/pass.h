@@ -13,6 +13,9 @@ typedef struct {
 	const char *name;
 	const char *doc;   /* one line, for --help-passes and usage errors */
 	int (*run)(KdModule *m);
+	/* A KD_TPASS_* bit: the pass rewrites only the targets that set it
+	 * (elsewhere it returns at once); 0: every target. */
+	unsigned tpass;
 } KdPass;
 
 extern const KdPass kd_passes[];
