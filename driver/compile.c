@@ -104,6 +104,11 @@ int kd_compile_source(const KdOptions *o, KdArena *a, const KdSource *src, FILE 
 	m = kd_lower(a, &d, src, file, target);
 	kd_arena_free(ast);
 	ast = NULL;
+	/* The tree's chunks serve the passes' scratch arenas, which a long
+	 * kernel's IR bounds (a million lines: at most 0.7 GB of scratch at
+	 * once for 0.8 GB of IR); more kept would only raise the peak while
+	 * the passes grow the IR. */
+	kd_arena_pool_trim(kd_arena_used(a));
 	if (kd_ir_verify(&d, m))
 		goto done;
 	/* Dead values go first, so no rule is checked on code that never runs

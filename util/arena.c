@@ -75,13 +75,32 @@ void kd_arena_free(KdArena *a)
 	free(a);
 }
 
+void kd_arena_pool_trim(size_t keep)
+{
+	size_t held = 0;
+	for (Chunk **l = &pool; *l;) {
+		Chunk *c = *l;
+		if (held + c->touched <= keep) {
+			held += c->touched;
+			l = &c->next;
+		} else {
+			*l = c->next;
+			free(c);
+		}
+	}
+}
+
 void kd_arena_pool_release(void)
 {
-	for (Chunk *c = pool, *n; c; c = n) {
-		n = c->next;
-		free(c);
-	}
-	pool = NULL;
+	kd_arena_pool_trim(0);
+}
+
+size_t kd_arena_used(const KdArena *a)
+{
+	size_t n = 0;
+	for (const Chunk *c = a->head; c; c = c->next)
+		n += c->used;
+	return n;
 }
 
 /* Is pooled chunk x a better answer than y to a request for need bytes
