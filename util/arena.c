@@ -1,5 +1,6 @@
 /* arena.c: bump allocation in chunks.  AST and IR nodes are never freed
- * one by one; the whole arena goes when the compilation ends. */
+ * one by one; the whole arena goes at once, its big chunks into a pool
+ * that later arenas take from (below). */
 #include <stdlib.h>
 #include <string.h>
 
