@@ -10,8 +10,7 @@
 
 static int dce_run(KdModule *m)
 {
-	kd_ir_dce(m);
-	return 0;
+	return kd_ir_dce(m);
 }
 
 const KdPass kd_passes[] = {
@@ -71,12 +70,12 @@ enum { VERIFY_ALWAYS = 1 };
 
 static int run_one(KdDiag *d, KdModule *m, const KdPass *p, const KdPassOptions *o)
 {
-	/* A pass for other targets leaves the IR as it was, which the
-	 * verifiers passed already (each round costs a long kernel's -O1
-	 * about a tenth of its time). */
+	/* A pass for other targets, or one that made no rewrite (a pass
+	 * returns how many it made), leaves the IR as it was, which the
+	 * verifiers passed already: a round of them costs a long kernel's
+	 * -O1 compile about a tenth of its time. */
 	int applies = !p->tpass || (kd_ir_target(m->target)->passes & p->tpass);
-	if (applies)
-		p->run(m);
+	int rewrites = applies ? p->run(m) : 0;
 	if (o->print_after_all || (o->print_after && !strcmp(o->print_after, p->name))) {
 		KdBuf b = {0};
 		kd_buf_printf(&b, "; *** IR after %s ***\n", p->name);
@@ -84,7 +83,7 @@ static int run_one(KdDiag *d, KdModule *m, const KdPass *p, const KdPassOptions 
 		fwrite(b.s ? b.s : "", 1, b.n, stderr);
 		kd_buf_free(&b);
 	}
-	if (!applies || (!VERIFY_ALWAYS && !o->verify_each))
+	if (!rewrites || (!VERIFY_ALWAYS && !o->verify_each))
 		return 0;
 	int bad = kd_ir_verify(d, m);
 	if (!bad)
