@@ -4,6 +4,7 @@
  * predecessor) adds that branch's condition, taken or not, to its
  * dominator's set; any other block shares its dominator's set.  Nothing
  * is recomputed per instruction, so a long kernel stays linear. */
+#include <stddef.h>
 #include <string.h>
 
 #include "guards.h"
@@ -227,6 +228,13 @@ static const KdIns *guard_edge(const KdFunc *f, const KdGuards *g, int b, int *t
 	return br;
 }
 
+/* *to = *from, but only from's header and its n trips: a set's storage
+ * holds no more (kd_guards_build). */
+static void copy_set(KdGuardSet *to, const KdGuardSet *from)
+{
+	memcpy(to, from, offsetof(KdGuardSet, t) + sizeof from->t[0] * (size_t)from->n);
+}
+
 void kd_guards_build(KdArena *a, const KdFunc *f, KdGuards *g)
 {
 	kd_dom_build(a, f, &g->dom);
@@ -239,13 +247,18 @@ void kd_guards_build(KdArena *a, const KdFunc *f, KdGuards *g)
 			g->at[b] = up;
 			continue;
 		}
-		KdGuardSet *s = kd_alloc(a, sizeof *s);
-		*s = *up;
-		s->nguard++;
-		s->at = br->argspan ? br->argspan[0] : br->span;
-		if (!s->dead && !s->undecided && !cond(f, s, br->args[0], !taken, 0))
-			s->undecided = 1;
-		g->at[b] = s;
+		KdGuardSet s;
+		copy_set(&s, up);
+		s.nguard++;
+		s.at = br->argspan ? br->argspan[0] : br->span;
+		if (!s.dead && !s.undecided && !cond(f, &s, br->args[0], !taken, 0))
+			s.undecided = 1;
+		/* Only the loops it narrows: a full set is ~550 bytes, and a
+		 * long kernel has a set per branch arm, rebuilt by every rule
+		 * check (8 of them at -O1).  Readers look at t[0..n) only. */
+		KdGuardSet *keep = kd_alloc(a, offsetof(KdGuardSet, t) + sizeof s.t[0] * (size_t)s.n);
+		copy_set(keep, &s);
+		g->at[b] = keep;
 	}
 }
 

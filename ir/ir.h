@@ -178,8 +178,9 @@ int kd_ir_check_rules(KdDiag *d, KdModule *m);
  * (guards included; f as it is now, after the passes), so the emitter
  * writes no run-time check for it; 0 for every other instruction. */
 void kd_ir_dim_index_proven(const KdFunc *f, char *proven);
-/* Removes pure instructions and block parameters nothing uses. */
-void kd_ir_dce(KdModule *m);
+/* Removes pure instructions and block parameters nothing uses; returns
+ * how many. */
+int kd_ir_dce(KdModule *m);
 /* Places on-chip buffers (ub, l1, ...) and checks capacity. */
 int kd_ir_place(KdDiag *d, KdModule *m);
 

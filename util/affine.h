@@ -29,6 +29,13 @@ KdAff kd_aff_add(KdAff x, KdAff y, int64_t sy);
 KdAff kd_aff_scale(KdAff x, int64_t k);
 /* x * y when one of them is a constant; not affine otherwise. */
 KdAff kd_aff_mul(KdAff x, KdAff y);
+/* In place, for callers that build forms term by term: the results are
+ * the functions' above, except that a result's terms past n are left as
+ * they were (no reader looks past n), so no call writes a whole form. */
+void kd_aff_set_const(KdAff *r, int64_t c);
+void kd_aff_add_to(KdAff *r, const KdAff *y, int64_t sy);   /* r += sy * y */
+void kd_aff_scale_to(KdAff *r, int64_t k);                  /* r = k * r */
+void kd_aff_mul_to(KdAff *r, const KdAff *y);               /* r = r * y */
 /* 1 when x is affine and every coefficient is 0: *c gets its value. */
 int kd_aff_is_const(KdAff x, int64_t *c);
 

@@ -1,5 +1,6 @@
 /* arena.c: bump allocation in chunks.  AST and IR nodes are never freed
- * one by one; the whole arena goes when the compilation ends. */
+ * one by one; the whole arena goes at once, its big chunks into a pool
+ * that later arenas take from (below). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,6 +9,7 @@
 typedef struct Chunk {
 	struct Chunk *next;
 	size_t used, cap;
+	size_t touched;    /* in the pool: bytes ever handed out (resident) */
 	int own;           /* holds one block (kd_regrow may move it) */
 	_Alignas(16) unsigned char mem[];
 } Chunk;
@@ -41,15 +43,98 @@ KdArena *kd_arena_new(void)
 	return a;
 }
 
+/* Chunks of freed arenas, for the next ones.  A big compilation frees
+ * the syntax tree (a gigabyte at a million lines) and every pass's
+ * scratch arena; given back to the system (glibc unmaps blocks of 32 MiB
+ * and more) the same memory came back as fresh pages that the kernel
+ * faults in and zeroes again, each pass, which on this VM cost more per
+ * page the more of them a process takes: a million-line -O1 compile
+ * faulted 2 GB after the tree was freed against 45 MB at 100k lines.
+ * Reused here, a chunk costs a memset of the bytes it had handed out.
+ * The compiler is single-threaded (kdslc is one process per file). */
+static Chunk *pool;
+
+/* Below this a chunk goes back to malloc, which reuses small blocks
+ * without the system. */
+enum { POOL_MIN = 256 * 1024 };
+
 void kd_arena_free(KdArena *a)
 {
 	if (!a)
 		return;
 	for (Chunk *c = a->head, *n; c; c = n) {
 		n = c->next;
-		free(c);
+		if (c->cap >= POOL_MIN) {
+			if (c->touched < c->used)
+				c->touched = c->used;
+			c->next = pool;
+			pool = c;
+		} else {
+			free(c);
+		}
 	}
 	free(a);
+}
+
+void kd_arena_pool_trim(size_t keep)
+{
+	size_t held = 0;
+	for (Chunk **l = &pool; *l;) {
+		Chunk *c = *l;
+		if (held + c->touched <= keep) {
+			held += c->touched;
+			l = &c->next;
+		} else {
+			*l = c->next;
+			free(c);
+		}
+	}
+}
+
+void kd_arena_pool_release(void)
+{
+	kd_arena_pool_trim(0);
+}
+
+size_t kd_arena_used(const KdArena *a)
+{
+	size_t n = 0;
+	for (const Chunk *c = a->head; c; c = c->next)
+		n += c->used;
+	return n;
+}
+
+/* Is pooled chunk x a better answer than y to a request for need bytes
+ * that would like want (the chunk the arena would make)?  Pages already
+ * resident first: a chunk's untouched pages fault like fresh ones while
+ * the touched pages of others sit idle.  Among chunks whose resident
+ * bytes hold want, the smallest (a big one stays for a big request);
+ * else the one with the most resident bytes. */
+static int pool_better(const Chunk *x, const Chunk *y, size_t want)
+{
+	int fx = x->touched >= want, fy = y->touched >= want;
+	if (fx != fy)
+		return fx;
+	return fx ? x->cap < y->cap : x->touched > y->touched;
+}
+
+/* A pooled chunk of at least need bytes, zeroed again, or NULL. */
+static Chunk *pool_take(size_t need, size_t want)
+{
+	Chunk **best = NULL;
+	for (Chunk **l = &pool; *l; l = &(*l)->next)
+		if ((*l)->cap >= need && (!best || pool_better(*l, *best, want)))
+			best = l;
+	if (!best)
+		return NULL;
+	Chunk *c = *best;
+	*best = c->next;
+	/* only the bytes it handed out since it was last zeroed were
+	 * written: the rest is still zero */
+	memset(c->mem, 0, c->used);
+	c->used = 0;
+	c->own = 0;
+	return c;
 }
 
 void *kd_alloc(KdArena *a, size_t n)
@@ -63,13 +148,18 @@ void *kd_alloc(KdArena *a, size_t n)
 			cap = n;
 		else if (cap < CHUNK_MAX)
 			a->grow = 2 * cap;
-		/* calloc: the chunks are never reused, so every allocation is
-		 * zero already, and large ones come zeroed from the system */
-		c = calloc(1, sizeof *c + cap);
-		if (!c)
-			oom();
-		c->used = 0;
-		c->cap = cap;
+		c = pool_take(n, cap);
+		if (c) {
+			cap = c->cap;
+		} else {
+			/* calloc: every allocation is zero already, and large
+			 * chunks come zeroed from the system */
+			c = calloc(1, sizeof *c + cap);
+			if (!c)
+				oom();
+			c->used = c->touched = 0;
+			c->cap = cap;
+		}
 		c->own = own;
 		/* A chunk of its own goes behind the current one, so the current
 		 * chunk's free space is not thrown away. */
@@ -112,6 +202,7 @@ void *kd_regrow(KdArena *a, void *p, size_t old, size_t n)
 		if (!own)
 			oom();
 		own->used = own->cap = n;
+		own->touched = 0;
 		own->own = 1;
 		memcpy(own->mem, p, old < n ? old : n);
 		own->next = a->head ? a->head->next : NULL;
@@ -120,6 +211,10 @@ void *kd_regrow(KdArena *a, void *p, size_t old, size_t n)
 		else
 			a->head = own;
 		return own->mem;
+	}
+	if (c->cap >= n) {   /* a pooled chunk may be bigger than asked */
+		c->used = n;
+		return c->mem;
 	}
 	c = realloc(c, sizeof *c + n);
 	if (!c)

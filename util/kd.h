@@ -22,7 +22,14 @@
 /* ---- arena: every AST and IR node lives here; freed in one go ---- */
 typedef struct KdArena KdArena;
 KdArena *kd_arena_new(void);
+/* Frees a; its big chunks are kept for the next arenas (arena.c says
+ * why) until kd_arena_pool_release gives them back to the system. */
 void kd_arena_free(KdArena *a);
+void kd_arena_pool_release(void);
+/* Gives back kept chunks until they hold at most keep bytes. */
+void kd_arena_pool_trim(size_t keep);
+/* The bytes a has handed out (its chunks' resident part). */
+size_t kd_arena_used(const KdArena *a);
 void *kd_alloc(KdArena *a, size_t n);          /* zeroed, 16-byte aligned */
 char *kd_strndup(KdArena *a, const char *s, size_t n);
 char *kd_strdup(KdArena *a, const char *s);

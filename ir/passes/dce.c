@@ -55,8 +55,10 @@ static void mark(Dce *d, int v)
 	d->work[d->nwork++] = v;
 }
 
-static void func(KdFunc *f)
+/* Returns how many instructions and block parameters it removed. */
+static int func(KdFunc *f)
 {
+	int removed = 0;
 	Dce d = {.f = f};
 	d.live = calloc((size_t)f->nval + 1, 1);
 	d.work = malloc(sizeof *d.work * ((size_t)f->nval + 1));
@@ -104,6 +106,7 @@ static void func(KdFunc *f)
 					sc->args[m++] = sc->args[p];
 			sc->nargs = m;
 		}
+		removed += bl->nparam - n;
 		bl->nparam = n;
 		free(keep);
 		int m = 0;
@@ -113,16 +116,20 @@ static void func(KdFunc *f)
 				continue;
 			bl->insv[m++] = bl->insv[k];
 		}
+		removed += bl->nins - m;
 		bl->nins = m;
 	}
 	free(d.live);
 	free(d.work);
 	free(d.in_start);
 	free(d.edge);
+	return removed;
 }
 
-void kd_ir_dce(KdModule *m)
+int kd_ir_dce(KdModule *m)
 {
+	int n = 0;
 	for (int i = 0; i < m->nfn; i++)
-		func(m->fn[i]);
+		n += func(m->fn[i]);
+	return n;
 }

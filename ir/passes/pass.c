@@ -6,21 +6,24 @@
 #include <string.h>
 
 #include "pass.h"
+#include "ir_target.h"
 
 static int dce_run(KdModule *m)
 {
-	kd_ir_dce(m);
-	return 0;
+	return kd_ir_dce(m);
 }
 
 const KdPass kd_passes[] = {
-	{"canon", "folds constants, propagates copies, simplifies permutations, drops no-op shuffles", kd_pass_canon},
-	{"dead-moves", "removes ops whose only effect is writing on-chip buffers nothing reads", kd_pass_dead_moves},
-	{"fuse-tiles", "neuron: merges loads, stores and tensor_copies over adjacent free ranges", kd_pass_fuse_tiles},
-	{"dce", "removes pure instructions and block parameters nothing uses", dce_run},
-	{"fuse-bursts", "ascend: merges data_moves whose bursts line up, and loops of them", kd_pass_fuse_bursts},
-	{"forward", "turns a copy through a staging buffer only another copy reads into the direct copy", kd_pass_forward},
-	{"empty-loops", "skips loops with no effect and no value used after them, drops unreachable blocks", kd_pass_empty_loops},
+	{"canon", "folds constants, propagates copies, simplifies permutations, drops no-op shuffles", kd_pass_canon, 0},
+	{"dead-moves", "removes ops whose only effect is writing on-chip buffers nothing reads", kd_pass_dead_moves, 0},
+	{"fuse-tiles", "neuron: merges loads, stores and tensor_copies over adjacent free ranges", kd_pass_fuse_tiles,
+	 KD_TPASS_FUSE_TILES},
+	{"dce", "removes pure instructions and block parameters nothing uses", dce_run, 0},
+	{"fuse-bursts", "ascend: merges data_moves whose bursts line up, and loops of them", kd_pass_fuse_bursts,
+	 KD_TPASS_FUSE_BURSTS},
+	{"forward", "turns a copy through a staging buffer only another copy reads into the direct copy", kd_pass_forward,
+	 KD_TPASS_FORWARD},
+	{"empty-loops", "skips loops with no effect and no value used after them, drops unreachable blocks", kd_pass_empty_loops, 0},
 };
 const int kd_npasses = (int)(sizeof kd_passes / sizeof kd_passes[0]);
 
@@ -67,7 +70,12 @@ enum { VERIFY_ALWAYS = 1 };
 
 static int run_one(KdDiag *d, KdModule *m, const KdPass *p, const KdPassOptions *o)
 {
-	p->run(m);
+	/* A pass for other targets, or one that made no rewrite (a pass
+	 * returns how many it made), leaves the IR as it was, which the
+	 * verifiers passed already: a round of them costs a long kernel's
+	 * -O1 compile about a tenth of its time. */
+	int applies = !p->tpass || (kd_ir_target(m->target)->passes & p->tpass);
+	int rewrites = applies ? p->run(m) : 0;
 	if (o->print_after_all || (o->print_after && !strcmp(o->print_after, p->name))) {
 		KdBuf b = {0};
 		kd_buf_printf(&b, "; *** IR after %s ***\n", p->name);
@@ -75,7 +83,7 @@ static int run_one(KdDiag *d, KdModule *m, const KdPass *p, const KdPassOptions 
 		fwrite(b.s ? b.s : "", 1, b.n, stderr);
 		kd_buf_free(&b);
 	}
-	if (!VERIFY_ALWAYS && !o->verify_each)
+	if (!rewrites || (!VERIFY_ALWAYS && !o->verify_each))
 		return 0;
 	int bad = kd_ir_verify(d, m);
 	if (!bad)

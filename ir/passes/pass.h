@@ -1,5 +1,6 @@
 /* pass.h: the pass manager.  A pass is a plain function over the module
- * (QBE style) that returns how many rewrites it made.  The pipeline runs
+ * (QBE style) that returns how many rewrites it made: 0 promises the IR
+ * is as it was, and the verifiers do not run again on it.  The pipeline runs
  * after the source program passed the structural verifier, the hardware
  * rules and placement, so every user error points at user code; a pass
  * that leaves IR either verifier rejects is a compiler bug. */
@@ -13,6 +14,9 @@ typedef struct {
 	const char *name;
 	const char *doc;   /* one line, for --help-passes and usage errors */
 	int (*run)(KdModule *m);
+	/* A KD_TPASS_* bit: the pass rewrites only the targets that set it
+	 * (elsewhere it returns at once); 0: every target. */
+	unsigned tpass;
 } KdPass;
 
 extern const KdPass kd_passes[];

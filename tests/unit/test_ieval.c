@@ -1,13 +1,15 @@
 /* test_ieval.c: the integer evaluator (util/ieval.h) against the edge
  * cases docs/language.md defines, the exact text of the C helpers it
  * shares with the emitter, the IR's mapping onto it (kd_eval_op), and
- * the overflow-checked affine forms (util/affine.h). */
+ * the overflow-checked affine forms (util/affine.h), and the arena's
+ * reuse of freed chunks (util/arena.c). */
 #include <check.h>
 #include <math.h>
 #include <string.h>
 
 #include "affine.h"
 #include "ieval.h"
+#include "kd.h"
 #include "walk.h"
 #include "../check_run.h"
 
@@ -194,6 +196,76 @@ START_TEST(affine_forms)
 }
 END_TEST
 
+/* The in-place forms the rule checker builds with: the same results as
+ * the by-value ones, an operand that is the result itself included. */
+START_TEST(affine_forms_in_place)
+{
+	KdAff r;
+	kd_aff_set_const(&r, 5);
+	KdAff y = kd_aff_sym(1, 3);
+	kd_aff_add_to(&r, &y, -2);             /* 5 - 6x */
+	ck_assert(r.ok && r.c == 5 && r.n == 1 && r.t[0].key == 1 && r.t[0].k == -6);
+	kd_aff_add_to(&r, &r, 1);              /* doubled */
+	ck_assert(r.ok && r.c == 10 && r.n == 1 && r.t[0].k == -12);
+	KdAff four = kd_aff_const(4);
+	kd_aff_mul_to(&r, &four);
+	ck_assert(r.ok && r.c == 40 && r.t[0].k == -48);
+	KdAff k = kd_aff_const(3);
+	kd_aff_mul_to(&k, &r);                 /* constant times form */
+	ck_assert(k.ok && k.c == 120 && k.n == 1 && k.t[0].key == 1 && k.t[0].k == -144);
+	kd_aff_mul_to(&k, &y);                 /* two forms: not affine */
+	ck_assert(!k.ok && !k.overflow);
+	KdAff big = kd_aff_sym(2, MAX);
+	kd_aff_scale_to(&big, 2);
+	ck_assert(!big.ok && big.overflow);
+	kd_aff_add_to(&big, &r, 1);            /* overflow sticks */
+	ck_assert(!big.ok && big.overflow);
+}
+END_TEST
+
+/* Are p's n bytes all zero? */
+static int all_zero(const unsigned char *p, size_t n)
+{
+	unsigned char acc = 0;
+	for (size_t i = 0; i < n; i++)
+		acc |= p[i];
+	return acc == 0;
+}
+
+/* A chunk a freed arena leaves in the pool comes back zeroed, whatever
+ * was written in it, and after the pool is emptied allocation still
+ * works.  Sizes past the pool's 256 KiB threshold. */
+START_TEST(arena_reuses_chunks_zeroed)
+{
+	enum { N = 1 << 20 };
+	KdArena *a = kd_arena_new();
+	unsigned char *p = kd_alloc(a, N);
+	memset(p, 0xab, N);
+	unsigned char *q = kd_alloc(a, 300 * 1024);
+	memset(q, 0xcd, 300 * 1024);
+	ck_assert_uint_ge(kd_arena_used(a), N + 300 * 1024);
+	kd_arena_free(a);
+	KdArena *b = kd_arena_new();
+	for (int round = 0; round < 3; round++) {
+		unsigned char *r = kd_alloc(b, N);
+		ck_assert(all_zero(r, N));
+		memset(r, 0xef, N);
+	}
+	ck_assert(all_zero(kd_alloc(b, 4096), 4096));
+	kd_arena_free(b);
+	kd_arena_pool_trim(N);
+	KdArena *c = kd_arena_new();
+	ck_assert(all_zero(kd_alloc(c, 2 * N), 2 * N));
+	kd_arena_free(c);
+	kd_arena_pool_release();
+	KdArena *d = kd_arena_new();
+	ck_assert_uint_eq(kd_arena_used(d), 0);
+	ck_assert_ptr_nonnull(kd_alloc(d, N));
+	kd_arena_free(d);
+	kd_arena_pool_release();
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("ieval");
@@ -203,6 +275,8 @@ int main(void)
 	tcase_add_test(tc, conversions);
 	tcase_add_test(tc, ir_ops_map_onto_the_evaluator);
 	tcase_add_test(tc, affine_forms);
+	tcase_add_test(tc, affine_forms_in_place);
+	tcase_add_test(tc, arena_reuses_chunks_zeroed);
 	suite_add_tcase(s, tc);
 	return kd_check_run(s);
 }
