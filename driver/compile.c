@@ -40,7 +40,6 @@ int kd_compile(const KdOptions *o, KdBuf *c_out, int harness)
 	}
 	int rc = kd_compile_source(o, a, &src, stderr, c_out, harness);
 	kd_arena_free(a);
-	kd_arena_pool_release();
 	return rc;
 }
 
@@ -53,6 +52,11 @@ int kd_compile_source(const KdOptions *o, KdArena *a, const KdSource *src, FILE 
 	/* The syntax tree's own arena: the tree is a third of a compilation's
 	 * memory and dead once lowered, so the passes and the C reuse it. */
 	KdArena *ast = NULL;
+	/* This compilation's pool of freed chunks (util/arena.c): the tree's
+	 * serve the passes' scratch arenas and the IR's growth.  a joins it
+	 * until the end (the caller frees a after that). */
+	KdArenaPool *pool = kd_arena_pool_new();
+	kd_arena_set_pool(a, pool);
 	kd_diag_init(&d, src, diag_out);
 	kd_diag_set_format(&d, o->diag_format, o->diag_color);
 	d.werror_all = o->werror;
@@ -83,7 +87,7 @@ int kd_compile_source(const KdOptions *o, KdArena *a, const KdSource *src, FILE 
 		kd_dump_tokens(&out, &d, src);
 		goto done;
 	}
-	ast = kd_arena_new();
+	ast = kd_arena_new_in(pool);
 	KdNode *file = kd_parse(a, ast, &d, src);
 	if (d.nerror)
 		goto done;
@@ -108,7 +112,7 @@ int kd_compile_source(const KdOptions *o, KdArena *a, const KdSource *src, FILE 
 	 * kernel's IR bounds (a million lines: at most 0.7 GB of scratch at
 	 * once for 0.8 GB of IR); more kept would only raise the peak while
 	 * the passes grow the IR. */
-	kd_arena_pool_trim(kd_arena_used(a));
+	kd_arena_pool_trim(pool, kd_arena_used(a));
 	if (kd_ir_verify(&d, m))
 		goto done;
 	/* Dead values go first, so no rule is checked on code that never runs
@@ -135,7 +139,7 @@ checked:
 	}
 	/* The passes reused the tree's chunks; the C's buffer is malloc's,
 	 * and what the pool still holds would only add to the peak. */
-	kd_arena_pool_release();
+	kd_arena_pool_trim(pool, 0);
 	if (o->stats) {
 		kd_ir_stats_tagged(&st, m, NULL);
 		fwrite(st.s ? st.s : "", 1, st.n, stderr);
@@ -195,7 +199,8 @@ done:
 	}
 finish:
 	kd_arena_free(ast);
-	kd_arena_pool_release();
+	kd_arena_set_pool(a, NULL);
+	kd_arena_pool_free(pool);
 	kd_diag_end(&d);
 	kd_buf_free(&out);
 	return rc;

@@ -22,6 +22,7 @@ KdFunc *kd_func_new(KdArena *a, const char *name, KdTarget t, KdSpan span)
 	f->name = name;
 	f->target = t;
 	f->span = span;
+	f->arena = a;
 	return f;
 }
 

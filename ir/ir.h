@@ -124,6 +124,7 @@ typedef struct KdFunc {
 	int nval, capval;
 	KdBuffer *buf;
 	int nbuf, capbuf;
+	KdArena *arena;    /* the one it was made in: scratch arenas share its pool */
 } KdFunc;
 
 typedef struct KdModule {

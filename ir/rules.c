@@ -300,7 +300,7 @@ void kd_check_dim_index(KdCheck *c, const KdIns *ins)
 
 void kd_ir_dim_index_proven(const KdFunc *f, char *proven)
 {
-	KdArena *a = kd_arena_new();
+	KdArena *a = kd_arena_new_like(f->arena);
 	KdGuards g;
 	int built = 0;
 	for (int i = 0; i < f->nins; i++) {
@@ -369,7 +369,7 @@ static void check_ins(KdCheck *c, const KdIns *in)
 int kd_ir_check_rules(KdDiag *d, KdModule *m)
 {
 	int before = d->nerror;
-	KdArena *a = kd_arena_new();
+	KdArena *a = kd_arena_new_like(m->arena);
 	for (int fi = 0; fi < m->nfn; fi++) {
 		KdCheck c = {.d = d, .m = m, .f = m->fn[fi], .a = a};
 		KdGuards g;

@@ -201,7 +201,7 @@ static void func(Ver *v)
 
 static int verify(KdDiag *d, const KdModule *m, int input)
 {
-	KdArena *a = kd_arena_new();
+	KdArena *a = kd_arena_new_like(m->arena);
 	int n = 0;
 	for (int i = 0; i < m->nfn; i++) {
 		Ver v = {.d = d, .f = m->fn[i], .a = a, .input = input};

@@ -1,6 +1,7 @@
 /* arena.c: bump allocation in chunks.  AST and IR nodes are never freed
- * one by one; the whole arena goes at once, its big chunks into a pool
- * that later arenas take from (below). */
+ * one by one; the whole arena goes at once, its big chunks into the pool
+ * it was made in (if any), which later arenas of that pool take from
+ * (below). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,9 +15,24 @@ typedef struct Chunk {
 	_Alignas(16) unsigned char mem[];
 } Chunk;
 
+/* Chunks of freed arenas, for the next ones.  A big compilation frees
+ * the syntax tree (a gigabyte at a million lines) and every pass's
+ * scratch arena; given back to the system (glibc unmaps blocks of 32 MiB
+ * and more) the same memory came back as fresh pages that the kernel
+ * faults in and zeroes again, each pass, which on this VM cost more per
+ * page the more of them a process takes: a million-line -O1 compile
+ * faulted 2 GB after the tree was freed against 45 MB at 100k lines.
+ * Reused here, a chunk costs a memset of the bytes it had handed out.
+ * One compilation owns its pool (driver/compile.c); its arenas are used
+ * by one thread. */
+struct KdArenaPool {
+	Chunk *head;
+};
+
 struct KdArena {
 	Chunk *head;
-	size_t grow;   /* size of the next chunk */
+	size_t grow;          /* size of the next chunk */
+	KdArenaPool *pool;    /* where its big chunks come from and go (NULL: malloc) */
 };
 
 /* Chunks double from 64 KiB to 32 MiB: a big compilation (2 GB for a
@@ -37,22 +53,43 @@ static void oom(void)
 
 KdArena *kd_arena_new(void)
 {
+	return kd_arena_new_in(NULL);
+}
+
+KdArena *kd_arena_new_in(KdArenaPool *p)
+{
 	KdArena *a = calloc(1, sizeof *a);
 	if (!a)
 		oom();
+	a->pool = p;
 	return a;
 }
 
-/* Chunks of freed arenas, for the next ones.  A big compilation frees
- * the syntax tree (a gigabyte at a million lines) and every pass's
- * scratch arena; given back to the system (glibc unmaps blocks of 32 MiB
- * and more) the same memory came back as fresh pages that the kernel
- * faults in and zeroes again, each pass, which on this VM cost more per
- * page the more of them a process takes: a million-line -O1 compile
- * faulted 2 GB after the tree was freed against 45 MB at 100k lines.
- * Reused here, a chunk costs a memset of the bytes it had handed out.
- * The compiler is single-threaded (kdslc is one process per file). */
-static Chunk *pool;
+KdArena *kd_arena_new_like(const KdArena *a)
+{
+	return kd_arena_new_in(a ? a->pool : NULL);
+}
+
+void kd_arena_set_pool(KdArena *a, KdArenaPool *p)
+{
+	a->pool = p;
+}
+
+KdArenaPool *kd_arena_pool_new(void)
+{
+	KdArenaPool *p = calloc(1, sizeof *p);
+	if (!p)
+		oom();
+	return p;
+}
+
+void kd_arena_pool_free(KdArenaPool *p)
+{
+	if (!p)
+		return;
+	kd_arena_pool_trim(p, 0);
+	free(p);
+}
 
 /* Below this a chunk goes back to malloc, which reuses small blocks
  * without the system. */
@@ -64,11 +101,11 @@ void kd_arena_free(KdArena *a)
 		return;
 	for (Chunk *c = a->head, *n; c; c = n) {
 		n = c->next;
-		if (c->cap >= POOL_MIN) {
+		if (a->pool && c->cap >= POOL_MIN) {
 			if (c->touched < c->used)
 				c->touched = c->used;
-			c->next = pool;
-			pool = c;
+			c->next = a->pool->head;
+			a->pool->head = c;
 		} else {
 			free(c);
 		}
@@ -76,10 +113,10 @@ void kd_arena_free(KdArena *a)
 	free(a);
 }
 
-void kd_arena_pool_trim(size_t keep)
+void kd_arena_pool_trim(KdArenaPool *p, size_t keep)
 {
 	size_t held = 0;
-	for (Chunk **l = &pool; *l;) {
+	for (Chunk **l = &p->head; *l;) {
 		Chunk *c = *l;
 		if (held + c->touched <= keep) {
 			held += c->touched;
@@ -89,11 +126,6 @@ void kd_arena_pool_trim(size_t keep)
 			free(c);
 		}
 	}
-}
-
-void kd_arena_pool_release(void)
-{
-	kd_arena_pool_trim(0);
 }
 
 size_t kd_arena_used(const KdArena *a)
@@ -118,11 +150,14 @@ static int pool_better(const Chunk *x, const Chunk *y, size_t want)
 	return fx ? x->cap < y->cap : x->touched > y->touched;
 }
 
-/* A pooled chunk of at least need bytes, zeroed again, or NULL. */
-static Chunk *pool_take(size_t need, size_t want)
+/* A chunk of pool p (NULL: none) of at least need bytes, zeroed again,
+ * or NULL. */
+static Chunk *pool_take(KdArenaPool *p, size_t need, size_t want)
 {
 	Chunk **best = NULL;
-	for (Chunk **l = &pool; *l; l = &(*l)->next)
+	if (!p)
+		return NULL;
+	for (Chunk **l = &p->head; *l; l = &(*l)->next)
 		if ((*l)->cap >= need && (!best || pool_better(*l, *best, want)))
 			best = l;
 	if (!best)
@@ -148,7 +183,7 @@ void *kd_alloc(KdArena *a, size_t n)
 			cap = n;
 		else if (cap < CHUNK_MAX)
 			a->grow = 2 * cap;
-		c = pool_take(n, cap);
+		c = pool_take(a->pool, n, cap);
 		if (c) {
 			cap = c->cap;
 		} else {

@@ -21,13 +21,19 @@
 
 /* ---- arena: every AST and IR node lives here; freed in one go ---- */
 typedef struct KdArena KdArena;
-KdArena *kd_arena_new(void);
-/* Frees a; its big chunks are kept for the next arenas (arena.c says
- * why) until kd_arena_pool_release gives them back to the system. */
+/* A pool of freed arenas' big chunks for the next arenas made in it
+ * (arena.c says why); kd_arena_pool_free gives them back to the system. */
+typedef struct KdArenaPool KdArenaPool;
+KdArena *kd_arena_new(void);                   /* in no pool */
+KdArena *kd_arena_new_in(KdArenaPool *p);      /* in p (NULL: none) */
+KdArena *kd_arena_new_like(const KdArena *a);  /* in a's pool (a scratch arena) */
+void kd_arena_set_pool(KdArena *a, KdArenaPool *p);
+/* Frees a; its big chunks go to its pool. */
 void kd_arena_free(KdArena *a);
-void kd_arena_pool_release(void);
+KdArenaPool *kd_arena_pool_new(void);
+void kd_arena_pool_free(KdArenaPool *p);
 /* Gives back kept chunks until they hold at most keep bytes. */
-void kd_arena_pool_trim(size_t keep);
+void kd_arena_pool_trim(KdArenaPool *p, size_t keep);
 /* The bytes a has handed out (its chunks' resident part). */
 size_t kd_arena_used(const KdArena *a);
 void *kd_alloc(KdArena *a, size_t n);          /* zeroed, 16-byte aligned */

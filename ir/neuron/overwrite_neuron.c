@@ -240,7 +240,7 @@ static int may_repeat(const KdFunc *f, const KdLoop *lp)
 
 static void loop_check(Ow *o, const KdFunc *f)
 {
-	KdArena *a = kd_arena_new();
+	KdArena *a = kd_arena_new_like(f->arena);
 	KdDom d;
 	kd_dom_build(a, f, &d);
 	for (int h = 0; h < f->nblk; h++) {

@@ -526,7 +526,7 @@ int kd_pass_canon(KdModule *m)
 {
 	int total = 0;
 	for (int fi = 0; fi < m->nfn; fi++) {
-		KdArena *tmp = kd_arena_new();
+		KdArena *tmp = kd_arena_new_like(m->arena);
 		Canon u = {.a = m->arena, .tmp = tmp, .f = m->fn[fi]};
 		u.uses = kd_uses_build(tmp, u.f);
 		kd_dom_build(tmp, u.f, &u.dom);

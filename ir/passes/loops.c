@@ -79,7 +79,7 @@ static void loop_values(KdCfg *c, const KdFunc *f)
 void kd_cfg_analyse(KdCfg *c, const KdFunc *f)
 {
 	kd_cfg_free(c);
-	c->a = kd_arena_new();
+	c->a = kd_arena_new_like(f->arena);
 	kd_dom_build(c->a, f, &c->dom);
 	size_t n = (size_t)f->nblk + 1;
 	c->reach = kd_alloc(c->a, n);

@@ -84,7 +84,7 @@ static int block_holds(KdArena *a, KdModule *m, KdFunc *f, int b, const KdGuardS
 
 void kd_pass_proven(KdModule *m, KdFunc *f, char *proven)
 {
-	KdArena *a = kd_arena_new();
+	KdArena *a = kd_arena_new_like(m->arena);
 	KdGuards g;
 	kd_guards_build(a, f, &g);
 	for (int b = 0; b < f->nblk; b++)

@@ -238,14 +238,15 @@ static int all_zero(const unsigned char *p, size_t n)
 START_TEST(arena_reuses_chunks_zeroed)
 {
 	enum { N = 1 << 20 };
-	KdArena *a = kd_arena_new();
+	KdArenaPool *pool = kd_arena_pool_new();
+	KdArena *a = kd_arena_new_in(pool);
 	unsigned char *p = kd_alloc(a, N);
 	memset(p, 0xab, N);
 	unsigned char *q = kd_alloc(a, 300 * 1024);
 	memset(q, 0xcd, 300 * 1024);
 	ck_assert_uint_ge(kd_arena_used(a), N + 300 * 1024);
 	kd_arena_free(a);
-	KdArena *b = kd_arena_new();
+	KdArena *b = kd_arena_new_in(pool);
 	for (int round = 0; round < 3; round++) {
 		unsigned char *r = kd_alloc(b, N);
 		ck_assert(all_zero(r, N));
@@ -253,16 +254,19 @@ START_TEST(arena_reuses_chunks_zeroed)
 	}
 	ck_assert(all_zero(kd_alloc(b, 4096), 4096));
 	kd_arena_free(b);
-	kd_arena_pool_trim(N);
-	KdArena *c = kd_arena_new();
+	kd_arena_pool_trim(pool, N);
+	KdArena *c = kd_arena_new_in(pool);
+	KdArena *c2 = kd_arena_new_like(c);   /* a scratch arena: the same pool */
 	ck_assert(all_zero(kd_alloc(c, 2 * N), 2 * N));
+	ck_assert(all_zero(kd_alloc(c2, N), N));
+	kd_arena_free(c2);
 	kd_arena_free(c);
-	kd_arena_pool_release();
-	KdArena *d = kd_arena_new();
+	kd_arena_pool_trim(pool, 0);
+	KdArena *d = kd_arena_new_in(pool);
 	ck_assert_uint_eq(kd_arena_used(d), 0);
 	ck_assert_ptr_nonnull(kd_alloc(d, N));
 	kd_arena_free(d);
-	kd_arena_pool_release();
+	kd_arena_pool_free(pool);
 }
 END_TEST
 
