@@ -193,28 +193,30 @@ SHUF_AVX2 static int args_eq_avx2(const kdsl_shuf_args *a, const kdsl_shuf_args 
 _Static_assert(sizeof(kdsl_shuf_args) % 64 == 0 && sizeof(kdsl_rtile) == 64,
                "kdsl_shuf_args is compared as 64-byte blocks of 64-bit words, without padding");
 
-/* The 32 entries equal, with the widest vectors the runtime uses. */
-static inline int mask_same(const kdsl_rt *rt, const int64_t *a, const int64_t *b)
+/* n words at a and b equal, with the widest vectors the runtime uses; n
+ * is a mask's QUAD or an operand struct's, a constant at each call, for
+ * which the AVX2 compare has a copy with its loop unrolled. */
+static inline int same_words(const kdsl_rt *rt, const void *a, const void *b, int n)
 {
 #if SHUF_HAVE_AVX2
 	if (rt->isa >= KDSL_ISA_AVX2)
-		return mask_eq_avx2(a, b);
+		return n == QUAD ? mask_eq_avx2(a, b) : args_eq_avx2(a, b);
 #else
 	(void)rt;
 #endif
-	return words_eq(a, b, QUAD);
+	return words_eq(a, b, n);
 }
 
-/* Two operand structs the same bytes, likewise. */
+/* The 32 entries equal. */
+static inline int mask_same(const kdsl_rt *rt, const int64_t *a, const int64_t *b)
+{
+	return same_words(rt, a, b, QUAD);
+}
+
+/* Two operand structs the same bytes. */
 static inline int args_same(const kdsl_rt *rt, const kdsl_shuf_args *a, const kdsl_shuf_args *b)
 {
-#if SHUF_HAVE_AVX2
-	if (rt->isa >= KDSL_ISA_AVX2)
-		return args_eq_avx2(a, b);
-#else
-	(void)rt;
-#endif
-	return words_eq(a, b, (int)(sizeof *a / 8));
+	return same_words(rt, a, b, (int)(sizeof *a / 8));
 }
 
 /* entry_get past the slot found last: the others, then a miss, which
