@@ -72,24 +72,45 @@ static void fill(unsigned char *m, size_t ps, int parts, unsigned char *copy, ui
 		memcpy(m + (size_t)p * ps, copy + (size_t)p * SPAN, SPAN);
 }
 
+/* A neuron runtime with its sbuf, and the tests' two scratch buffers:
+ * want, the expected partitions, and snap, a copy of the rows read. */
+typedef struct {
+	kdsl_rt *rt;
+	unsigned char *sb, *want, *snap;
+	size_t sps;
+} shuf_fix;
+
+static shuf_fix fix_open(size_t want_bytes, size_t snap_bytes)
+{
+	shuf_fix f = {kdsl_rt_create(KDSL_TARGET_NEURON), NULL, malloc(want_bytes), malloc(snap_bytes), 0};
+
+	ck_assert_ptr_nonnull(f.rt);
+	ck_assert_ptr_nonnull(f.want);
+	ck_assert_ptr_nonnull(f.snap);
+	f.sb = kdsl_rt_mem(f.rt, KDSL_MEM_SBUF, NULL);
+	f.sps = kdsl_rt_partition_stride(f.rt, KDSL_MEM_SBUF);
+	return f;
+}
+
+static void fix_close(shuf_fix *f)
+{
+	free(f->want);
+	free(f->snap);
+	kdsl_rt_destroy(f->rt);
+}
+
 START_TEST(shuffle_cache_against_reference)
 {
-	kdsl_rt *rt = kdsl_rt_create(KDSL_TARGET_NEURON);
-	unsigned char *sb, *pb, *want = malloc((size_t)128 * SPAN), *pwant = malloc((size_t)128 * SPAN);
-	unsigned char *snap = malloc((size_t)128 * 300);
-	size_t sps, pps;
+	shuf_fix f = fix_open((size_t)128 * SPAN, (size_t)128 * 300);
+	kdsl_rt *rt = f.rt;
+	unsigned char *sb = f.sb, *want = f.want, *snap = f.snap, *pwant = malloc((size_t)128 * SPAN);
+	unsigned char *pb = kdsl_rt_mem(rt, KDSL_MEM_PSUM, NULL);
+	size_t sps = f.sps, pps = kdsl_rt_partition_stride(rt, KDSL_MEM_PSUM);
 	int64_t pool[POOL][32];
 	uint64_t x = 0x2545f4914f6cdd1dull;
 	int hits = 0;
 
-	ck_assert_ptr_nonnull(rt);
-	ck_assert_ptr_nonnull(want);
 	ck_assert_ptr_nonnull(pwant);
-	ck_assert_ptr_nonnull(snap);
-	sb = kdsl_rt_mem(rt, KDSL_MEM_SBUF, NULL);
-	pb = kdsl_rt_mem(rt, KDSL_MEM_PSUM, NULL);
-	sps = kdsl_rt_partition_stride(rt, KDSL_MEM_SBUF);
-	pps = kdsl_rt_partition_stride(rt, KDSL_MEM_PSUM);
 	for (int m = 0; m < POOL; m++)
 		make_mask(pool[m], &x);
 	/* keys that differ from a pooled one in one entry only */
@@ -142,10 +163,8 @@ START_TEST(shuffle_cache_against_reference)
 	}
 	/* the draw above is deterministic: most calls reuse three masks */
 	ck_assert_int_gt(hits, 600);
-	free(want);
 	free(pwant);
-	free(snap);
-	kdsl_rt_destroy(rt);
+	fix_close(&f);
 }
 END_TEST
 
@@ -156,16 +175,12 @@ START_TEST(shuffle_long_rows)
 {
 	static const int64_t lens[] = {4000, 8191, 8192, 8224, 9000};
 	enum { W = 2 * 9000 + 64 };
-	kdsl_rt *rt = kdsl_rt_create(KDSL_TARGET_NEURON);
-	unsigned char *sb, *want = malloc((size_t)128 * W), *snap = malloc((size_t)128 * 9000);
-	size_t sps;
+	shuf_fix f = fix_open((size_t)128 * W, (size_t)128 * 9000);
+	kdsl_rt *rt = f.rt;
+	unsigned char *sb = f.sb, *want = f.want, *snap = f.snap;
+	size_t sps = f.sps;
 	uint64_t x = 0x9e3779b97f4a7c15ull;
 
-	ck_assert_ptr_nonnull(rt);
-	ck_assert_ptr_nonnull(want);
-	ck_assert_ptr_nonnull(snap);
-	sb = kdsl_rt_mem(rt, KDSL_MEM_SBUF, NULL);
-	sps = kdsl_rt_partition_stride(rt, KDSL_MEM_SBUF);
 	for (int li = 0; li < 5; li++)
 		for (int kind = 0; kind < 4; kind++) {
 			int64_t n = lens[li], np = kind & 2 ? 77 : 128, mask[32];
@@ -193,9 +208,7 @@ START_TEST(shuffle_long_rows)
 				ck_assert_msg(!memcmp(sb + (size_t)p * sps, want + (size_t)p * W, W),
 				              "rows of %lld bytes, kind %d: partition %d differs", (long long)n, kind, p);
 		}
-	free(want);
-	free(snap);
-	kdsl_rt_destroy(rt);
+	fix_close(&f);
 }
 END_TEST
 
@@ -281,16 +294,12 @@ START_TEST(shuffle_in_place_groups)
 {
 	static const int64_t lens[] = {1, 5, 32, 64, 100, 128, 256, 2048}, nps[] = {128, 96, 40, 8};
 	enum { W = 2048 };
-	kdsl_rt *rt = kdsl_rt_create(KDSL_TARGET_NEURON);
-	unsigned char *sb, *want = malloc((size_t)128 * W), *snap = malloc((size_t)128 * W);
-	size_t sps;
+	shuf_fix f = fix_open((size_t)128 * W, (size_t)128 * W);
+	kdsl_rt *rt = f.rt;
+	unsigned char *sb = f.sb, *want = f.want, *snap = f.snap;
+	size_t sps = f.sps;
 	uint64_t x = 0x243f6a8885a308d3ull;
 
-	ck_assert_ptr_nonnull(rt);
-	ck_assert_ptr_nonnull(want);
-	ck_assert_ptr_nonnull(snap);
-	sb = kdsl_rt_mem(rt, KDSL_MEM_SBUF, NULL);
-	sps = kdsl_rt_partition_stride(rt, KDSL_MEM_SBUF);
 	for (int kind = 0; kind < 3; kind++)
 		for (int ni = 0; ni < 4; ni++)
 			for (int li = 0; li < 8; li++) {
@@ -326,9 +335,7 @@ START_TEST(shuffle_in_place_groups)
 						              (long long)np, (long long)n, call, p);
 				}
 			}
-	free(want);
-	free(snap);
-	kdsl_rt_destroy(rt);
+	fix_close(&f);
 }
 END_TEST
 
