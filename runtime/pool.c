@@ -22,6 +22,7 @@
 
 #include <pthread.h>
 
+#include "kdsl_rt.h"
 #include "pool.h"
 
 /* gen (24 bits) | parts (8) | next (32); parts <= 64, and next passes the
@@ -31,7 +32,9 @@
 #define POOL_PARTS(w) ((int)(((w) >> 32) & 0xff))
 #define POOL_NEXT(w) ((uint32_t)(w))
 
-enum { POOL_MAX = 63 };
+/* a worker per thread but the caller's (kdsl_rt_set_threads' range) */
+enum { POOL_MAX = KDSL_RT_MAX_THREADS - 1 };
+_Static_assert(KDSL_RT_MAX_THREADS <= 0xff, "a run's part count must fit the word's 8 bits");
 
 /* How long a worker spins for the next run before it sleeps: longer than
  * the ops between two matmuls of the tutorial kernels (a tile's loads,

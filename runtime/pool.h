@@ -22,7 +22,8 @@ typedef struct kdsl_pool kdsl_pool;
 /* fn(arg, i) computes part i; parts must not overlap in what they write. */
 typedef void (*kdsl_pool_fn)(void *arg, int part);
 
-/* A pool that can start up to `workers` threads (1..63), and no more
+/* A pool that can start up to `workers` threads (1 to
+ * KDSL_RT_MAX_THREADS - 1), and no more
  * than the online cpus less one (more only take turns with each other),
  * none started yet; NULL when out of memory. */
 kdsl_pool *kdsl_pool_create(int workers);
