@@ -68,20 +68,46 @@ enum { VERIFY_ALWAYS = 0 };
 enum { VERIFY_ALWAYS = 1 };
 #endif
 
-static int run_one(KdDiag *d, KdModule *m, const KdPass *p, const KdPassOptions *o)
+/* Runs pass p on m and returns its rewrite count.  With check, *honest
+ * says whether a count of 0 kept its promise: the verifier skip below
+ * trusts it, so --verify-each makes sure the IR prints as it was given. */
+static int run_counted(KdModule *m, const KdPass *p, int check, int *honest)
+{
+	KdBuf before = {0}, after = {0};
+	*honest = 1;
+	if (!check)
+		return p->run(m);
+	kd_ir_print(&before, m);
+	int rewrites = p->run(m);
+	if (!rewrites) {
+		kd_ir_print(&after, m);
+		*honest = after.n == before.n && (!after.n || !memcmp(after.s, before.s, after.n));
+	}
+	kd_buf_free(&before);
+	kd_buf_free(&after);
+	return rewrites;
+}
+
+int kd_run_pass(KdDiag *d, KdModule *m, const KdPass *p, const KdPassOptions *o)
 {
 	/* A pass for other targets, or one that made no rewrite (a pass
 	 * returns how many it made), leaves the IR as it was, which the
 	 * verifiers passed already: a round of them costs a long kernel's
 	 * -O1 compile about a tenth of its time. */
 	int applies = !p->tpass || (kd_ir_target(m->target)->passes & p->tpass);
-	int rewrites = applies ? p->run(m) : 0;
+	int honest = 1;
+	int rewrites = applies ? run_counted(m, p, o->verify_each, &honest) : 0;
 	if (o->print_after_all || (o->print_after && !strcmp(o->print_after, p->name))) {
 		KdBuf b = {0};
 		kd_buf_printf(&b, "; *** IR after %s ***\n", p->name);
 		kd_ir_print(&b, m);
 		fwrite(b.s ? b.s : "", 1, b.n, stderr);
 		kd_buf_free(&b);
+	}
+	if (!honest) {
+		kd_error_nopos(d, "internal compiler error: pass '%s' changed the IR but reported no rewrite, "
+		               "so the verifiers would have skipped it; please report it with the input", p->name);
+		return 1;
 	}
 	if (!rewrites || (!VERIFY_ALWAYS && !o->verify_each))
 		return 0;
@@ -103,7 +129,7 @@ int kd_run_passes(KdDiag *d, KdModule *m, const KdPassOptions *o)
 	while (*p) {
 		size_t n = strcspn(p, ",");
 		const KdPass *ps = kd_pass_lookup(p, n);
-		if (ps && run_one(d, m, ps, o))
+		if (ps && kd_run_pass(d, m, ps, o))
 			return 1;
 		p += n + (p[n] == ',');
 	}

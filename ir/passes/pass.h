@@ -39,6 +39,9 @@ int kd_pass_list_bad(const char *list, size_t *len);
 void kd_pass_names(KdBuf *out);
 /* Runs the pipeline; returns the number of errors (internal ones). */
 int kd_run_passes(KdDiag *d, KdModule *m, const KdPassOptions *o);
+/* Runs one pass as the pipeline does (the verifiers after it, printing);
+ * 1 on an internal error.  The pipeline's step, open for tests. */
+int kd_run_pass(KdDiag *d, KdModule *m, const KdPass *p, const KdPassOptions *o);
 
 /* The neuron copies (load, store, tensor_copy), which fuse-tiles and
  * forward treat alike, take (dst, src). */

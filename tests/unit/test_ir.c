@@ -357,6 +357,46 @@ START_TEST(verify_each_checks_pure_ops)
 }
 END_TEST
 
+/* A pass that removes the dead vrevs of the kernel above but says it
+ * made no rewrite (the promise the verifier skip trusts), and one that
+ * keeps it. */
+static int lying_pass(KdModule *m)
+{
+	KdFunc *f = m->fn[0];
+	KdBlock *b = f->blk[0];
+	kd_ins_unlink(f, b->insv[0]);
+	return 0;
+}
+
+static int honest_pass(KdModule *m)
+{
+	(void)m;
+	return 0;
+}
+
+/* --verify-each holds a pass to its count: IR changed under a count of
+ * 0 is an internal error naming the pass; without the option the count
+ * is trusted; an honest 0 passes. */
+START_TEST(verify_each_checks_the_rewrite_count)
+{
+	AipuFn a = aipu_fn();
+	KdModule *m = aipu_module(a.f);
+	int dead = a.f->val[vop(a.f, OP_VREVS, 1, &a.x, 8)].def;
+	kd_ins_move_to(a.f, 0, dead, 0);
+	KdPass honest = {"honest", "", honest_pass, 0}, lying = {"lying", "", lying_pass, 0};
+	KdPassOptions o = {.verify_each = 1};
+	ck_assert_int_eq(kd_run_pass(&diag, m, &honest, &o), 0);
+	ck_assert_int_eq(diag.nerror, 0);
+	ck_assert_int_eq(kd_run_pass(&diag, m, &lying, &o), 1);
+	ck_assert_ptr_nonnull(strstr(diag_text(), "internal compiler error: pass 'lying' changed the IR but "
+	                                          "reported no rewrite"));
+	o.verify_each = 0;
+	int errors = diag.nerror;
+	ck_assert_int_eq(kd_run_pass(&diag, m, &lying, &o), 0);
+	ck_assert_int_eq(diag.nerror, errors);
+}
+END_TEST
+
 /* Every generic and aipu op has its typing rules in the table, and the
  * vector dtypes sema and the verifier share are the ones the aipu ops
  * list. */
@@ -524,6 +564,7 @@ int main(void)
 	tcase_add_test(tc, verifier_catches_a_broken_lane_count);
 	tcase_add_test(tc, verifier_catches_a_wrong_result_type);
 	tcase_add_test(tc, verify_each_checks_pure_ops);
+	tcase_add_test(tc, verify_each_checks_the_rewrite_count);
 	tcase_add_test(tc, every_op_has_a_verify_hook);
 	tcase_add_test(tc, op_without_typing_rule_is_internal_error);
 	tcase_add_test(tc, op_table_entries_are_complete);
