@@ -132,8 +132,10 @@ static int has_suffix(const char *s, size_t n, const char *x)
 /* Is the first n characters of name in the table? */
 static int in_table(const char *name, size_t n)
 {
+	/* the emitter asks for every parameter reference: the first
+	 * character turns most entries away without measuring them */
 	for (int i = 0; reserved[i]; i++)
-		if (strlen(reserved[i]) == n && !strncmp(name, reserved[i], n))
+		if (reserved[i][0] == name[0] && !strncmp(name, reserved[i], n) && !reserved[i][n])
 			return 1;
 	return 0;
 }
