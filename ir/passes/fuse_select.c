@@ -61,7 +61,7 @@ static int same_view(const KdConstView *x, const KdConstView *y)
 	return 1;
 }
 
-/* Operand a of in as a constant view, and its buffer (-1 when neither). */
+/* Operand a of in as a constant view (0 when it is none). */
 static int view_of(const KdFunc *f, const KdIns *in, int a, KdConstView *v)
 {
 	return a < in->nargs && kd_const_view(f, in->args[a], v);
@@ -78,12 +78,12 @@ static int names(const KdFunc *f, const KdIns *in, int b)
 	return 0;
 }
 
-/* Does in write buffer b, or any hbm tensor, or (b shared) any shared
- * buffer? */
+/* Does in write buffer b, or any hbm tensor, or (b shared: a directly
+ * allocated tile may be another's bytes) any shared buffer? */
 static int writes_into(const KdFunc *f, const KdIns *in, int b)
 {
 	const KdOpDesc *d = &kd_ops[in->op];
-	int wide = b >= 0 && shared(&f->buf[b]);
+	int wide = shared(&f->buf[b]);
 	for (int i = 0; i < in->nargs; i++) {
 		const KdVal *x = &f->val[in->args[i]];
 		if (x->type != VT_REF || !kd_param_writes(d, i))
@@ -187,18 +187,19 @@ static int chain_of(const KdFunc *f, const KdBlock *bl, int kc, Chain *c)
 	c->ks = nearest(f, bl, kc, d.buf, 1);
 	if (c->kl < 0 || c->ks < 0)
 		return 0;
-	const KdIns *l = &f->ins[bl->insv[c->kl]], *sto = &f->ins[bl->insv[c->ks]];
+	const KdIns *sto = &f->ins[bl->insv[c->ks]];
 	if (!exact_load(f, bl, c->kl, &d) || sto->op != OP_STORE || sto->nargs != STORE_NPARAM ||
 	    !view_of(f, sto, STORE_SRC, &st) || !same_view(&st, &d) || !view_of(f, sto, STORE_DST, &ld) ||
 	    f->buf[ld.buf].dt != f->buf[d.buf].dt)
 		return 0;
-	(void)l;
 	int skip[3] = {bl->insv[c->kl], bl->insv[kc], bl->insv[c->ks]};
 	if (read_elsewhere(f, d.buf, skip, 3))
 		return 0;
 	fold_source(f, bl, c, TCP_SRC, &c->kls, &c->on_true);
 	fold_source(f, bl, c, TCP_PRED, &c->klp, &c->pred);
-	if (c->kls >= 0 && c->kls == c->klp)   /* one load feeding both: keep it simple, keep both */
+	/* one tile as src and predicate (a u32 select of u32 data): the merge
+	 * reads the tile, its load stays (unlinked once, it would go twice) */
+	if (c->kls >= 0 && c->kls == c->klp)
 		c->kls = c->klp = -1, c->on_true = tcp->args[TCP_SRC], c->pred = tcp->args[TCP_PRED];
 	return 1;
 }
