@@ -401,7 +401,7 @@ static void unknown_op(Sema *s, const KdNode *n)
 	KdNear near;
 	kd_near_init(&near, n->name);
 	for (int o = 0; o < KD_NOP; o++)
-		if (kd_ops[o].target == s->target)
+		if (kd_ops[o].target == s->target && !(kd_ops[o].flags & KD_OPF_INTERNAL))
 			kd_near_try(&near, kd_ops[o].name);
 	kd_near_note(s->d, &near, n->name_span);
 }
@@ -478,6 +478,11 @@ static KdType *call(Sema *s, KdNode *n)
 	}
 	if (d->syntax) {
 		kd_error(s->d, n->name_span, "'%s' is not called: write it as `%s`", d->name, d->syntax);
+		return s->t_err;
+	}
+	if (d->flags & KD_OPF_INTERNAL) {
+		/* its rules assume the chain the pass proved; a call has no such proof */
+		kd_error(s->d, n->name_span, "'%s' is made by the compiler's passes and cannot be called", d->name);
 		return s->t_err;
 	}
 	n->opdesc = d;

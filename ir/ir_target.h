@@ -17,7 +17,8 @@ struct KdIrNode;
 enum {
 	KD_TPASS_FUSE_BURSTS = 1u << 0,   /* fuse-bursts: data_move bursts (ascend) */
 	KD_TPASS_FUSE_TILES = 1u << 1,    /* fuse-tiles: adjacent tile copies (neuron) */
-	KD_TPASS_FORWARD = 1u << 2        /* forward: staging copies (ascend, neuron) */
+	KD_TPASS_FORWARD = 1u << 2,       /* forward: staging copies (ascend, neuron) */
+	KD_TPASS_FUSE_SELECT = 1u << 3    /* fuse-select: a predicated copy's load/store chain (neuron) */
 };
 
 typedef struct {

@@ -105,7 +105,10 @@ enum {
 	KD_OPF_ARITH = 1u << 0,       /* an operator of the source: arithmetic, comparison, logic */
 	KD_OPF_COMPARE = 1u << 1,     /* compares two numbers: a bool (a mask on vectors) */
 	KD_OPF_LOGIC = 1u << 2,       /* a bool of bools: land, lor, not */
-	KD_OPF_VECTOR_ONLY = 1u << 3  /* gives an aipu vector or mask: only aipu IR holds it */
+	KD_OPF_VECTOR_ONLY = 1u << 3, /* gives an aipu vector or mask: only aipu IR holds it */
+	/* a target op only a pass makes (a fusion of ops the source calls):
+	 * sema refuses it by name, the docs say so; textual IR may hold it */
+	KD_OPF_INTERNAL = 1u << 4
 };
 
 typedef enum {

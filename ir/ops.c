@@ -148,6 +148,9 @@ void kd_op_doc(KdBuf *out, KdTarget target)
 		kd_buf_printf(out, ")`\n\n");
 		if (d->syntax)
 			kd_buf_printf(out, "Written `%s`; not called by name.\n\n", d->syntax);
+		if (d->flags & KD_OPF_INTERNAL)
+			kd_buf_puts(out, "Made by the optimisation passes (-O1), not callable from source; "
+			                 "textual IR may hold it.\n\n");
 		kd_buf_printf(out, "Seed %s. %s\n\n", d->seed, d->doc);
 		kd_buf_puts(out, "| parameter | kind | rule |\n| --- | --- | --- |\n");
 		for (int j = 0; j < d->nparam; j++) {

@@ -41,8 +41,8 @@ int kd_op_desc_check(KdDiag *d, const KdOpDesc *o)
 		return n + bad(d, o, "a target op has 1 to KD_MAXPARAM parameters");
 	if (!o->doc || !o->rules || !o->seed || !o->cost || !o->cost_doc)
 		n += bad(d, o, "a target op needs doc, rules, seed, cost and cost_doc");
-	if (o->kind == OK_TERM || o->flags || o->arity || o->nsucc || o->c_op)
-		n += bad(d, o, "a target op is pure or an effect, with no class flags, arity or C operator");
+	if (o->kind == OK_TERM || (o->flags & ~(unsigned)KD_OPF_INTERNAL) || o->arity || o->nsucc || o->c_op)
+		n += bad(d, o, "a target op is pure or an effect, with no class flags (but internal), arity or C operator");
 	int writes = 0;
 	for (int k = 0; k < o->nparam; k++) {
 		const KdOpParam *p = &o->param[k];

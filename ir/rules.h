@@ -99,6 +99,7 @@ void kd_check_neuron_matmul(KdCheck *c, const KdIns *ins);
 void kd_check_neuron_transpose(KdCheck *c, const KdIns *ins);
 void kd_check_neuron_shuffle(KdCheck *c, const KdIns *ins);
 void kd_check_neuron_predicated(KdCheck *c, const KdIns *ins);
+void kd_check_neuron_merge(KdCheck *c, const KdIns *ins);
 void kd_check_neuron_gather(KdCheck *c, const KdIns *ins);
 void kd_check_neuron_iota(KdCheck *c, const KdIns *ins);
 void kd_check_neuron_identity(KdCheck *c, const KdIns *ins);
@@ -117,6 +118,7 @@ int64_t kd_cost_neuron_memset(const KdFunc *f, const KdIns *ins);
 int64_t kd_cost_neuron_tensor_tensor(const KdFunc *f, const KdIns *ins);
 int64_t kd_cost_neuron_transpose(const KdFunc *f, const KdIns *ins);
 int64_t kd_cost_neuron_predicated(const KdFunc *f, const KdIns *ins);
+int64_t kd_cost_neuron_merge(const KdFunc *f, const KdIns *ins);
 int64_t kd_cost_neuron_gpsimd(const KdFunc *f, const KdIns *ins);
 
 #endif

@@ -1335,19 +1335,110 @@ static int predicated(kdsl_rt *rt, const kdsl_site *site, double src_scalar, int
 	}
 	blend = kdsl_blend_select(rt->isa, d.size, pv.size);
 	if (!tile || s.dt == d.dt) {   /* one call: src's rows, or the scalar's row each time */
-		blend(wrow(&d, 0), d.pstride, tile ? s.p : tmp, tile ? s.pstride : 0, pv.p, pv.pstride, d.np, d.n,
-		      flip);
+		blend(wrow(&d, 0), d.pstride, tile ? s.p : tmp, tile ? s.pstride : 0, pv.p, pv.pstride, d.p, d.pstride,
+		      d.np, d.n, flip);
 	} else {
 		for (p = 0; p < d.np; p++) {
 			kdsl_eng_rows t = {tmp, 0, d.dt}, r = {row(&s, p), 0, s.dt};
 			kdsl_engine_map(rt->isa, KDSL_ENG_COPY, 0, t, r, r, 1, d.n);
-			blend(wrow(&d, p), 0, tmp, 0, row(&pv, p), 0, 1, d.n, flip);
+			blend(wrow(&d, p), 0, tmp, 0, row(&pv, p), 0, row(&d, p), 0, 1, d.n, flip);
 		}
 	}
 	free(tmp);
 	free(bs);
 	free(bp);
 	return KDSL_OK;
+}
+
+/* ---- predicated_merge: load, tensor_copy_predicated and store in one ----
+ * What the chain computes (on_false's rows, on_true blended in where the
+ * predicate selects), read where the inputs are, in one pass of the
+ * blend kernel that reads on_true, on_false and the predicate and writes
+ * dst.  When dst is on_false's very view, or strided, the kernel blends
+ * dst in place (on_false's rows copied to it first when they differ);
+ * when dst shares bytes with on_true or the predicate, or with on_false
+ * other than as the same view, it blends a packed copy of on_false that
+ * then goes to dst, so every input is read before dst is written. */
+
+/* Are v and w the same elements in the same order (same start, strides
+ * and counts)? */
+static int same_view(const view *v, const view *w)
+{
+	if (v->p != w->p || v->pstride != w->pstride || v->np != w->np || v->n != w->n || v->nd != w->nd)
+		return 0;
+	for (int i = 0; v->nd && i < KDSL_NEURON_AP_DIMS; i++)
+		if (v->st[i] != w->st[i] || v->ct[i] != w->ct[i])
+			return 0;
+	return 1;
+}
+
+/* The merge of checked views (d hbm, f hbm, t and pv anywhere). */
+static int merge_views(kdsl_rt *rt, const kdsl_site *site, const view *d, view t, view f, view pv, uint64_t flip)
+{
+	unsigned char *bt = NULL, *bp = NULL, *bf = NULL, *wb = NULL;
+	view w = *d, orig;
+	int same = same_view(d, &f), rc;
+	int scratch = overlap(d, &t) || overlap(d, &pv) || (!same && overlap(d, &f));
+	int in_place = scratch || same || d->nd;
+
+	if (scratch) {
+		w = f;   /* the blend's dst: a packed copy of on_false */
+		rc = snapshot(rt, site, &w, &wb);
+	} else if (in_place) {
+		rc = same ? KDSL_OK : copy_rows(rt, site, d, f);
+		if (!rc)
+			rc = ap_dst(rt, site, &w, &orig, &wb);
+	} else {
+		rc = ap_src(rt, site, &f, &bf);   /* one pass: on_false read as dst is written */
+	}
+	if (rc || (rc = ap_src(rt, site, &t, &bt)) || (rc = ap_src(rt, site, &pv, &bp))) {
+		free(wb), free(bt), free(bf);
+		return rc;
+	}
+	if (in_place)
+		f = w;
+	kdsl_blend_select(rt->isa, w.size, pv.size)(wrow(&w, 0), w.pstride, t.p, t.pstride, pv.p, pv.pstride, f.p,
+	                                            f.pstride, w.np, w.n, flip);
+	if (scratch) {   /* wb is no view of d: copy_rows copies it without a snapshot */
+		rc = copy_rows(rt, site, d, w);
+		free(wb);
+	} else if (in_place) {
+		ap_done(&orig, &w, wb);
+	}
+	free(bt);
+	free(bp);
+	free(bf);
+	return rc;
+}
+
+int kdsl_neuron_predicated_merge(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile on_true,
+                                 kdsl_ctile on_false, kdsl_ctile predicate, int64_t reverse_pred)
+{
+	view d, t, f, pv;
+	uint64_t flip = reverse_pred != 0 ? ~(uint64_t)0 : 0;
+	int rc;
+
+	if (!rt)
+		return KDSL_ERR_ARG;
+	if ((rc = CHECK_TILE(rt, site, "dst", dst, &d)) || (rc = CHECK_TILE(rt, site, "on_true", on_true, &t)) ||
+	    (rc = CHECK_TILE(rt, site, "on_false", on_false, &f)) ||
+	    (rc = CHECK_TILE(rt, site, "predicate", predicate, &pv)) || (rc = in_mem(rt, site, "dst", &d, 0, 0, 1)) ||
+	    (rc = in_mem(rt, site, "on_true", &t, 1, 1, 1)) || (rc = in_mem(rt, site, "on_false", &f, 0, 0, 1)) ||
+	    (rc = in_mem(rt, site, "predicate", &pv, 1, 1, 1)) ||
+	    (rc = same_shape(rt, site, "on_true", &t, "dst", &d)) ||
+	    (rc = same_shape(rt, site, "on_false", &f, "dst", &d)) ||
+	    (rc = same_shape(rt, site, "predicate", &pv, "dst", &d)) ||
+	    (rc = same_dtype(rt, site, "on_true", &t, "dst", &d)) || (rc = same_dtype(rt, site, "on_false", &f, "dst", &d)))
+		return rc;
+	if (!kdsl_neuron_predicate_dtype_ok(pv.dt))
+		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "predicate must be u8, u16 or u32, got %s",
+		                    kdsl_dtype_name(pv.dt));
+	/* the chain's on-chip reads: all of the predicate, on_true where it
+	 * selects (hbm bytes and dst are not tracked) */
+	if (rt->head.check && (rc = (d.nd || pv.nd || t.nd ? uninit_predicated_ap : uninit_predicated)(
+	                                 rt, site, on_true.base, &t, predicate.base, &pv, &d, flip)))
+		return rc;
+	return merge_views(rt, site, &d, t, f, pv, flip);
 }
 
 /* ---- load_gather and store_scatter: indirect DMA (LANGUAGE.md 7) ----

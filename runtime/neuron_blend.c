@@ -1,5 +1,6 @@
 /* neuron_blend.c: the kernel of tensor_copy_predicated, d[j] = p[j] ? s[j] :
- * d[j] (or the reverse) over the rows of a tile, for every element width
+ * f[j] (or the reverse) over the rows of a tile, f being d itself (the
+ * predicated copy) or predicated_merge's on_false, for every element width
  * W (1, 2, 4, 8 bytes) and predicate width P (1, 2, 4 bytes), written
  * with GNU vector extensions so no compiler has to discover the
  * vectorisation itself.  The predicate lanes are compared with zero and
@@ -57,8 +58,8 @@ enum { PF_AHEAD = 1024 };
  * with any predicate, 576 KiB and up, faster). */
 enum { PF_MIN_BYTES = 512 << 10 };
 
-/* The row loop around each kernel's body: d, s and pr are row r, dn, sn
- * and pn the next row (row r again on the last, so the prefetches stay
+/* The row loop around each kernel's body: d, s, pr and f are row r, sn,
+ * pn and fn the next row (row r again on the last, so the prefetches stay
  * in the tile's rows), j the element. */
 #define ROWS_OPEN(WB, PB)                                                                        \
 	for (int64_t r_ = 0; r_ < rows; r_++) {                                                      \
@@ -66,12 +67,13 @@ enum { PF_MIN_BYTES = 512 << 10 };
 		unsigned char *d = (unsigned char *)dv + (size_t)r_ * dps;                               \
 		const unsigned char *s = (const unsigned char *)sv + (size_t)r_ * sps;                   \
 		const unsigned char *pr = (const unsigned char *)pv + (size_t)r_ * pps;                  \
-		const unsigned char *dn = d + nx_ * dps, *sn = s + nx_ * sps, *pn = pr + nx_ * pps;      \
+		const unsigned char *f = (const unsigned char *)fv + (size_t)r_ * fps;                   \
+		const unsigned char *fn = f + nx_ * fps, *sn = s + nx_ * sps, *pn = pr + nx_ * pps;      \
 		const size_t rowb = (size_t)n * (WB), rowp = (size_t)n * (PB);                           \
 		int64_t j = 0;
 #define ROWS_CLOSE }
 
-/* Prefetches for the 64 data bytes at element j: src's and dst's line
+/* Prefetches for the 64 data bytes at element j: src's and f's line
  * PF_AHEAD bytes on, and the predicate's lines as many elements on (P/W
  * lines of predicate per step when it is wider, else one line every
  * W/P steps). */
@@ -79,7 +81,7 @@ enum { PF_MIN_BYTES = 512 << 10 };
 	{                                                                                            \
 		size_t o_ = (size_t)j * (WB) + PF_AHEAD, q_ = (size_t)j * (PB) + PF_AHEAD / (WB) * (PB); \
 		__builtin_prefetch(o_ < rowb ? s + o_ : sn + (o_ - rowb));                               \
-		__builtin_prefetch(o_ < rowb ? d + o_ : dn + (o_ - rowb));                               \
+		__builtin_prefetch(o_ < rowb ? f + o_ : fn + (o_ - rowb));                               \
 		if ((PB) >= (WB) || (size_t)j % (64 / (PB)) == 0)                                        \
 			for (size_t k_ = 0; k_ < ((PB) >= (WB) ? (PB) / (WB) : 1); k_++, q_ += 64)            \
 				__builtin_prefetch(q_ < rowp ? pr + q_ : pn + (q_ - rowp));                      \
@@ -93,7 +95,7 @@ enum { PF_MIN_BYTES = 512 << 10 };
 		uint##W##_t m, x, y;                                                                     \
 		memcpy(&q, pr + j * (P / 8), sizeof q);                                                  \
 		memcpy(&x, s + j * (W / 8), sizeof x);                                                   \
-		memcpy(&y, d + j * (W / 8), sizeof y);                                                   \
+		memcpy(&y, f + j * (W / 8), sizeof y);                                                   \
 		m = (uint##W##_t)(((uint##W##_t)0 -                                                      \
 		    (uint##W##_t)((uint##P##_t)(q | (uint##P##_t)(0u - q)) >> ((P) - 1))) ^ (uint##W##_t)flip); \
 		y = (uint##W##_t)((x & m) | (y & (uint##W##_t)~m));                                      \
@@ -114,7 +116,7 @@ enum { PF_MIN_BYTES = 512 << 10 };
 	{                                                                                            \
 		dvec x_, y_, k_ = NAME##_keep(pr + (i) * (P / 8));                                       \
 		memcpy(&x_, s + (i) * (W / 8), sizeof x_);                                               \
-		memcpy(&y_, d + (i) * (W / 8), sizeof y_);                                               \
+		memcpy(&y_, f + (i) * (W / 8), sizeof y_);                                               \
 		y_ = rev ? SELECT_##V(y_, x_, k_) : SELECT_##V(x_, y_, k_);                              \
 		memcpy(d + (i) * (W / 8), &y_, sizeof y_);                                               \
 	}
@@ -125,8 +127,8 @@ enum { PF_MIN_BYTES = 512 << 10 };
  * NAME_rows. */
 #define KERNEL(NAME, ATTR, V, W, P)                                                              \
 	static inline __attribute__((always_inline)) ATTR void NAME##_rows(                         \
-	    void *dv, size_t dps, const void *sv, size_t sps, const void *pv, size_t pps, int64_t rows,  \
-	    int64_t n, uint64_t flip, const int rev, const int pf)                                   \
+	    void *dv, size_t dps, const void *sv, size_t sps, const void *pv, size_t pps, const void *fv, \
+	    size_t fps, int64_t rows, int64_t n, uint64_t flip, const int rev, const int pf)         \
 	{                                                                                            \
 		typedef NAME##_dvec dvec;                                                                \
 		const int64_t L = 8 * V / W, L64 = 8 * 64 / W;                                           \
@@ -144,17 +146,17 @@ enum { PF_MIN_BYTES = 512 << 10 };
 		ROWS_CLOSE                                                                               \
 	}                                                                                            \
 	ATTR static void NAME(void *dv, size_t dps, const void *sv, size_t sps, const void *pv,      \
-	                      size_t pps, int64_t rows, int64_t n, uint64_t flip)                        \
+	                      size_t pps, const void *fv, size_t fps, int64_t rows, int64_t n, uint64_t flip) \
 	{                                                                                            \
 		int pf = (size_t)rows * (size_t)n * (2 * W / 8 + P / 8) >= PF_MIN_BYTES;                     \
 		if (flip && pf)                                                                          \
-			NAME##_rows(dv, dps, sv, sps, pv, pps, rows, n, flip, 1, 1);                         \
+			NAME##_rows(dv, dps, sv, sps, pv, pps, fv, fps, rows, n, flip, 1, 1);                \
 		else if (flip)                                                                           \
-			NAME##_rows(dv, dps, sv, sps, pv, pps, rows, n, flip, 1, 0);                         \
+			NAME##_rows(dv, dps, sv, sps, pv, pps, fv, fps, rows, n, flip, 1, 0);                \
 		else if (pf)                                                                             \
-			NAME##_rows(dv, dps, sv, sps, pv, pps, rows, n, flip, 0, 1);                         \
+			NAME##_rows(dv, dps, sv, sps, pv, pps, fv, fps, rows, n, flip, 0, 1);                \
 		else                                                                                     \
-			NAME##_rows(dv, dps, sv, sps, pv, pps, rows, n, flip, 0, 0);                         \
+			NAME##_rows(dv, dps, sv, sps, pv, pps, fv, fps, rows, n, flip, 0, 0);                \
 	}
 
 /* The element vector type of kernel NAME, and the head of its mask

@@ -17,13 +17,16 @@
 /* The vector kernels a runtime uses, chosen once by kdsl_rt_create. */
 typedef enum { KDSL_ISA_BASE, KDSL_ISA_AVX2, KDSL_ISA_AVX512 } kdsl_isa;
 
-/* tensor_copy_predicated's kernel (neuron_blend.c): `rows` rows of n elements,
- * row r of each operand its stride (bytes) times r after row 0 (a stride
- * of 0 reuses one row); flip is all ones to copy where the predicate is
- * zero (reverse_pred).  The row loop is inside so that a tile of short
- * rows does not pay an indirect call per row. */
+/* tensor_copy_predicated's kernel (neuron_blend.c): d = pr selects ? s : f,
+ * `rows` rows of n elements, row r of each operand its stride (bytes)
+ * times r after row 0 (a stride of 0 reuses one row); flip is all ones to
+ * copy where the predicate is zero (reverse_pred).  f is d itself for the
+ * predicated copy (dst keeps its element), else rows that do not meet d
+ * (predicated_merge's on_false, read in the same pass).  The row loop is
+ * inside so that a tile of short rows does not pay an indirect call per
+ * row. */
 typedef void (*kdsl_blend_fn)(void *d, size_t dps, const void *s, size_t sps, const void *pr, size_t pps,
-                              int64_t rows, int64_t n, uint64_t flip);
+                              const void *f, size_t fps, int64_t rows, int64_t n, uint64_t flip);
 
 /* The arrays below are indexed by kdsl_mem; index 0 is unused so the enum
  * values index directly. */

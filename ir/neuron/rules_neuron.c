@@ -488,6 +488,23 @@ void kd_check_neuron_predicated(KdCheck *c, const KdIns *ins)
 		kd_check_error(c, ins, MASK, "mask must be a compile-time constant");
 }
 
+/* predicated_merge (made by fuse-select): the table checks the spaces;
+ * every tile has dst's shape (tiles() with shape, dst first), the three
+ * data operands one dtype, the predicate an unsigned integer one. */
+void kd_check_neuron_merge(KdCheck *c, const KdIns *ins)
+{
+	Tile t[KD_MAXPARAM];
+	enum { DST = PREDICATED_MERGE_DST, ON_TRUE = PREDICATED_MERGE_ON_TRUE, ON_FALSE = PREDICATED_MERGE_ON_FALSE,
+	       PRED = PREDICATED_MERGE_PREDICATE };
+	if (tiles(c, ins, t, 1) < PRED + 1)
+		return;
+	KdDtype pdt = t[PRED].b->dt;
+	if (!kdsl_neuron_predicate_dtype_ok((kdsl_dtype)pdt))
+		kd_check_error(c, ins, PRED, "predicate must be u8, u16 or u32, got %s", kd_dtypes[pdt].name);
+	same_dtype(c, ins, ON_TRUE, &t[ON_TRUE], &t[DST], DST);
+	same_dtype(c, ins, ON_FALSE, &t[ON_FALSE], &t[DST], DST);
+}
+
 /* ---- cost models ---- */
 
 static int64_t nfree(const KdFunc *f, const KdIns *ins, int i)
@@ -632,6 +649,14 @@ int64_t kd_cost_neuron_transpose(const KdFunc *f, const KdIns *ins)
  * and the other in psum; max(MIN_II, 2N) when src and dst are both in
  * sbuf.  The first row wins when both hold; otherwise (and for a scalar
  * src) N. */
+/* predicated_merge: the store's DMA of the result and the predicated
+ * copy's sbuf-to-sbuf row, the chain it replaces without its loads
+ * (kdsl's model: the op reads its inputs where they are). */
+int64_t kd_cost_neuron_merge(const KdFunc *f, const KdIns *ins)
+{
+	return kd_cost_neuron_dma(f, ins) + min_ii(2 * nfree(f, ins, PREDICATED_MERGE_DST));
+}
+
 int64_t kd_cost_neuron_predicated(const KdFunc *f, const KdIns *ins)
 {
 	int64_t n = nfree(f, ins, TENSOR_COPY_PREDICATED_DST);

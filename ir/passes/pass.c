@@ -23,13 +23,15 @@ const KdPass kd_passes[] = {
 	 KD_TPASS_FUSE_BURSTS},
 	{"forward", "turns a copy through a staging buffer only another copy reads into the direct copy", kd_pass_forward,
 	 KD_TPASS_FORWARD},
+	{"fuse-select", "neuron: turns load, tensor_copy_predicated and store through a tile nothing else reads into one op",
+	 kd_pass_fuse_select, KD_TPASS_FUSE_SELECT},
 	{"empty-loops", "skips loops with no effect and no value used after them, drops unreachable blocks", kd_pass_empty_loops, 0},
 };
 const int kd_npasses = (int)(sizeof kd_passes / sizeof kd_passes[0]);
 
 /* -O1: canon first (folded addresses fuse), dce after each pass that
  * leaves unused values behind. */
-static const char o1_pipeline[] = "canon,dce,dead-moves,fuse-bursts,fuse-tiles,forward,dce,empty-loops";
+static const char o1_pipeline[] = "canon,dce,dead-moves,fuse-bursts,fuse-tiles,forward,fuse-select,dce,empty-loops";
 
 const KdPass *kd_pass_lookup(const char *name, size_t len)
 {

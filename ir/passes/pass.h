@@ -59,6 +59,7 @@ int kd_pass_fuse_tiles(KdModule *m);
 int kd_pass_dead_moves(KdModule *m);
 int kd_pass_empty_loops(KdModule *m);
 int kd_pass_forward(KdModule *m);
+int kd_pass_fuse_select(KdModule *m);
 
 /* fuse-tiles' loop half (fuse_tiles_loops.c): fuses the loops of f whose
  * trips copy adjacent tile ranges; returns how many. */

@@ -17,7 +17,9 @@ compares the sum with the cycles kdslc reports: a formula changed in
 the text or in the code alone fails here.  It also fails when an op has
 no Cost: formula or is called by no --stats kernel, or when a row of an
 op is evaluated by no sample (a constant row, such as aipu's `1` for a
-mask result, needs one sample per target).  Prints one line per target;
+mask result, needs one sample per target).  A textual IR file (.kir)
+does the same with `; COST:` before `func @NAME(`: an op only a pass
+makes (predicated_merge) has its samples there.  Prints one line per target;
 exits 1 on a failure."""
 import glob
 import math
@@ -58,6 +60,9 @@ def doc_formulas(kdslc, target):
         w = re.search(r'^Written `([^`]*)`; not called by name', part, re.M)
         if w:
             written[name] = w.group(1)
+        # an op only a pass makes (predicated_merge): sampled from textual IR
+        if re.search(r'^Made by the optimisation passes', part, re.M):
+            written[name] = 'IR'
         if not out[name]:
             fail('%s: %s has no Cost: formula in backquotes' % (target, name))
     return out, written
@@ -78,15 +83,16 @@ TERM = re.compile(r'^(?:(\d+)\s*\*\s*)?([a-z_0-9]+)(?:#(\d+))?(?:\(([^)]*)\))?$'
 
 
 def annotated(path):
-    """[(kernel, [(count, op, row, env)], line)] of a file's // COST: lines."""
+    """[(kernel, [(count, op, row, env)], line)] of a file's // COST: lines
+    (; COST: and func @NAME( in textual IR)."""
     out, pending, at = [], [], 0
     for n, line in enumerate(open(path, encoding='utf-8'), 1):
-        m = re.match(r'\s*// COST:(.*)$', line)
+        m = re.match(r'\s*(?://|;) COST:(.*)$', line)
         if m:
             pending.append(m.group(1))
             at = at or n
             continue
-        k = re.match(r'kernel (\w+)\(', line)
+        k = re.match(r'(?:kernel |func @)(\w+)\(', line)
         if k and pending:
             terms = []
             for t in ' '.join(pending).split('+'):
@@ -115,11 +121,12 @@ def stats_cycles(kdslc, path):
 def check_target(kdslc, litdir, t):
     docs, written = doc_formulas(kdslc, t)
     used, code, nsamples, sampled = set(), [], 0, set()
-    for path in sorted(glob.glob(os.path.join(litdir, t, '*.k'))):
+    paths = glob.glob(os.path.join(litdir, t, '*.k')) + glob.glob(os.path.join(litdir, t, '*.kir'))
+    for path in sorted(paths):
         text = open(path, encoding='utf-8').read()
         if not (re.search(r'RUN:.*--stats', text) and re.search(r'CHECK.*cycles', text)):
             continue
-        code.append(re.sub(r'//[^\n]*', '', text))
+        code.append(re.sub(r';[^\n]*' if path.endswith('.kir') else r'//[^\n]*', '', text))
         samples = annotated(path)
         if not samples:
             continue

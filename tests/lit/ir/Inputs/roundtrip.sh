@@ -73,6 +73,7 @@ tests/lit/neuron/engine_rules.k
 tests/lit/neuron/gather.k
 tests/lit/neuron/guards.k
 tests/lit/neuron/index_ops.k
+tests/lit/neuron/merge_call.k
 tests/lit/neuron/mod_alloc.k
 tests/lit/neuron/move_convert.k
 tests/lit/neuron/ops.k

@@ -30,6 +30,7 @@ syn keyword kdslOp           data_move vec_dup vec_add vec_sub vec_mul vec_max v
 syn keyword kdslOp           load store tensor_copy memset iota tensor_tensor tensor_scalar
 syn keyword kdslOp           activation nc_matmul nc_transpose nc_stream_shuffle
 syn keyword kdslOp           tensor_copy_predicated
+syn keyword kdslOp           predicated_merge
 syn keyword kdslOp           load_gather store_scatter identity affine_select tensor_reduce
 syn keyword kdslOp           vload vstore vconcat vsplit vzip vcompt vcompc vrevs vsel vshfl
 syn keyword kdslOp           vbcast vsldl vtbl vreplic tail_mask min max

@@ -34,6 +34,7 @@ syn keyword kdslirOp         data_move vec_dup vec_add vec_sub vec_mul vec_max v
 syn keyword kdslirOp         load store tensor_copy memset iota tensor_tensor tensor_scalar
 syn keyword kdslirOp         activation nc_matmul nc_transpose nc_stream_shuffle
 syn keyword kdslirOp         tensor_copy_predicated
+syn keyword kdslirOp         predicated_merge
 syn keyword kdslirOp         load_gather store_scatter identity affine_select tensor_reduce
 syn keyword kdslirOp         vload vstore vconcat vsplit vzip vcompt vcompc vrevs vsel vshfl
 syn keyword kdslirOp         vbcast vsldl vtbl vreplic tail_mask min max
