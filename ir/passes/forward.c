@@ -33,7 +33,6 @@
  *    T, or A and B are one buffer whose bytes (elements) read and written
  *    meet;
  *  - when the direct op would leave its ranges (a stride past 65535). */
-#include <stdlib.h>
 #include <string.h>
 
 #include "pass.h"
@@ -55,11 +54,6 @@ typedef struct {
 } Fw;
 
 /* ---- which ops name a buffer, and how ---- */
-
-static int shared(const KdBuffer *b)
-{
-	return b->param >= 0 || (b->tile && b->tile->alloc != KD_ALLOC_AUTO);
-}
 
 /* Does operand a of in write without reading first (the op table's
  * memory effect; an accumulating one only when its flag is a constant
@@ -94,13 +88,13 @@ static int touches(const KdFunc *f, const KdIns *in, const int bufs[3])
 {
 	int wide = 0;
 	for (int j = 0; j < 3; j++)
-		wide |= shared(&f->buf[bufs[j]]);
+		wide |= kd_buf_shared(&f->buf[bufs[j]]);
 	for (int i = 0; i < in->nargs; i++) {
 		const KdVal *x = &f->val[in->args[i]];
 		if (x->type != VT_REF)
 			continue;
 		if (x->buf == bufs[0] || x->buf == bufs[1] || x->buf == bufs[2] ||
-		    (wide && shared(&f->buf[x->buf])))
+		    (wide && kd_buf_shared(&f->buf[x->buf])))
 			return 1;
 	}
 	return 0;
@@ -185,7 +179,7 @@ static int ascend_pair(Fw *w, int blk, int k1, int k2)
 	if (!move_of(f, &f->ins[op1], &m1) || !move_of(f, &f->ins[op2], &m2))
 		return 0;
 	int t = m1.dbuf, a = m1.sbuf, b = m2.dbuf;
-	if (m2.sbuf != t || a == t || b == t || shared(&f->buf[t]) ||
+	if (m2.sbuf != t || a == t || b == t || kd_buf_shared(&f->buf[t]) ||
 	    !kd_ascend_move_pair_ok(f->buf[a].space, f->buf[b].space))
 		return 0;
 	int64_t a0 = 0, ss = 0;
@@ -255,7 +249,7 @@ static int neuron_pair(Fw *w, int blk, int k1, int k2)
 	    !kd_const_view(f, i2->args[SRC], &t2))
 		return 0;
 	int t = t1.buf;
-	if (t2.buf != t || a.buf == t || b.buf == t || shared(&f->buf[t]) ||
+	if (t2.buf != t || a.buf == t || b.buf == t || kd_buf_shared(&f->buf[t]) ||
 	    (f->buf[a.buf].tile && f->buf[a.buf].tile->alloc != KD_ALLOC_AUTO) ||
 	    (f->buf[b.buf].tile && f->buf[b.buf].tile->alloc != KD_ALLOC_AUTO))
 		return 0;
@@ -345,19 +339,19 @@ static int block(Fw *w, int blk)
 	return 0;
 }
 
+/* A block's pairs, as kd_pass_rewrite_proven calls it. */
+static int block_of(KdModule *m, KdFunc *f, int blk)
+{
+	Fw w = {.m = m, .f = f};
+	return block(&w, blk);
+}
+
 int kd_pass_forward(KdModule *m)
 {
 	int n = 0;
 	if (!(kd_ir_target(m->target)->passes & KD_TPASS_FORWARD))
 		return 0;
-	for (int fi = 0; fi < m->nfn; fi++) {
-		Fw w = {.m = m, .f = m->fn[fi]};
-		char *proven = calloc((size_t)w.f->nblk + 1, 1);
-		kd_pass_proven(m, w.f, proven);
-		for (int b = 0; b < w.f->nblk; b++)
-			while (proven[b] && block(&w, b))
-				n++;
-		free(proven);
-	}
+	for (int fi = 0; fi < m->nfn; fi++)
+		n += kd_pass_rewrite_proven(m, m->fn[fi], block_of);
 	return n;
 }

@@ -34,7 +34,6 @@
  *  - when S or P is D's buffer.
  * A load of S or P is only folded in when it covers exactly the view the
  * copy reads and does not convert; otherwise S or P stays on chip. */
-#include <stdlib.h>
 
 #include "pass.h"
 #include "ir_target.h"
@@ -43,13 +42,6 @@
 enum { TCP_SRC = TENSOR_COPY_PREDICATED_SRC, TCP_DST = TENSOR_COPY_PREDICATED_DST,
        TCP_PRED = TENSOR_COPY_PREDICATED_PREDICATE, TCP_MASK = TENSOR_COPY_PREDICATED_MASK,
        TCP_DTYPE = TENSOR_COPY_PREDICATED_DTYPE, TCP_REV = TENSOR_COPY_PREDICATED_REVERSE_PRED };
-
-/* A kernel parameter or a directly allocated tile: its bytes may be
- * another buffer's. */
-static int shared(const KdBuffer *b)
-{
-	return b->param >= 0 || (b->tile && b->tile->alloc != KD_ALLOC_AUTO);
-}
 
 static int same_view(const KdConstView *x, const KdConstView *y)
 {
@@ -83,13 +75,13 @@ static int names(const KdFunc *f, const KdIns *in, int b)
 static int writes_into(const KdFunc *f, const KdIns *in, int b)
 {
 	const KdOpDesc *d = &kd_ops[in->op];
-	int wide = shared(&f->buf[b]);
+	int wide = kd_buf_shared(&f->buf[b]);
 	for (int i = 0; i < in->nargs; i++) {
 		const KdVal *x = &f->val[in->args[i]];
 		if (x->type != VT_REF || !kd_param_writes(d, i))
 			continue;
 		const KdBuffer *xb = &f->buf[x->buf];
-		if (x->buf == b || kd_spaces[xb->space].external || (wide && shared(xb)))
+		if (x->buf == b || kd_spaces[xb->space].external || (wide && kd_buf_shared(xb)))
 			return 1;
 	}
 	return 0;
@@ -156,7 +148,7 @@ static void fold_source(const KdFunc *f, const KdBlock *bl, const Chain *c, int 
 	KdConstView v;
 	*pos = -1;
 	*val = tcp->args[arg];
-	if (!kd_const_view(f, tcp->args[arg], &v) || shared(&f->buf[v.buf]))
+	if (!kd_const_view(f, tcp->args[arg], &v) || kd_buf_shared(&f->buf[v.buf]))
 		return;
 	int k = nearest(f, bl, c->kc, v.buf, -1);
 	int skip[1] = {bl->insv[c->kc]};
@@ -177,7 +169,7 @@ static int chain_of(const KdFunc *f, const KdBlock *bl, int kc, Chain *c)
 	const KdVal *mask = &f->val[tcp->args[TCP_MASK]], *dt = &f->val[tcp->args[TCP_DTYPE]],
 	            *rev = &f->val[tcp->args[TCP_REV]];
 	if (mask->kind != VK_CONST || !mask->c || dt->kind != VK_CONST || dt->c || rev->kind != VK_CONST ||
-	    shared(&f->buf[d.buf]) || s.buf == d.buf || p.buf == d.buf || f->buf[s.buf].dt != f->buf[d.buf].dt)
+	    kd_buf_shared(&f->buf[d.buf]) || s.buf == d.buf || p.buf == d.buf || f->buf[s.buf].dt != f->buf[d.buf].dt)
 		return 0;
 	c->kc = kc;
 	c->d = d.buf;
@@ -274,14 +266,7 @@ int kd_pass_fuse_select(KdModule *m)
 	int n = 0;
 	if (!(kd_ir_target(m->target)->passes & KD_TPASS_FUSE_SELECT))
 		return 0;
-	for (int fi = 0; fi < m->nfn; fi++) {
-		KdFunc *f = m->fn[fi];
-		char *proven = calloc((size_t)f->nblk + 1, 1);
-		kd_pass_proven(m, f, proven);
-		for (int b = 0; b < f->nblk; b++)
-			while (proven[b] && block(m, f, b))
-				n++;
-		free(proven);
-	}
+	for (int fi = 0; fi < m->nfn; fi++)
+		n += kd_pass_rewrite_proven(m, m->fn[fi], block);
 	return n;
 }

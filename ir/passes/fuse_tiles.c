@@ -16,7 +16,6 @@
  *  - in a block whose ops' rules do not hold under a guard the rule
  *    checker cannot read (kd_pass_proven: the runtime checks each op).
  * Loops of such ops are fused by fuse_tiles_loops.c. */
-#include <stdlib.h>
 
 #include "pass.h"
 #include "ir_target.h"
@@ -28,20 +27,15 @@ static int follows(const KdConstView *x, const KdConstView *y)
 	       x->a[TA_NPART] == y->a[TA_NPART] && x->a[TA_FOFF] + x->a[TA_NFREE] == y->a[TA_FOFF];
 }
 
-static int shared(const KdBuffer *b)
-{
-	return b->param >= 0 || (b->tile && b->tile->alloc != KD_ALLOC_AUTO);
-}
-
 /* Does in name a buffer of the pair (dst buffer d, src buffer s)? */
 static int touches(const KdFunc *f, const KdIns *in, int d, int s)
 {
-	int wide = shared(&f->buf[d]) || shared(&f->buf[s]);
+	int wide = kd_buf_shared(&f->buf[d]) || kd_buf_shared(&f->buf[s]);
 	for (int i = 0; i < in->nargs; i++) {
 		const KdVal *x = &f->val[in->args[i]];
 		if (x->type != VT_REF)
 			continue;
-		if (x->buf == d || x->buf == s || (wide && shared(&f->buf[x->buf])))
+		if (x->buf == d || x->buf == s || (wide && kd_buf_shared(&f->buf[x->buf])))
 			return 1;
 	}
 	return 0;
@@ -67,7 +61,7 @@ static int block(KdModule *m, KdFunc *f, int blk)
 		    !kd_const_view(f, a->args[KD_COPY_DST], &ad) || !kd_const_view(f, a->args[KD_COPY_SRC], &as))
 			continue;
 		if (a->op == OP_TENSOR_COPY &&
-		    (ad.buf == as.buf || shared(&f->buf[ad.buf]) || shared(&f->buf[as.buf])))
+		    (ad.buf == as.buf || kd_buf_shared(&f->buf[ad.buf]) || kd_buf_shared(&f->buf[as.buf])))
 			continue;
 		for (int n = k + 1; n < bl->nins; n++) {
 			const KdIns *b = &f->ins[bl->insv[n]];
@@ -100,13 +94,7 @@ int kd_pass_fuse_tiles(KdModule *m)
 	for (int fi = 0; fi < m->nfn; fi++) {
 		int loops;
 		do {
-			KdFunc *f = m->fn[fi];
-			char *proven = calloc((size_t)f->nblk + 1, 1);
-			kd_pass_proven(m, f, proven);
-			for (int b = 0; b < f->nblk; b++)
-				while (proven[b] && block(m, f, b))
-					n++;
-			free(proven);
+			n += kd_pass_rewrite_proven(m, m->fn[fi], block);
 			/* a fused loop's op may continue a straight-line one */
 			loops = kd_fuse_tiles_loops(m, m->fn[fi]);
 			n += loops;

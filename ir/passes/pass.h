@@ -104,6 +104,15 @@ void kd_cfg_free(KdCfg *c);
  * fused op to be as legal as the ops it replaces) leave unproven blocks
  * alone, so a run-time error is neither hidden nor moved. */
 void kd_pass_proven(KdModule *m, KdFunc *f, char *proven);
+/* Runs block(m, f, b) on every proven block b of f, again while it
+ * reports a rewrite (it makes one a call and returns 1); returns how many
+ * it made.  The driver of the straight-line rewrites of forward,
+ * fuse-tiles and fuse-select. */
+int kd_pass_rewrite_proven(KdModule *m, KdFunc *f, int (*block)(KdModule *m, KdFunc *f, int b));
+/* A kernel parameter or a directly allocated neuron tile: its bytes may
+ * be another buffer's (parameters may be one memory; directly allocated
+ * tiles may share physical tiles). */
+int kd_buf_shared(const KdBuffer *b);
 
 /* The loop shape the builder makes and the loop passes rewrite: header h
  * is `lt iv, hi; br` with constant bounds and a positive step, entered

@@ -1,4 +1,5 @@
 /* pass_util.c: small IR surgery and CFG facts the passes share. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "guards.h"
@@ -90,4 +91,21 @@ void kd_pass_proven(KdModule *m, KdFunc *f, char *proven)
 	for (int b = 0; b < f->nblk; b++)
 		proven[b] = (char)(kd_guards_proven(&g, b) || block_holds(a, m, f, b, kd_guards_of(&g, b)));
 	kd_arena_free(a);
+}
+
+int kd_pass_rewrite_proven(KdModule *m, KdFunc *f, int (*block)(KdModule *m, KdFunc *f, int b))
+{
+	int n = 0;
+	char *proven = calloc((size_t)f->nblk + 1, 1);
+	kd_pass_proven(m, f, proven);
+	for (int b = 0; b < f->nblk; b++)
+		while (proven[b] && block(m, f, b))
+			n++;
+	free(proven);
+	return n;
+}
+
+int kd_buf_shared(const KdBuffer *b)
+{
+	return b->param >= 0 || (b->tile && b->tile->alloc != KD_ALLOC_AUTO);
 }
