@@ -362,6 +362,12 @@ static void neuron_call(Input *in, World *w, kdsl_rt *rt, const kdsl_site *site,
 	case 12: kdsl_neuron_store_scatter(rt, site, wtile(d), a, b); break;
 	case 13: kdsl_neuron_identity(rt, site, wtile(d)); break;
 	case 14: kdsl_neuron_affine_select(rt, site, wtile(d), a, x, i0, i1, i2, nmask % 8 - 1); break;
+	case 15: {   /* predicated_merge: on_false a fourth tile, dst often hbm */
+		kdsl_ctile f;
+		if (tile(in, w, rt, &f))
+			kdsl_neuron_predicated_merge(rt, site, wtile(d), a, f, b, i2);
+		break;
+	}
 	default:
 		kdsl_neuron_tensor_copy_predicated(rt, site, a, x, wtile(d), b, i0, i1, i2);
 		break;
@@ -528,7 +534,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (op % 3 == 0)
 			ascend_call(&in, &w, rt, site, op / 3 % 19);
 		else if (op % 3 == 1)
-			neuron_call(&in, &w, rt, site, op / 3 % 16);
+			neuron_call(&in, &w, rt, site, op / 3 % 17);
 		else
 			misc_call(&in, rt, site, op / 3 % 9);
 		kdsl_fuzz_accepted++;
