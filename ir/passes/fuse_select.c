@@ -24,10 +24,13 @@
  *    allocated tile), or names D at all;
  *  - when anything else in the kernel reads D (after the store, too), or
  *    D is a directly allocated tile or a kernel parameter;
- *  - when the three views of D differ, or an operand is not a constant
- *    view (kd_const_view), or the ops are not in one proven block (across
+ *  - when the three views of D differ or are not constant views
+ *    (kd_const_view), or the ops are not in one proven block (across
  *    blocks or loop trips the chain is not proven; under a guard the
- *    checker cannot read, the rules are left to the ops as written);
+ *    checker cannot read, the rules are left to the ops as written).
+ *    The hbm views and those of src and predicate may vary with a loop
+ *    index (a tile loop): the merge reads each at the trip the op did,
+ *    where the proven block's rules held;
  *  - for a converting load, store or copy (dtype=, or dtypes that
  *    differ), a scalar src, a mask other than constant true, a
  *    reverse_pred that is not a constant;
@@ -57,6 +60,15 @@ static int same_view(const KdConstView *x, const KdConstView *y)
 static int view_of(const KdFunc *f, const KdIns *in, int a, KdConstView *v)
 {
 	return a < in->nargs && kd_const_view(f, in->args[a], v);
+}
+
+/* The buffer operand a of in views, constant or not (a loop's hbm
+ * tile), or -1.  The merge takes such a view as the op had it: the
+ * block is proven, so its rules held there, and the merge reads it at
+ * the same trip. */
+static int ref_of(const KdFunc *f, const KdIns *in, int a)
+{
+	return a < in->nargs && f->val[in->args[a]].type == VT_REF ? f->val[in->args[a]].buf : -1;
 }
 
 /* Does in name buffer b (any operand)? */
@@ -128,16 +140,17 @@ typedef struct {
 	int on_true, pred;           /* the merged op's operand values */
 } Chain;
 
-/* Is the op at position k a non-converting load of exactly view v, from a
- * constant view? */
+/* Is the op at position k a non-converting load of exactly view v (from
+ * any view of its source)? */
 static int exact_load(const KdFunc *f, const KdBlock *bl, int k, const KdConstView *v)
 {
 	if (k < 0)
 		return 0;
 	const KdIns *in = &f->ins[bl->insv[k]];
-	KdConstView dv, sv;
+	KdConstView dv;
+	int src;
 	return in->op == OP_LOAD && in->nargs == LOAD_NPARAM && view_of(f, in, LOAD_DST, &dv) &&
-	       same_view(&dv, v) && view_of(f, in, LOAD_SRC, &sv) && f->buf[sv.buf].dt == f->buf[dv.buf].dt;
+	       same_view(&dv, v) && (src = ref_of(f, in, LOAD_SRC)) >= 0 && f->buf[src].dt == f->buf[dv.buf].dt;
 }
 
 /* S (or P) through its load when that folds in: *pos its position (else
@@ -162,27 +175,28 @@ static void fold_source(const KdFunc *f, const KdBlock *bl, const Chain *c, int 
 static int chain_of(const KdFunc *f, const KdBlock *bl, int kc, Chain *c)
 {
 	const KdIns *tcp = &f->ins[bl->insv[kc]];
-	KdConstView d, s, p, ld, st;
+	KdConstView d, st;
+	int s, p, b;
 	if (tcp->op != OP_TENSOR_COPY_PREDICATED || tcp->nargs != TENSOR_COPY_PREDICATED_NPARAM ||
-	    !view_of(f, tcp, TCP_DST, &d) || !view_of(f, tcp, TCP_SRC, &s) || !view_of(f, tcp, TCP_PRED, &p))
+	    !view_of(f, tcp, TCP_DST, &d) || (s = ref_of(f, tcp, TCP_SRC)) < 0 || (p = ref_of(f, tcp, TCP_PRED)) < 0)
 		return 0;
 	const KdVal *mask = &f->val[tcp->args[TCP_MASK]], *dt = &f->val[tcp->args[TCP_DTYPE]],
 	            *rev = &f->val[tcp->args[TCP_REV]];
 	if (mask->kind != VK_CONST || !mask->c || dt->kind != VK_CONST || dt->c || rev->kind != VK_CONST ||
-	    kd_buf_shared(&f->buf[d.buf]) || s.buf == d.buf || p.buf == d.buf || f->buf[s.buf].dt != f->buf[d.buf].dt)
+	    kd_buf_shared(&f->buf[d.buf]) || s == d.buf || p == d.buf || f->buf[s].dt != f->buf[d.buf].dt)
 		return 0;
 	c->kc = kc;
 	c->d = d.buf;
-	c->s = s.buf;
-	c->p = p.buf;
+	c->s = s;
+	c->p = p;
 	c->kl = nearest(f, bl, kc, d.buf, -1);
 	c->ks = nearest(f, bl, kc, d.buf, 1);
 	if (c->kl < 0 || c->ks < 0)
 		return 0;
 	const KdIns *sto = &f->ins[bl->insv[c->ks]];
 	if (!exact_load(f, bl, c->kl, &d) || sto->op != OP_STORE || sto->nargs != STORE_NPARAM ||
-	    !view_of(f, sto, STORE_SRC, &st) || !same_view(&st, &d) || !view_of(f, sto, STORE_DST, &ld) ||
-	    f->buf[ld.buf].dt != f->buf[d.buf].dt)
+	    !view_of(f, sto, STORE_SRC, &st) || !same_view(&st, &d) || (b = ref_of(f, sto, STORE_DST)) < 0 ||
+	    f->buf[b].dt != f->buf[d.buf].dt)
 		return 0;
 	int skip[3] = {bl->insv[c->kl], bl->insv[kc], bl->insv[c->ks]};
 	if (read_elsewhere(f, d.buf, skip, 3))
