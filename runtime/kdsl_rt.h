@@ -818,8 +818,8 @@ KDSL_API int kdsl_neuron_tensor_copy_predicated(kdsl_rt *rt, const kdsl_site *si
 /* predicated_merge, made by kdslc's fuse-select pass (never by source):
  * dst = (predicate != 0) != reverse_pred ? on_true : on_false, element by
  * element, every input read before dst is written.  dst and on_false in
- * hbm, on_true and predicate in hbm, sbuf or psum; one shape; dst,
- * on_true, on_false one dtype; predicate u8, u16 or u32. */
+ * hbm, on_true and predicate in hbm, sbuf or psum (not both in psum);
+ * one shape; dst, on_true, on_false one dtype; predicate u8, u16 or u32. */
 KDSL_API int kdsl_neuron_predicated_merge(kdsl_rt *rt, const kdsl_site *site, kdsl_tile dst, kdsl_ctile on_true,
                                           kdsl_ctile on_false, kdsl_ctile predicate, int64_t reverse_pred);
 /* Indirect DMA (LANGUAGE.md 7): row index[p] of the hbm view src to

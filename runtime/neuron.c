@@ -1350,6 +1350,24 @@ static int predicated(kdsl_rt *rt, const kdsl_site *site, double src_scalar, int
 	return KDSL_OK;
 }
 
+/* Seed 002's rules of the predicate, shared by tensor_copy_predicated
+ * and the predicated_merge made of it: an unsigned integer dtype, and
+ * not in psum with the data operand s (named sname). */
+static int predicate_dtype(kdsl_rt *rt, const kdsl_site *site, const view *pv)
+{
+	if (kdsl_neuron_predicate_dtype_ok(pv->dt))
+		return KDSL_OK;
+	return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "predicate must be u8, u16 or u32, got %s",
+	                    kdsl_dtype_name(pv->dt));
+}
+
+static int predicate_apart(kdsl_rt *rt, const kdsl_site *site, const view *pv, const char *sname, const view *s)
+{
+	if (s->mem != KDSL_MEM_PSUM || pv->mem != KDSL_MEM_PSUM)
+		return KDSL_OK;
+	return kdsl_rt_fail(rt, site, KDSL_ERR_ARG, "%s and predicate must not both be in psum", sname);
+}
+
 /* ---- predicated_merge: load, tensor_copy_predicated and store in one ----
  * What the chain computes (on_false's rows, on_true blended in where the
  * predicate selects), read where the inputs are, in one pass of the
@@ -1430,9 +1448,8 @@ int kdsl_neuron_predicated_merge(kdsl_rt *rt, const kdsl_site *site, kdsl_tile d
 	    (rc = same_shape(rt, site, "predicate", &pv, "dst", &d)) ||
 	    (rc = same_dtype(rt, site, "on_true", &t, "dst", &d)) || (rc = same_dtype(rt, site, "on_false", &f, "dst", &d)))
 		return rc;
-	if (!kdsl_neuron_predicate_dtype_ok(pv.dt))
-		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "predicate must be u8, u16 or u32, got %s",
-		                    kdsl_dtype_name(pv.dt));
+	if ((rc = predicate_dtype(rt, site, &pv)) || (rc = predicate_apart(rt, site, &pv, "on_true", &t)))
+		return rc;
 	/* the chain's on-chip reads: all of the predicate, on_true where it
 	 * selects (hbm bytes and dst are not tracked) */
 	if (rt->head.check && (rc = (d.nd || pv.nd || t.nd ? uninit_predicated_ap : uninit_predicated)(
@@ -1526,18 +1543,15 @@ int kdsl_neuron_tensor_copy_predicated(kdsl_rt *rt, const kdsl_site *site, kdsl_
 	    (rc = in_mem(rt, site, "dst", &d, 1, 1, 0)) || (rc = in_mem(rt, site, "predicate", &pv, 1, 1, 0)) ||
 	    (rc = same_shape(rt, site, "predicate", &pv, "dst", &d)))
 		return rc;
-	if (!kdsl_neuron_predicate_dtype_ok(pv.dt))
-		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "predicate must be u8, u16 or u32, got %s",
-		                    kdsl_dtype_name(pv.dt));
+	if ((rc = predicate_dtype(rt, site, &pv)))
+		return rc;
 	if (dtype && (dtype < 1 || dtype >= KDSL_NDTYPE || (kdsl_dtype)dtype != d.dt))
 		return kdsl_rt_fail(rt, site, KDSL_ERR_RANGE, "dst must have the dtype given by dtype, got %s",
 		                    kdsl_dtype_name(d.dt));
 	if (tile) {
 		if ((rc = CHECK_TILE(rt, site, "src", src, &s)) || (rc = in_mem(rt, site, "src", &s, 1, 1, 0)) ||
-		    (rc = same_shape(rt, site, "src", &s, "dst", &d)))
+		    (rc = same_shape(rt, site, "src", &s, "dst", &d)) || (rc = predicate_apart(rt, site, &pv, "src", &s)))
 			return rc;
-		if (s.mem == KDSL_MEM_PSUM && pv.mem == KDSL_MEM_PSUM)
-			return kdsl_rt_fail(rt, site, KDSL_ERR_ARG, "src and predicate must not both be in psum");
 		if (!dtype && (rc = same_dtype(rt, site, "src", &s, "dst", &d)))
 			return rc;
 	}

@@ -455,6 +455,20 @@ void kd_check_neuron_shuffle(KdCheck *c, const KdIns *ins)
 	}
 }
 
+/* Seed 002's rules of the predicate, shared by tensor_copy_predicated
+ * and the predicated_merge made of it: an unsigned integer dtype, and
+ * the predicate and the data operand at src (s; NULL: a scalar src) not
+ * both in psum. */
+static void predicate_rules(KdCheck *c, const KdIns *ins, int src, const Tile *s, int pred, const Tile *p)
+{
+	KdDtype pdt = p->b->dt;
+	if (!kdsl_neuron_predicate_dtype_ok((kdsl_dtype)pdt))
+		kd_check_error(c, ins, pred, "predicate must be u8, u16 or u32, got %s", kd_dtypes[pdt].name);
+	if (s && s->b->space == KD_SP_PSUM && p->b->space == KD_SP_PSUM)
+		kd_check_error(c, ins, src, "%s and predicate must not both be in psum ('%s' and '%s')",
+		               kd_ops[ins->op].param[src].name, s->b->name, p->b->name);
+}
+
 void kd_check_neuron_predicated(KdCheck *c, const KdIns *ins)
 {
 	const KdFunc *f = c->f;
@@ -464,9 +478,7 @@ void kd_check_neuron_predicated(KdCheck *c, const KdIns *ins)
 	       PRED = TENSOR_COPY_PREDICATED_PREDICATE, MASK = TENSOR_COPY_PREDICATED_MASK };
 	int src_tile = f->val[ins->args[SRC]].type == VT_REF;
 	const Tile *s = &t[SRC], *d = &t[DST], *p = &t[PRED];
-	KdDtype pdt = p->b->dt;
-	if (!kdsl_neuron_predicate_dtype_ok((kdsl_dtype)pdt))
-		kd_check_error(c, ins, PRED, "predicate must be u8, u16 or u32, got %s", kd_dtypes[pdt].name);
+	predicate_rules(c, ins, SRC, src_tile ? s : NULL, PRED, p);
 	same_shape(c, ins, PRED, p, d, DST);
 	int64_t dt = 0;
 	kd_arg_const(f, ins, TENSOR_COPY_PREDICATED_DTYPE, &dt);
@@ -477,9 +489,6 @@ void kd_check_neuron_predicated(KdCheck *c, const KdIns *ins)
 		if (s->b->space != KD_SP_SBUF && s->b->space != KD_SP_PSUM)
 			kd_check_error(c, ins, SRC, "src must be in sbuf or psum, got '%s' in %s", s->b->name,
 			               kd_spaces[s->b->space].name);
-		if (s->b->space == KD_SP_PSUM && p->b->space == KD_SP_PSUM)
-			kd_check_error(c, ins, SRC, "src and predicate must not both be in psum ('%s' and '%s')",
-			               s->b->name, p->b->name);
 		same_shape(c, ins, SRC, s, d, DST);
 		if (!dt)
 			same_dtype(c, ins, SRC, s, d, DST);
@@ -498,9 +507,7 @@ void kd_check_neuron_merge(KdCheck *c, const KdIns *ins)
 	       PRED = PREDICATED_MERGE_PREDICATE };
 	if (tiles(c, ins, t, 1) < PRED + 1)
 		return;
-	KdDtype pdt = t[PRED].b->dt;
-	if (!kdsl_neuron_predicate_dtype_ok((kdsl_dtype)pdt))
-		kd_check_error(c, ins, PRED, "predicate must be u8, u16 or u32, got %s", kd_dtypes[pdt].name);
+	predicate_rules(c, ins, ON_TRUE, &t[ON_TRUE], PRED, &t[PRED]);
 	same_dtype(c, ins, ON_TRUE, &t[ON_TRUE], &t[DST], DST);
 	same_dtype(c, ins, ON_FALSE, &t[ON_FALSE], &t[DST], DST);
 }
@@ -649,14 +656,6 @@ int64_t kd_cost_neuron_transpose(const KdFunc *f, const KdIns *ins)
  * and the other in psum; max(MIN_II, 2N) when src and dst are both in
  * sbuf.  The first row wins when both hold; otherwise (and for a scalar
  * src) N. */
-/* predicated_merge: the store's DMA of the result and the predicated
- * copy's sbuf-to-sbuf row, the chain it replaces without its loads
- * (kdsl's model: the op reads its inputs where they are). */
-int64_t kd_cost_neuron_merge(const KdFunc *f, const KdIns *ins)
-{
-	return kd_cost_neuron_dma(f, ins) + min_ii(2 * nfree(f, ins, PREDICATED_MERGE_DST));
-}
-
 int64_t kd_cost_neuron_predicated(const KdFunc *f, const KdIns *ins)
 {
 	int64_t n = nfree(f, ins, TENSOR_COPY_PREDICATED_DST);
@@ -669,4 +668,12 @@ int64_t kd_cost_neuron_predicated(const KdFunc *f, const KdIns *ins)
 	if (ss == KD_SP_SBUF && ds == KD_SP_SBUF)
 		return min_ii(2 * n);
 	return min_ii(n);
+}
+
+/* predicated_merge: the store's DMA of the result and the predicated
+ * copy's sbuf-to-sbuf row, the chain it replaces without its loads
+ * (kdsl's model: the op reads its inputs where they are). */
+int64_t kd_cost_neuron_merge(const KdFunc *f, const KdIns *ins)
+{
+	return kd_cost_neuron_dma(f, ins) + min_ii(2 * nfree(f, ins, PREDICATED_MERGE_DST));
 }

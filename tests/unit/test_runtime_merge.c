@@ -178,6 +178,8 @@ START_TEST(merge_random_and_overlapping)
 		V t = {(int)(rnd(&x) % 3), p0, np, (int64_t)(rnd(&x) % 8), n, dt};
 		V f = {0, p0, np, seg + (int64_t)(rnd(&x) % 8), n, dt};
 		V d = {0, p0, np, 2 * seg + (int64_t)(rnd(&x) % 8), n, dt};
+		if (q.m == 2 && t.m == 2)
+			q.m = 1;                     /* seed 002: not both in psum */
 		if (kind == 1) {
 			d = f;                       /* dst == on_false */
 		} else if (kind == 2) {
@@ -202,13 +204,14 @@ START_TEST(merge_rules)
 	uint64_t x = 7;
 	V d = {0, 0, 4, 0, 16, KDSL_F32}, t = {0, 0, 4, 64, 16, KDSL_F32}, f = {0, 0, 4, 128, 16, KDSL_F32};
 	V q = {0, 0, 4, 1024, 16, KDSL_U8};
-	V bad_d = d, bad_f = f, bad_q = q, bad_t = t, bad_n = f, bad_p = q;
+	V bad_d = d, bad_f = f, bad_q = q, bad_t = t, bad_n = f, bad_p = q, psum_t = t, psum_q = q;
 	bad_d.m = 1;
 	bad_f.m = 2;
 	bad_q.dt = KDSL_I8;
 	bad_t.dt = KDSL_I32;
 	bad_n.n = 15;
 	bad_p.np = 3;
+	psum_t.m = psum_q.m = 2;
 	struct {
 		V d, t, f, q;
 		int rc;
@@ -221,6 +224,7 @@ START_TEST(merge_rules)
 		{d, t, bad_n, q, KDSL_ERR_RANGE,
 		 "on_false must have the same number of elements per partition as dst, got 15 and 16"},
 		{d, t, f, bad_p, KDSL_ERR_RANGE, "predicate must occupy the same number of partitions as dst, got 3 and 4"},
+		{d, psum_t, f, psum_q, KDSL_ERR_ARG, "on_true and predicate must not both be in psum"},
 	};
 	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
 		fill(&x);
@@ -234,9 +238,15 @@ START_TEST(merge_rules)
 			for (int p = 0; p < ROWS; p++)
 				ck_assert(!memcmp(base[m] + (size_t)p * pitch[m], old[m] + (size_t)p * SPAN, SPAN));
 	}
-	/* the boundary: u32 predicate, on_true and predicate in psum */
+	/* the boundary: u32 predicate; on_true in psum with the predicate in
+	 * sbuf, and the other way round (seed 002: not both in psum) */
 	q.dt = KDSL_U32;
-	q.m = t.m = 2;
+	t.m = 2;
+	q.m = 1;
+	fill(&x);
+	merge_and_compare(d, t, f, q, 1, "boundary", 0);
+	t.m = 1;
+	q.m = 2;
 	fill(&x);
 	merge_and_compare(d, t, f, q, 1, "boundary", 0);
 }
