@@ -99,6 +99,19 @@ static void fix_close(shuf_fix *f)
 	kdsl_rt_destroy(f->rt);
 }
 
+/* Random bytes for the first w of every partition, in want (partitions w
+ * apart) and in sbuf where they lie. */
+static void fix_fill(const shuf_fix *f, size_t w, uint64_t *x)
+{
+	for (int p = 0; p < 128; p++)
+		for (size_t j = 0; j + 8 <= w; j += 8) {
+			uint64_t v = rnd(x);
+			memcpy(f->want + (size_t)p * w + j, &v, 8);
+		}
+	for (int p = 0; p < 128; p++)
+		memcpy(f->sb + (size_t)p * f->sps, f->want + (size_t)p * w, w);
+}
+
 START_TEST(shuffle_cache_against_reference)
 {
 	shuf_fix f = fix_open((size_t)128 * SPAN, (size_t)128 * 300);
@@ -187,13 +200,7 @@ START_TEST(shuffle_long_rows)
 			size_t doff = kind & 1 ? 0 : (size_t)n + 32;
 			for (int i = 0; i < 32; i++)
 				mask[i] = kind & 2 ? (i % 5 == 0 ? 255 : (int64_t)(rnd(&x) % 13)) : i ^ 1;
-			for (int p = 0; p < 128; p++)
-				for (int j = 0; j + 8 <= W; j += 8) {
-					uint64_t v = rnd(&x);
-					memcpy(want + (size_t)p * W + (size_t)j, &v, 8);
-				}
-			for (int p = 0; p < 128; p++)
-				memcpy(sb + (size_t)p * sps, want + (size_t)p * W, W);
+			fix_fill(&f, W, &x);
 			for (int64_t r = 0; r < np; r++)
 				memcpy(snap + (size_t)r * (size_t)n, want + (size_t)r * W, (size_t)n);
 			for (int64_t r = 0; r < np; r++)
@@ -307,13 +314,7 @@ START_TEST(shuffle_in_place_groups)
 				kdsl_shuf_args a;
 				in_place_mask(a.mask, kind);
 				a.dst = a.src = rtile_of(KDSL_MEM_SBUF, 0, 0, np, n, KDSL_U8);
-				for (int p = 0; p < 128; p++)
-					for (int j = 0; j + 8 <= W; j += 8) {
-						uint64_t v = rnd(&x);
-						memcpy(want + (size_t)p * W + (size_t)j, &v, 8);
-					}
-				for (int p = 0; p < 128; p++)
-					memcpy(sb + (size_t)p * sps, want + (size_t)p * W, W);
+				fix_fill(&f, W, &x);
 				/* three shuffles in turn: by value, then _k twice */
 				for (int call = 0; call < 3; call++) {
 					for (int64_t r = 0; r < np; r++)
