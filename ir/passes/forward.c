@@ -55,34 +55,6 @@ typedef struct {
 
 /* ---- which ops name a buffer, and how ---- */
 
-/* Does operand a of in write without reading first (the op table's
- * memory effect; an accumulating one only when its flag is a constant
- * false)? */
-static int plain_write(const KdFunc *f, const KdIns *in, int a)
-{
-	const KdOpDesc *d = &kd_ops[in->op];
-	int c = kd_param_rmw_if(d, a);
-	return kd_param_writes(d, a) &&
-	       (c < 0 || (c < in->nargs && f->val[in->args[c]].kind == VK_CONST && !f->val[in->args[c]].c));
-}
-
-/* Does any op but op1 and op2 read buffer t (or name it other than as
- * the dst of a plain write)? */
-static int read_elsewhere(const KdFunc *f, int t, int op1, int op2)
-{
-	for (int i = 0; i < f->nins; i++) {
-		const KdIns *in = &f->ins[i];
-		if (i == op1 || i == op2 || in->op == OP_VIEW || in->op == OP_TILE)
-			continue;
-		for (int a = 0; a < in->nargs; a++) {
-			const KdVal *x = &f->val[in->args[a]];
-			if (x->type == VT_REF && x->buf == t && !plain_write(f, in, a))
-				return 1;
-		}
-	}
-	return 0;
-}
-
 /* Does in name buffer a, t or b? */
 static int touches(const KdFunc *f, const KdIns *in, const int bufs[3])
 {
@@ -189,7 +161,7 @@ static int ascend_pair(Fw *w, int blk, int k1, int k2)
 	if (a == b && !(a0 + extent(m2.nb, m2.bl, ss) <= m2.d || m2.d + extent(m2.nb, m2.bl, m2.ds) <= a0))
 		return 0;
 	int64_t esz = kd_dtypes[f->buf[a].dt].size;
-	if (a0 % esz || read_elsewhere(f, t, op1, op2))
+	if (a0 % esz || kd_buf_read_elsewhere(f, t, (const int[]){op1, op2}, 2))
 		return 0;
 	int pos = k2;
 	KdSpan sp = f->ins[op2].argspan ? f->ins[op2].argspan[DATA_MOVE_SRC] : f->ins[op2].span;
@@ -261,7 +233,7 @@ static int neuron_pair(Fw *w, int blk, int k1, int k2)
 	if (t2.a[TA_BLOCK] != t1.a[TA_BLOCK] || dp < 0 || df < 0 ||
 	    dp + t2.a[TA_NPART] > t1.a[TA_NPART] || df + t2.a[TA_NFREE] > t1.a[TA_NFREE] ||
 	    a.a[TA_NPART] != t1.a[TA_NPART] || a.a[TA_NFREE] != t1.a[TA_NFREE] ||
-	    read_elsewhere(f, t, op1, op2))
+	    kd_buf_read_elsewhere(f, t, (const int[]){op1, op2}, 2))
 		return 0;
 	KdConstView n = a;
 	n.a[TA_PSTART] += dp;

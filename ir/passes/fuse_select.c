@@ -99,27 +99,6 @@ static int writes_into(const KdFunc *f, const KdIns *in, int b)
 	return 0;
 }
 
-/* Does any op but skip read buffer b, or name it other than as a
- * written operand (a load or another op overwriting it)? */
-static int read_elsewhere(const KdFunc *f, int b, const int *skip, int nskip)
-{
-	for (int i = 0; i < f->nins; i++) {
-		const KdIns *in = &f->ins[i];
-		int k = 0;
-		while (k < nskip && skip[k] != i)
-			k++;
-		if (k < nskip || in->op == OP_VIEW || in->op == OP_TILE)
-			continue;
-		for (int a = 0; a < in->nargs; a++) {
-			const KdVal *x = &f->val[in->args[a]];
-			if (x->type == VT_REF && x->buf == b && !(kd_param_writes(&kd_ops[in->op], a) &&
-			                                          kd_param_rmw_if(&kd_ops[in->op], a) < 0))
-				return 1;
-		}
-	}
-	return 0;
-}
-
 /* Position of the nearest effect op naming buffer b before position k
  * (dir -1) or after it (dir 1) in block bl, or -1. */
 static int nearest(const KdFunc *f, const KdBlock *bl, int k, int b, int dir)
@@ -165,7 +144,7 @@ static void fold_source(const KdFunc *f, const KdBlock *bl, const Chain *c, int 
 		return;
 	int k = nearest(f, bl, c->kc, v.buf, -1);
 	int skip[1] = {bl->insv[c->kc]};
-	if (!exact_load(f, bl, k, &v) || read_elsewhere(f, v.buf, skip, 1))
+	if (!exact_load(f, bl, k, &v) || kd_buf_read_elsewhere(f, v.buf, skip, 1))
 		return;
 	*pos = k;
 	*val = f->ins[bl->insv[k]].args[LOAD_SRC];
@@ -199,7 +178,7 @@ static int chain_of(const KdFunc *f, const KdBlock *bl, int kc, Chain *c)
 	    f->buf[b].dt != f->buf[d.buf].dt)
 		return 0;
 	int skip[3] = {bl->insv[c->kl], bl->insv[kc], bl->insv[c->ks]};
-	if (read_elsewhere(f, d.buf, skip, 3))
+	if (kd_buf_read_elsewhere(f, d.buf, skip, 3))
 		return 0;
 	fold_source(f, bl, c, TCP_SRC, &c->kls, &c->on_true);
 	fold_source(f, bl, c, TCP_PRED, &c->klp, &c->pred);

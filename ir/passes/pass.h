@@ -113,6 +113,13 @@ int kd_pass_rewrite_proven(KdModule *m, KdFunc *f, int (*block)(KdModule *m, KdF
  * be another buffer's (parameters may be one memory; directly allocated
  * tiles may share physical tiles). */
 int kd_buf_shared(const KdBuffer *b);
+/* Does any op of f but those at skip (nskip instruction ids) read buffer
+ * b, or name it other than as the dst of a plain write (one that reads
+ * nothing first: an accumulating op counts when its flag is a constant
+ * false)?  Views and tiles do not count.  The test forward and
+ * fuse-select rest on: a buffer only their ops read may end with other
+ * bytes. */
+int kd_buf_read_elsewhere(const KdFunc *f, int b, const int *skip, int nskip);
 
 /* The loop shape the builder makes and the loop passes rewrite: header h
  * is `lt iv, hi; br` with constant bounds and a positive step, entered

@@ -109,3 +109,32 @@ int kd_buf_shared(const KdBuffer *b)
 {
 	return b->param >= 0 || (b->tile && b->tile->alloc != KD_ALLOC_AUTO);
 }
+
+/* Does operand a of in write without reading first (the op table's
+ * memory effect; an accumulating one only when its flag is a constant
+ * false)? */
+static int plain_write(const KdFunc *f, const KdIns *in, int a)
+{
+	const KdOpDesc *d = &kd_ops[in->op];
+	int c = kd_param_rmw_if(d, a);
+	return kd_param_writes(d, a) &&
+	       (c < 0 || (c < in->nargs && f->val[in->args[c]].kind == VK_CONST && !f->val[in->args[c]].c));
+}
+
+int kd_buf_read_elsewhere(const KdFunc *f, int b, const int *skip, int nskip)
+{
+	for (int i = 0; i < f->nins; i++) {
+		const KdIns *in = &f->ins[i];
+		int k = 0;
+		while (k < nskip && skip[k] != i)
+			k++;
+		if (k < nskip || in->op == OP_VIEW || in->op == OP_TILE)
+			continue;
+		for (int a = 0; a < in->nargs; a++) {
+			const KdVal *x = &f->val[in->args[a]];
+			if (x->type == VT_REF && x->buf == b && !plain_write(f, in, a))
+				return 1;
+		}
+	}
+	return 0;
+}
