@@ -773,6 +773,10 @@ static KdNode *mk_seq(KdParseCtx *c, KdNodeKind k, KdNode *holder, KdTok open, K
 static int kd_missing_semi(KdParseCtx *c, void *parser, int tk)
 {
 	const yyParser *p = parser;
+	/* only these start a statement: the test first spares every other
+	 * token the two parses kd_accepts simulates */
+	if (tk != TK_IDENT && tk != TK_LET && tk != TK_VAR && tk != TK_FOR && tk != TK_IF && tk != TK_RETURN)
+		return 0;
 	if (p->yyerrcnt >= 0 || c->stop || !c->snap_blocks || !kd_accepts(c, TK_SEMI) ||
 	    kd_accepts(c, tk))
 		return 0;
@@ -782,7 +786,7 @@ static int kd_missing_semi(KdParseCtx *c, void *parser, int tk)
 		kd_source_linecol(c->src, c->look.sp.off, &l1, &col);
 		return c->prev_end > 0 && l1 > l0;
 	}
-	return tk == TK_LET || tk == TK_VAR || tk == TK_FOR || tk == TK_IF || tk == TK_RETURN;
+	return 1;
 }
 
 /* Reports the missing ';' (the message of any syntax error, right after
