@@ -30,6 +30,18 @@
  * so for |x| >= 120 the clamped lane and the definition (inf, or a double
  * that rounds to +0) give the same float; +-inf are covered alike. */
 
+/* a * b + c: one fused rounding where the includer's instruction set has
+ * FMA (KDSL_AF_FMA), else two.  Either is within the bounds below, which
+ * count two roundings per step, and the guard makes the f32 bytes the
+ * definition's on both; the runtime is built with -ffp-contract=off, so
+ * nothing else is fused. */
+#undef AF_FMA
+#if defined(KDSL_AF_FMA)
+#define AF_FMA(a, b, c) __builtin_fma(a, b, c)
+#else
+#define AF_FMA(a, b, c) ((a) * (b) + (c))
+#endif
+
 #ifndef KDSL_NEURON_ACT_FAST_CONSTS
 #define KDSL_NEURON_ACT_FAST_CONSTS
 enum { AF_BLOCK = 256 };                /* lanes per flag pass (a kernel chunk is 512) */
@@ -82,15 +94,15 @@ static const double af_exp2_tab[AF_N] = {
  * joins T[j] in its exponent field, exact (e^-120 is a normal double). */
 static inline double KN(af_exp)(double x)
 {
-	double z = x * AF_NINVLN2 + AF_SHIFT, kd = z - AF_SHIFT, r, p, s;
+	double z = AF_FMA(x, AF_NINVLN2, AF_SHIFT), kd = z - AF_SHIFT, r, p, s;
 	uint64_t zb, sb;
 
-	r = (x - kd * AF_LN2HI) - kd * AF_LN2LO;
+	r = AF_FMA(-kd, AF_LN2LO, AF_FMA(-kd, AF_LN2HI, x));
 	p = 0x1.5555555555555p-5;                /* 1/4! */
-	p = p * r + 0x1.5555555555555p-3;        /* 1/3! */
-	p = p * r + 0.5;
-	p = p * r + 1.0;
-	p = p * r + 1.0;
+	p = AF_FMA(p, r, 0x1.5555555555555p-3);  /* 1/3! */
+	p = AF_FMA(p, r, 0.5);
+	p = AF_FMA(p, r, 1.0);
+	p = AF_FMA(p, r, 1.0);
 	/* z's low bits are k (two's complement): j its low 6 bits, and bits 6
 	 * to 17 m mod 2^12, which shifted to bit 52 adds m to the exponent */
 	memcpy(&zb, &z, 8);
@@ -229,12 +241,12 @@ static inline double KN(af_tanh)(double x)
 	uint64_t sb, bb, m;
 
 	big = 1.0 - 2.0 / (e + 1.0);
-	small = -0x1.226e355e6c23dp-7;                /* -1382/155925 */
-	small = small * z + 0x1.664f4882c10fap-6;    /* 62/2835 */
-	small = small * z - 0x1.ba1ba1ba1ba1cp-5;    /* 17/315 */
-	small = small * z + 0x1.1111111111111p-3;    /* 2/15 */
-	small = small * z - 0x1.5555555555555p-2;    /* 1/3 */
-	small = x + x * z * small;
+	small = -0x1.226e355e6c23dp-7;                      /* -1382/155925 */
+	small = AF_FMA(small, z, 0x1.664f4882c10fap-6);    /* 62/2835 */
+	small = AF_FMA(small, z, -0x1.ba1ba1ba1ba1cp-5);   /* 17/315 */
+	small = AF_FMA(small, z, 0x1.1111111111111p-3);    /* 2/15 */
+	small = AF_FMA(small, z, -0x1.5555555555555p-2);   /* 1/3 */
+	small = AF_FMA(x * z, small, x);
 	/* a select of bits: with ?: gcc computes each side under a branch
 	 * and vectorises nothing */
 	memcpy(&sb, &small, 8);
@@ -290,15 +302,15 @@ static inline double KN(af_log)(uint32_t u)
 	m = mf;
 	s2 = 2.0 * ((m - 1.0) / (m + 1.0));
 	z = 0.25 * s2 * s2;   /* s^2: both factors exact powers of 2 apart */
-	p = 0x1.e1e1e1e1e1e1ep-5;            /* 1/17 */
-	p = p * z + 0x1.1111111111111p-4;    /* 1/15 */
-	p = p * z + 0x1.3b13b13b13b14p-4;    /* 1/13 */
-	p = p * z + 0x1.745d1745d1746p-4;    /* 1/11 */
-	p = p * z + 0x1.c71c71c71c71cp-4;    /* 1/9 */
-	p = p * z + 0x1.2492492492492p-3;    /* 1/7 */
-	p = p * z + 0x1.999999999999ap-3;    /* 1/5 */
-	p = p * z + 0x1.5555555555555p-2;    /* 1/3 */
-	return (double)e * 0x1.62e42fefa39efp-1 + (s2 + s2 * (z * p));
+	p = 0x1.e1e1e1e1e1e1ep-5;                 /* 1/17 */
+	p = AF_FMA(p, z, 0x1.1111111111111p-4);   /* 1/15 */
+	p = AF_FMA(p, z, 0x1.3b13b13b13b14p-4);   /* 1/13 */
+	p = AF_FMA(p, z, 0x1.745d1745d1746p-4);   /* 1/11 */
+	p = AF_FMA(p, z, 0x1.c71c71c71c71cp-4);   /* 1/9 */
+	p = AF_FMA(p, z, 0x1.2492492492492p-3);   /* 1/7 */
+	p = AF_FMA(p, z, 0x1.999999999999ap-3);   /* 1/5 */
+	p = AF_FMA(p, z, 0x1.5555555555555p-2);   /* 1/3 */
+	return AF_FMA((double)e, 0x1.62e42fefa39efp-1, AF_FMA(s2, z * p, s2));
 }
 
 static void KN(act_log)(float *restrict o, const float *restrict a, int64_t n)

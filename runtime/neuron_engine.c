@@ -74,7 +74,8 @@ typedef struct {
 
 #if KDSL_ENG_X86
 #pragma GCC push_options
-#pragma GCC target("avx2")
+#pragma GCC target("avx2,fma")   /* fma: the activations' lanes (neuron_act_fast.h) */
+#define KDSL_AF_FMA 1
 #define KMM_VB 32
 #define KMM_MR 4
 #define KMM_NR 3
@@ -87,7 +88,7 @@ typedef struct {
 #pragma GCC pop_options
 
 #pragma GCC push_options
-#pragma GCC target("avx512f,avx512bw,avx512vl")   /* as kdsl_isa_detect requires */
+#pragma GCC target("avx512f,avx512bw,avx512vl,fma")   /* as kdsl_isa_detect requires */
 #define KMM_VB 64
 #define KMM_MR 8
 #define KMM_NR 2
@@ -97,6 +98,7 @@ typedef struct {
 #undef KMM_VB
 #undef KMM_MR
 #undef KMM_NR
+#undef KDSL_AF_FMA
 #pragma GCC pop_options
 #endif
 
