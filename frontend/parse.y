@@ -801,6 +801,38 @@ static void kd_insert_semi(KdParseCtx *c, void *parser, int tk)
 	kd_snapshot(c, parser);
 }
 
+/* Does the parser, as it is, take tk (shift or accept it after the
+ * reductions it triggers) with room left on its stack?  Then no syntax
+ * error can come of tk, and neither the snapshot nor the missing-';'
+ * check (which returns 0 for a token the parser takes) is needed: every
+ * token of a correct file.  kd_accepts's dry run, on the live stack:
+ * what the reductions push goes to ov, the stack above lo. */
+static int kd_takes(void *parser, int tk)
+{
+	const yyParser *p = parser;
+	YYACTIONTYPE ov[YYSTACKDEPTH + 2];
+	int n = (int)(p->yytos - p->yystack), lo = n + 1;
+	if (p->yyerrcnt >= 0)
+		return 0;   /* recovering from an earlier error: the full path */
+	for (;;) {
+		YYACTIONTYPE st = n >= lo ? ov[n] : p->yystack[n].stateno;
+		YYACTIONTYPE act = yy_find_shift_action((YYCODETYPE)tk, st);
+		if (act < YY_MIN_REDUCE)
+			return (act <= YY_MAX_SHIFTREDUCE || act == YY_ACCEPT_ACTION) && n < YYSTACKDEPTH - 2;
+		int rule = act - YY_MIN_REDUCE;
+		n += yyRuleInfoNRhs[rule];
+		if (n < 0)
+			return 0;
+		st = n >= lo ? ov[n] : p->yystack[n].stateno;
+		n++;
+		if (n >= YYSTACKDEPTH - 2)
+			return 0;   /* near lemon's overflow: its message reads the snapshot */
+		ov[n] = yy_find_reduce_action(st, (YYCODETYPE)yyRuleInfoLhs[rule]);
+		if (n < lo)
+			lo = n;
+	}
+}
+
 /* ---- the entry point: the lexer pushes tokens into the parser ---- */
 
 KdNode *kd_parse(KdArena *a, KdArena *ast, KdDiag *d, const KdSource *src)
@@ -826,9 +858,11 @@ KdNode *kd_parse(KdArena *a, KdArena *ast, KdDiag *d, const KdSource *src)
 			kd_error(d, ctx.look.sp, "expected 'target' declaration, got %s",
 			         tk == 0 ? "end of file" : tk == TK_KERNEL ? "'kernel'" : "'const'");
 		first = 0;
-		kd_snapshot(&ctx, p);
-		if (kd_missing_semi(&ctx, p, tk))
-			kd_insert_semi(&ctx, p, tk);
+		if (!kd_takes(p, tk)) {
+			kd_snapshot(&ctx, p);
+			if (kd_missing_semi(&ctx, p, tk))
+				kd_insert_semi(&ctx, p, tk);
+		}
 		kd_parser(p, tk, ctx.look);
 		ctx.prev_end = ctx.look.sp.off + ctx.look.sp.len;
 	} while (tk != 0 && !ctx.stop && !d->muted);
