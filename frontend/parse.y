@@ -293,32 +293,49 @@ static void kd_stack_overflow(KdParseCtx *c)
 	c->stop = 1;
 }
 
-/* Would the parser, in the configuration saved before the offending
- * token was fed, shift terminal tk after whatever reductions tk triggers?
- * A dry run of Parse() on a copy of the state stack: the basis of
- * "expected ..." in syntax errors. */
-static int kd_accepts(const KdParseCtx *c, int tk)
+/* The dry run of Parse() behind kd_accepts and kd_takes: would the
+ * parser whose state stack (entries 0..n) lies at base, an entry every
+ * stride bytes, shift or accept terminal tk after the reductions tk
+ * triggers, its stack staying below limit entries?  The stack is only
+ * read: what the reductions push goes to ov, the stack from lo up. */
+static int kd_dry_run(const unsigned char *base, size_t stride, int n, int tk, int limit)
 {
-	YYACTIONTYPE st[YYSTACKDEPTH + 2];
-	int n = c->nsnap;
-	for (int i = 0; i <= n; i++)
-		st[i] = (YYACTIONTYPE)c->snap[i];
+	YYACTIONTYPE ov[YYSTACKDEPTH + 2];
+	int lo = n + 1;
 	for (;;) {
-		YYACTIONTYPE act = yy_find_shift_action((YYCODETYPE)tk, st[n]);
-		if (act >= YY_MIN_REDUCE) {
-			int rule = act - YY_MIN_REDUCE;
-			n += yyRuleInfoNRhs[rule];
-			if (n < 0 || n > YYSTACKDEPTH)
-				return 0;
-			st[n + 1] = yy_find_reduce_action(st[n], (YYCODETYPE)yyRuleInfoLhs[rule]);
-			n++;
-		} else {
-			return act <= YY_MAX_SHIFTREDUCE || act == YY_ACCEPT_ACTION;
-		}
+		YYACTIONTYPE st, act;
+		if (n >= lo)
+			st = ov[n];
+		else
+			memcpy(&st, base + (size_t)n * stride, sizeof st);
+		act = yy_find_shift_action((YYCODETYPE)tk, st);
+		if (act < YY_MIN_REDUCE)
+			return (act <= YY_MAX_SHIFTREDUCE || act == YY_ACCEPT_ACTION) && n < limit;
+		int rule = act - YY_MIN_REDUCE;
+		n += yyRuleInfoNRhs[rule];
+		if (n < 0)
+			return 0;
+		if (n >= lo)
+			st = ov[n];
+		else
+			memcpy(&st, base + (size_t)n * stride, sizeof st);
+		if (++n >= limit)
+			return 0;
+		ov[n] = yy_find_reduce_action(st, (YYCODETYPE)yyRuleInfoLhs[rule]);
+		if (n < lo)
+			lo = n;
 	}
 }
 
-_Static_assert(sizeof(YYACTIONTYPE) <= sizeof(unsigned short), "KdParseCtx.snap holds states");
+/* Would the parser, in the configuration saved before the offending
+ * token was fed, take terminal tk?  The basis of "expected ..." in syntax
+ * errors. */
+static int kd_accepts(const KdParseCtx *c, int tk)
+{
+	return kd_dry_run((const unsigned char *)c->snap, sizeof *c->snap, c->nsnap, tk, YYSTACKDEPTH + 2);
+}
+
+_Static_assert(sizeof(YYACTIONTYPE) == sizeof(unsigned short), "KdParseCtx.snap holds states as the stack does");
 
 /* Saves what kd_accepts needs before a token is fed. */
 static void kd_snapshot(KdParseCtx *c, void *parser)
@@ -801,36 +818,17 @@ static void kd_insert_semi(KdParseCtx *c, void *parser, int tk)
 	kd_snapshot(c, parser);
 }
 
-/* Does the parser, as it is, take tk (shift or accept it after the
- * reductions it triggers) with room left on its stack?  Then no syntax
- * error can come of tk, and neither the snapshot nor the missing-';'
- * check (which returns 0 for a token the parser takes) is needed: every
- * token of a correct file.  kd_accepts's dry run, on the live stack:
- * what the reductions push goes to ov, the stack above lo. */
+/* Does the parser, as it is, take tk with room left on its stack?  Then
+ * no syntax error can come of tk, and neither the snapshot nor the
+ * missing-';' check (which returns 0 for a token the parser takes) is
+ * needed: every token of a correct file.  The margin keeps lemon's
+ * overflow, whose message reads the snapshot, on the full path, and so
+ * does recovery from an earlier error. */
 static int kd_takes(void *parser, int tk)
 {
 	const yyParser *p = parser;
-	YYACTIONTYPE ov[YYSTACKDEPTH + 2];
-	int n = (int)(p->yytos - p->yystack), lo = n + 1;
-	if (p->yyerrcnt >= 0)
-		return 0;   /* recovering from an earlier error: the full path */
-	for (;;) {
-		YYACTIONTYPE st = n >= lo ? ov[n] : p->yystack[n].stateno;
-		YYACTIONTYPE act = yy_find_shift_action((YYCODETYPE)tk, st);
-		if (act < YY_MIN_REDUCE)
-			return (act <= YY_MAX_SHIFTREDUCE || act == YY_ACCEPT_ACTION) && n < YYSTACKDEPTH - 2;
-		int rule = act - YY_MIN_REDUCE;
-		n += yyRuleInfoNRhs[rule];
-		if (n < 0)
-			return 0;
-		st = n >= lo ? ov[n] : p->yystack[n].stateno;
-		n++;
-		if (n >= YYSTACKDEPTH - 2)
-			return 0;   /* near lemon's overflow: its message reads the snapshot */
-		ov[n] = yy_find_reduce_action(st, (YYCODETYPE)yyRuleInfoLhs[rule]);
-		if (n < lo)
-			lo = n;
-	}
+	return p->yyerrcnt < 0 && kd_dry_run((const unsigned char *)&p->yystack[0].stateno, sizeof p->yystack[0],
+	                                     (int)(p->yytos - p->yystack), tk, YYSTACKDEPTH - 2);
 }
 
 /* ---- the entry point: the lexer pushes tokens into the parser ---- */
