@@ -306,15 +306,6 @@ static int noop_shuffle(const KdFunc *f, const KdIns *in)
 	return 1;
 }
 
-/* Does ins name buffer buf among its operands? */
-static int names_buf(const KdFunc *f, const KdIns *in, int buf)
-{
-	for (int i = 0; i < in->nargs; i++)
-		if (f->val[in->args[i]].type == VT_REF && f->val[in->args[i]].buf == buf)
-			return 1;
-	return 0;
-}
-
 static int tile_geom_eq(const KdFunc *f, int x, int y)
 {
 	const KdIns *a = def(f, x, OP_TILE), *b = def(f, y, OP_TILE);
@@ -347,7 +338,7 @@ static int compose_shuffles(Canon *u, int blk, int k)
 			continue;
 		if (in->op == OP_NC_STREAM_SHUFFLE && same_tile(f, in->args[NC_STREAM_SHUFFLE_DST], t))
 			break;
-		if (names_buf(f, in, tb) || names_buf(f, in, f->val[d].buf))
+		if (kd_ins_names_buf(f, in, tb) || kd_ins_names_buf(f, in, f->val[d].buf))
 			return 0;
 	}
 	if (j < 0)
@@ -358,7 +349,7 @@ static int compose_shuffles(Canon *u, int blk, int k)
 	if (sb == tb || sb == f->val[d].buf || !const_tile(f, src) || !tile_geom_eq(f, src, t) || !tile_geom_eq(f, d, t))
 		return 0;
 	for (int q = j + 1; q < k; q++)
-		if (names_buf(f, &f->ins[bl->insv[q]], sb))
+		if (kd_ins_names_buf(f, &f->ins[bl->insv[q]], sb))
 			return 0;
 	for (int i = 0; i < f->nins; i++) {
 		const KdIns *in = &f->ins[i];
@@ -417,7 +408,7 @@ static int64_t known_fill(const KdFunc *f, const KdBlock *bl, int k, int v)
 		    is_int(f, in->args[MEMSET_VALUE], &c) &&
 		    c >= 0 && c <= 255)
 			return c;
-		if (names_buf(f, in, buf))
+		if (kd_ins_names_buf(f, in, buf))
 			return -1;
 	}
 	return -1;

@@ -36,7 +36,6 @@
 #include <string.h>
 
 #include "pass.h"
-#include "ir_target.h"
 #include "rules.h"
 #include "tile.h"
 
@@ -320,10 +319,5 @@ static int block_of(KdModule *m, KdFunc *f, int blk)
 
 int kd_pass_forward(KdModule *m)
 {
-	int n = 0;
-	if (!(kd_ir_target(m->target)->passes & KD_TPASS_FORWARD))
-		return 0;
-	for (int fi = 0; fi < m->nfn; fi++)
-		n += kd_pass_rewrite_proven(m, m->fn[fi], block_of);
-	return n;
+	return kd_pass_rewrite_module(m, block_of);
 }

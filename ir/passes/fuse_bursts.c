@@ -25,7 +25,6 @@
 #include <string.h>
 
 #include "pass.h"
-#include "ir_target.h"
 #include "rules.h"
 
 enum { BLK = KDSL_ASCEND_BLOCK };
@@ -359,8 +358,6 @@ static int fuse_loop(Fuse *u, int h, int *pre_out)
 int kd_pass_fuse_bursts(KdModule *m)
 {
 	int total = 0;
-	if (!(kd_ir_target(m->target)->passes & KD_TPASS_FUSE_BURSTS))
-		return 0;
 	for (int fi = 0; fi < m->nfn; fi++) {
 		Fuse u = {.a = m->arena, .f = m->fn[fi]};
 		for (int changed = 1; changed;) {

@@ -39,7 +39,6 @@
  * copy reads and does not convert; otherwise S or P stays on chip. */
 
 #include "pass.h"
-#include "ir_target.h"
 #include "tile.h"
 
 enum { TCP_SRC = TENSOR_COPY_PREDICATED_SRC, TCP_DST = TENSOR_COPY_PREDICATED_DST,
@@ -71,17 +70,6 @@ static int ref_of(const KdFunc *f, const KdIns *in, int a)
 	return a < in->nargs && f->val[in->args[a]].type == VT_REF ? f->val[in->args[a]].buf : -1;
 }
 
-/* Does in name buffer b (any operand)? */
-static int names(const KdFunc *f, const KdIns *in, int b)
-{
-	for (int i = 0; i < in->nargs; i++) {
-		const KdVal *x = &f->val[in->args[i]];
-		if (x->type == VT_REF && x->buf == b)
-			return 1;
-	}
-	return 0;
-}
-
 /* Does in write buffer b, or any hbm tensor, or (b shared: a directly
  * allocated tile may be another's bytes) any shared buffer? */
 static int writes_into(const KdFunc *f, const KdIns *in, int b)
@@ -105,7 +93,7 @@ static int nearest(const KdFunc *f, const KdBlock *bl, int k, int b, int dir)
 {
 	for (int j = k + dir; j >= 0 && j < bl->nins; j += dir) {
 		const KdIns *in = &f->ins[bl->insv[j]];
-		if (kd_ops[in->op].kind != OK_PURE && names(f, in, b))
+		if (kd_ops[in->op].kind != OK_PURE && kd_ins_names_buf(f, in, b))
 			return j;
 	}
 	return -1;
@@ -202,7 +190,7 @@ static int between_clear(const KdFunc *f, const KdBlock *bl, const Chain *c)
 		const KdIns *in = &f->ins[bl->insv[k]];
 		if (k == c->kl || k == c->kc || k == c->kls || k == c->klp || kd_ops[in->op].kind == OK_PURE)
 			continue;
-		if (names(f, in, c->d) || writes_into(f, in, c->s) || writes_into(f, in, c->p))
+		if (kd_ins_names_buf(f, in, c->d) || writes_into(f, in, c->s) || writes_into(f, in, c->p))
 			return 0;
 	}
 	return 1;
@@ -256,10 +244,5 @@ static int block(KdModule *m, KdFunc *f, int blk)
 
 int kd_pass_fuse_select(KdModule *m)
 {
-	int n = 0;
-	if (!(kd_ir_target(m->target)->passes & KD_TPASS_FUSE_SELECT))
-		return 0;
-	for (int fi = 0; fi < m->nfn; fi++)
-		n += kd_pass_rewrite_proven(m, m->fn[fi], block);
-	return n;
+	return kd_pass_rewrite_module(m, block);
 }

@@ -18,7 +18,6 @@
  * Loops of such ops are fused by fuse_tiles_loops.c. */
 
 #include "pass.h"
-#include "ir_target.h"
 #include "tile.h"
 
 static int follows(const KdConstView *x, const KdConstView *y)
@@ -89,8 +88,6 @@ static int block(KdModule *m, KdFunc *f, int blk)
 int kd_pass_fuse_tiles(KdModule *m)
 {
 	int n = 0;
-	if (!(kd_ir_target(m->target)->passes & KD_TPASS_FUSE_TILES))
-		return 0;
 	for (int fi = 0; fi < m->nfn; fi++) {
 		int loops;
 		do {

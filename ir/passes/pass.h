@@ -14,8 +14,9 @@ typedef struct {
 	const char *name;
 	const char *doc;   /* one line, for --help-passes and usage errors */
 	int (*run)(KdModule *m);
-	/* A KD_TPASS_* bit: the pass rewrites only the targets that set it
-	 * (elsewhere it returns at once); 0: every target. */
+	/* A KD_TPASS_* bit: kd_run_pass runs the pass only on a module of a
+	 * target that sets it (the pass itself does not check); 0: every
+	 * target. */
 	unsigned tpass;
 } KdPass;
 
@@ -109,6 +110,10 @@ void kd_pass_proven(KdModule *m, KdFunc *f, char *proven);
  * it made.  The driver of the straight-line rewrites of forward,
  * fuse-tiles and fuse-select. */
 int kd_pass_rewrite_proven(KdModule *m, KdFunc *f, int (*block)(KdModule *m, KdFunc *f, int b));
+/* kd_pass_rewrite_proven over every function of m. */
+int kd_pass_rewrite_module(KdModule *m, int (*block)(KdModule *m, KdFunc *f, int b));
+/* Does in name buffer buf among its operands? */
+int kd_ins_names_buf(const KdFunc *f, const KdIns *in, int buf);
 /* A kernel parameter or a directly allocated neuron tile: its bytes may
  * be another buffer's (parameters may be one memory; directly allocated
  * tiles may share physical tiles). */

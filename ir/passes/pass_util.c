@@ -105,6 +105,22 @@ int kd_pass_rewrite_proven(KdModule *m, KdFunc *f, int (*block)(KdModule *m, KdF
 	return n;
 }
 
+int kd_pass_rewrite_module(KdModule *m, int (*block)(KdModule *m, KdFunc *f, int b))
+{
+	int n = 0;
+	for (int fi = 0; fi < m->nfn; fi++)
+		n += kd_pass_rewrite_proven(m, m->fn[fi], block);
+	return n;
+}
+
+int kd_ins_names_buf(const KdFunc *f, const KdIns *in, int buf)
+{
+	for (int i = 0; i < in->nargs; i++)
+		if (f->val[in->args[i]].type == VT_REF && f->val[in->args[i]].buf == buf)
+			return 1;
+	return 0;
+}
+
 int kd_buf_shared(const KdBuffer *b)
 {
 	return b->param >= 0 || (b->tile && b->tile->alloc != KD_ALLOC_AUTO);
