@@ -395,13 +395,24 @@ static int overlap(const view *a, const view *b)
 	return (size_t)r + blen > ps && j0 < j1;
 }
 
+/* Are v and w the same elements in the same order (same start, strides
+ * and counts)? */
+static int same_view(const view *v, const view *w)
+{
+	if (v->p != w->p || v->pstride != w->pstride || v->np != w->np || v->n != w->n || v->nd != w->nd)
+		return 0;
+	for (int i = 0; v->nd && i < KDSL_NEURON_AP_DIMS; i++)
+		if (v->st[i] != w->st[i] || v->ct[i] != w->ct[i])
+			return 0;
+	return 1;
+}
+
 /* Source s is dst d itself (the same rows, dtype and elements, neither
  * strided): an element-wise engine op reads it in place, chunk by chunk
  * (neuron_engine.h), without a snapshot. */
 static int same_rows(const view *d, const view *s)
 {
-	return d->p == s->p && d->pstride == s->pstride && d->dt == s->dt && d->np == s->np && d->n == s->n &&
-	       !d->nd && !s->nd;
+	return !d->nd && d->dt == s->dt && same_view(d, s);
 }
 
 /* A packed copy of a source view, so later writes cannot change what is
@@ -1377,18 +1388,6 @@ static int predicate_apart(kdsl_rt *rt, const kdsl_site *site, const view *pv, c
  * when dst shares bytes with on_true or the predicate, or with on_false
  * other than as the same view, it blends a packed copy of on_false that
  * then goes to dst, so every input is read before dst is written. */
-
-/* Are v and w the same elements in the same order (same start, strides
- * and counts)? */
-static int same_view(const view *v, const view *w)
-{
-	if (v->p != w->p || v->pstride != w->pstride || v->np != w->np || v->n != w->n || v->nd != w->nd)
-		return 0;
-	for (int i = 0; v->nd && i < KDSL_NEURON_AP_DIMS; i++)
-		if (v->st[i] != w->st[i] || v->ct[i] != w->ct[i])
-			return 0;
-	return 1;
-}
 
 /* The merge of checked views (d hbm, f hbm, t and pv anywhere). */
 static int merge_views(kdsl_rt *rt, const kdsl_site *site, const view *d, view t, view f, view pv, uint64_t flip)
