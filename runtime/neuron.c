@@ -1362,8 +1362,8 @@ static int predicated(kdsl_rt *rt, const kdsl_site *site, double src_scalar, int
 }
 
 /* Seed 002's rules of the predicate, shared by tensor_copy_predicated
- * and the predicated_merge made of it: an unsigned integer dtype, and
- * not in psum with the data operand s (named sname). */
+ * and the predicated_merge made of it.  The first: an unsigned integer
+ * dtype. */
 static int predicate_dtype(kdsl_rt *rt, const kdsl_site *site, const view *pv)
 {
 	if (kdsl_neuron_predicate_dtype_ok(pv->dt))
@@ -1372,6 +1372,7 @@ static int predicate_dtype(kdsl_rt *rt, const kdsl_site *site, const view *pv)
 	                    kdsl_dtype_name(pv->dt));
 }
 
+/* The second: not in psum with the data operand s (named sname). */
 static int predicate_apart(kdsl_rt *rt, const kdsl_site *site, const view *pv, const char *sname, const view *s)
 {
 	if (s->mem != KDSL_MEM_PSUM || pv->mem != KDSL_MEM_PSUM)
