@@ -536,6 +536,57 @@ static kdsl_eng_rows eng_rows(const view *v)
 	return r;
 }
 
+/* Transposing copies, load(t, a.T) and store(b.T, t): partition p of
+ * the strided side starts p elements after partition 0 and holds one
+ * dim of stride S.  Partition by partition (ap_gather, ap_scatter) that
+ * walks the strided side a column at a time, one element of each line;
+ * here TB partitions go together, so each row of the strided side gives
+ * (or takes) TB consecutive elements, one line of them, to (from) TB
+ * rows of the packed side, which fill in step.  Same bytes: a copy. */
+#define TCOPY(T)                                                                                    \
+	static void tcopy_##T(const view *rows, const view *t, int64_t S, int scatter)                 \
+	{                                                                                               \
+		enum { TB = 64 / sizeof(T) };                                                               \
+		unsigned char *o[TB];                                                                       \
+		for (int64_t p0 = 0; p0 < rows->np; p0 += TB) {                                             \
+			int64_t nb = rows->np - p0 < TB ? rows->np - p0 : TB;                                   \
+			for (int64_t i = 0; i < nb; i++)                                                        \
+				o[i] = wrow(rows, p0 + i);                                                          \
+			for (int64_t j = 0; j < rows->n; j++) {                                                 \
+				unsigned char *q = wrow(t, 0) + (size_t)(j * S + p0) * sizeof(T);                   \
+				if (scatter)                                                                        \
+					for (int64_t i = 0; i < nb; i++)                                                \
+						memcpy(q + (size_t)i * sizeof(T), o[i] + (size_t)j * sizeof(T), sizeof(T)); \
+				else                                                                                \
+					for (int64_t i = 0; i < nb; i++)                                                \
+						memcpy(o[i] + (size_t)j * sizeof(T), q + (size_t)i * sizeof(T), sizeof(T)); \
+			}                                                                                       \
+		}                                                                                           \
+	}
+TCOPY(uint8_t)
+TCOPY(uint16_t)
+TCOPY(uint32_t)
+TCOPY(uint64_t)
+
+/* Whether copying between the packed view rows and the strided view t
+ * (into t when scatter) is a transpose (above), done if so.  With
+ * scatter the packed side is read only (wrow's cast aside). */
+static int transpose_copy(const view *rows, const view *t, int scatter)
+{
+	int64_t st[KDSL_NEURON_AP_DIMS], ct[KDSL_NEURON_AP_DIMS];
+
+	ap_dims(t, st, ct);
+	if (rows->nd || t->pstride != t->size || ct[0] != 1 || ct[1] != 1 || st[2] <= 1 || rows->np < 2)
+		return 0;
+	switch (t->size) {
+	case 1: tcopy_uint8_t(rows, t, st[2], scatter); break;
+	case 2: tcopy_uint16_t(rows, t, st[2], scatter); break;
+	case 4: tcopy_uint32_t(rows, t, st[2], scatter); break;
+	default: tcopy_uint64_t(rows, t, st[2], scatter); break;
+	}
+	return 1;
+}
+
 /* dst = src, row by row: a same-dtype copy is bit-exact (any pattern,
  * NaN payloads included), a converting one goes through f32. */
 static int copy_rows(kdsl_rt *rt, const kdsl_site *site, const view *d, view s)
@@ -556,11 +607,13 @@ static int copy_rows(kdsl_rt *rt, const kdsl_site *site, const view *d, view s)
 		kdsl_engine_map(rt->isa, KDSL_ENG_COPY, 0, eng_rows(&w), eng_rows(&s), eng_rows(&s), w.np, w.n);
 		ap_done(&orig, &w, dbuf);
 	} else if (s.nd) {
-		for (p = 0; p < d->np; p++)
-			ap_gather(wrow(d, p), &s, row(&s, p));
+		if (!transpose_copy(d, &s, 0))
+			for (p = 0; p < d->np; p++)
+				ap_gather(wrow(d, p), &s, row(&s, p));
 	} else if (d->nd) {
-		for (p = 0; p < d->np; p++)
-			ap_scatter(d, wrow(d, p), row(&s, p));
+		if (!transpose_copy(&s, d, 1))
+			for (p = 0; p < d->np; p++)
+				ap_scatter(d, wrow(d, p), row(&s, p));
 	} else {
 		for (p = 0; p < d->np; p++)
 			kdsl_copy_row(wrow(d, p), row(&s, p), (size_t)d->n * d->size);

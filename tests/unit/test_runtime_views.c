@@ -89,6 +89,51 @@ START_TEST(transpose_load_store)
 }
 END_TEST
 
+/* The transposing copies of every element width (one line of
+ * partitions at a time: 64, 32, 16 or 8 of them), with partition counts
+ * below, at and past one block and the whole 128, from a view that
+ * starts off element 0: load(t, a[1:, :].T) then store(b[1:, :].T, t);
+ * t holds a's bytes where numpy's transpose puts them and b ends equal
+ * to a past its untouched first row. */
+START_TEST(transpose_widths)
+{
+	static const kdsl_dtype dts[] = {KDSL_U8, KDSL_F16, KDSL_U32, KDSL_I64};
+	static const int64_t parts[] = {1, 2, 7, 8, 9, 16, 31, 32, 33, 64, 67, 128};
+	enum { R = 29 };
+
+	for (size_t di = 0; di < 4; di++)
+		for (size_t ci = 0; ci < sizeof parts / sizeof *parts; ci++) {
+			kdsl_dtype dt = dts[di];
+			int64_t C = parts[ci];
+			size_t z = kdsl_dtype_size(dt), rb = (size_t)C * z, bytes = (size_t)(R + 1) * rb;
+			unsigned char *a = malloc(bytes), *b = calloc(bytes, 1);
+			for (size_t i = 0; i < bytes; i++)
+				a[i] = (unsigned char)(i * 131 + i / 7);
+			kdsl_tile ha = kdsl_tile_of(a, rb, rb, R + 1, 0, R + 1, 0, C, KDSL_MEM_HBM, dt);
+			kdsl_tile hb = kdsl_tile_of(b, rb, rb, R + 1, 0, R + 1, 0, C, KDSL_MEM_HBM, dt);
+			kdsl_tile t = kdsl_tile_of(kdsl_rt_mem(rt, KDSL_MEM_SBUF, NULL) + 64,
+			                           kdsl_rt_partition_stride(rt, KDSL_MEM_SBUF), (size_t)R * z, C, 0, C, 0, R,
+			                           KDSL_MEM_SBUF, dt);
+			kdsl_tile aT = view(ha, 1, C, 0, 1, 1, (const int64_t[]){C, R});
+			kdsl_tile bT = view(hb, 1, C, 0, 1, 1, (const int64_t[]){C, R});
+			ck_assert_msg(kdsl_neuron_load(rt, &site, t, ct(aT)) == KDSL_OK, "%s", kdsl_rt_last_error(rt));
+			for (int64_t p = 0; p < C; p++)
+				for (int64_t j = 0; j < R; j++)
+					if (memcmp(t.base + (size_t)p * t.pstride + (size_t)j * z, a + (size_t)((j + 1) * C + p) * z, z))
+						ck_abort_msg("%s, %lld partitions: t[%lld][%lld] is not a[%lld][%lld]",
+						             kdsl_dtype_name(dt), (long long)C, (long long)p, (long long)j,
+						             (long long)j + 1, (long long)p);
+			ck_assert_int_eq(kdsl_neuron_store(rt, &site, bT, ct(t)), KDSL_OK);
+			for (size_t i = 0; i < rb; i++)
+				ck_assert_int_eq(b[i], 0);
+			ck_assert_msg(!memcmp(a + rb, b + rb, bytes - rb), "%s, %lld partitions: b differs from a",
+			              kdsl_dtype_name(dt), (long long)C);
+			free(a);
+			free(b);
+		}
+}
+END_TEST
+
 /* a[i] of a [4, 8, 6] tensor: rows 8 of 6 from element i * 48, and a
  * strided sbuf dst with two free dims (a 2x2 pool window's corner). */
 START_TEST(nd_hbm_and_two_free_dims)
@@ -278,6 +323,7 @@ int main(void)
 	TCase *tc = tcase_create("views");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, transpose_load_store);
+	tcase_add_test(tc, transpose_widths);
 	tcase_add_test(tc, nd_hbm_and_two_free_dims);
 	tcase_add_test(tc, engines_strided);
 	tcase_add_test(tc, matmul_and_shuffle);
