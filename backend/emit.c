@@ -293,7 +293,7 @@ static void cast(Emit *e, const KdIns *in)
 	kd_buf_puts(e->o, " = ");
 	if (r->type == VT_FLOAT) {
 		if (r->dt == KD_F16)
-			kd_buf_puts(e->o, "kdsl_f16_to_f64(kdsl_f64_to_f16(");
+			kd_buf_puts(e->o, "kdsl_h_f16_to_f64(kdsl_h_f64_to_f16(");
 		else if (r->dt == KD_BF16)
 			kd_buf_puts(e->o, "(double)kdsl_bf16_to_f32(kdsl_f32_to_bf16((float)");
 		else if (r->dt == KD_F32)

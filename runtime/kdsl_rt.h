@@ -621,6 +621,26 @@ static inline double kdsl_h_f16_to_f64(kdsl_f16 h)
 	return kdsl_h_from_bits64(sign | ((exp + 1008) << 52) | (man << 42));
 }
 
+/* (float)kdsl_h_f16_to_f64(h) without a branch, so that a loop of them
+ * vectorises (generated code's f16 -> f32 lanes): a normal value moves
+ * its exponent, a subnormal is its integer times 2^-24 (exact in f32),
+ * and an infinity or NaN keeps its payload, a NaN made quiet as the
+ * conversion of a double NaN to float makes it (rt_half.h's
+ * kdsl_h_f16_to_f32, the runtime's, keeps a signalling NaN signalling). */
+static inline float kdsl_h_f16_to_f32_quiet(kdsl_f16 h)
+{
+	uint32_t em = (uint32_t)h & 0x7fffu, sign = ((uint32_t)h & 0x8000u) << 16, sb, r;
+	float sub = (float)(int32_t)em * 0x1p-24f, f;
+
+	memcpy(&sb, &sub, 4);
+	r = em < 0x400u ? sb
+	    : em >= 0x7c00u ? 0x7f800000u | (em << 13) | ((em & 0x3ffu) ? 0x400000u : 0u)
+	    : (em << 13) + 0x38000000u;
+	r |= sign;
+	memcpy(&f, &r, 4);
+	return f;
+}
+
 /* The bytes of an element TIK's Scalar can hold (the integers, f16 and
  * f32), 0 for any other dtype (bf16, bool: kdsl_ascend_elem_read names
  * the error). */

@@ -320,7 +320,7 @@ static void convert(KdVecOut *v, int x, KdDtype dt, int is_mask)
 		val(v, x);
 		put(v, " != 0)");
 	} else if (dt == KD_F16) {
-		put(v, "kdsl_f64_to_f16((double)(");
+		put(v, "kdsl_h_f64_to_f16((double)(");
 		val(v, x);
 		put(v, "))");
 	} else if (kd_dtypes[dt].is_float) {
@@ -1243,7 +1243,7 @@ static void compress(KdVecOut *v, const KdIns *in, int fill)
  * through kd_y, see elementwise). */
 static void f16_lane(KdVecOut *v, int x)
 {
-	put(v, "kdsl_f16_to_f64(");
+	put(v, "kdsl_h_f16_to_f64(");
 	if (x < 0)
 		put(v, "kd_y");
 	else
@@ -1266,7 +1266,7 @@ static void f16_lanes(KdVecOut *v, KdOp op, const char *sym, int a, int b)
 			lane(v, b, "kd_i");
 	} else if (!(kd_ops[op].flags & KD_OPF_COMPARE)) {
 		/* arithmetic: rounded back to f16 (a comparison gives a mask lane) */
-		put(v, "kdsl_f64_to_f16(");
+		put(v, "kdsl_h_f64_to_f16(");
 		f16_lane(v, a);
 		kd_buf_printf(v->o, " %s ", sym);
 		f16_lane(v, b);
@@ -1392,7 +1392,7 @@ static void int_range(KdDtype dt, char *lo, char *hi, size_t n)
 /* Lane `index` of x as a double (f16 lanes are bit patterns). */
 static void as_double(KdVecOut *v, int x, const char *index)
 {
-	put(v, v->f->val[x].dt == KD_F16 ? "kdsl_f16_to_f64(" : "(double)(");
+	put(v, v->f->val[x].dt == KD_F16 ? "kdsl_h_f16_to_f64(" : "(double)(");
 	lane(v, x, index);
 	put(v, ")");
 }
@@ -1401,7 +1401,7 @@ static void as_double(KdVecOut *v, int x, const char *index)
 static void from_double(KdVecOut *v, KdDtype dt, const char *e)
 {
 	if (dt == KD_F16)
-		kd_buf_printf(v->o, "kdsl_f64_to_f16(%s)", e);
+		kd_buf_printf(v->o, "kdsl_h_f64_to_f16(%s)", e);
 	else
 		kd_buf_printf(v->o, "(%s)(%s)", elem(dt), e);
 }
@@ -1477,8 +1477,13 @@ static void cast(KdVecOut *v, const KdIns *in)
 		lane(v, r, "kd_i");
 		put(v, " = ");
 		if (to == KD_F16) {
-			put(v, "kdsl_f64_to_f16(");
+			put(v, "kdsl_h_f64_to_f16(");
 			as_double(v, x, src);
+			put(v, ")");
+		} else if (to == KD_F32 && from == KD_F16) {
+			/* the same value, by a helper that vectorises */
+			put(v, "kdsl_h_f16_to_f32_quiet(");
+			lane(v, x, src);
 			put(v, ")");
 		} else {
 			kd_buf_printf(v->o, "(%s)", elem(to));

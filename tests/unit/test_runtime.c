@@ -151,6 +151,37 @@ START_TEST(f16_round_trip_all)
 }
 END_TEST
 
+/* The branch-free f16 -> f32 of generated code's lanes gives the bits of
+ * the double conversion narrowed to float for every pattern: normals,
+ * subnormals, zeros of both signs, infinities, and NaNs (quiet, payload
+ * and sign kept, a signalling one made quiet). */
+START_TEST(f16_to_f32_inline_all)
+{
+	unsigned b;
+
+	for (b = 0; b < 0x10000; b++) {
+		uint16_t h = (uint16_t)b;
+		volatile double d = kdsl_f16_to_f64(h);
+		float want = (float)d, got = kdsl_h_f16_to_f32_quiet(h);
+		uint32_t wb, gb;
+
+		memcpy(&wb, &want, 4);
+		memcpy(&gb, &got, 4);
+		if (wb != gb)
+			ck_abort_msg("f16 0x%04x: 0x%08x, want 0x%08x", b, (unsigned)gb, (unsigned)wb);
+	}
+	/* the cases named: a signalling NaN, a subnormal, -0 */
+	ck_assert_float_eq(kdsl_h_f16_to_f32_quiet(0x0001), 0x1p-24f);
+	ck_assert(signbit(kdsl_h_f16_to_f32_quiet(0x8000)) && kdsl_h_f16_to_f32_quiet(0x8000) == 0.0f);
+	{
+		float q = kdsl_h_f16_to_f32_quiet(0x7c01);
+		uint32_t qb;
+		memcpy(&qb, &q, 4);
+		ck_assert_uint_eq(qb, 0x7fc02000u);
+	}
+}
+END_TEST
+
 /* Every midpoint between neighbouring halves rounds to the even one, and
  * anything a hair off it rounds to the nearer one. */
 START_TEST(f16_midpoints)
@@ -1646,6 +1677,7 @@ static Suite *runtime_suite(void)
 	tcase_add_test(half, f16_ties_and_binades);
 	tcase_add_test(half, f16_no_double_rounding);
 	tcase_add_test(half, f16_round_trip_all);
+	tcase_add_test(half, f16_to_f32_inline_all);
 	tcase_add_test(half, f16_midpoints);
 	tcase_add_test(half, bf16_basics);
 	tcase_add_test(half, dtype_table);
