@@ -531,6 +531,109 @@ def k_embedding():
             a["out"][t * 128:(t + 1) * 128] = rows
 
     return ("examples/nki_embedding.k", "nki_embedding", ins, {"out": ((512, 256), F32)}, {}, fn, True)
+def k_tensor_add():
+    ta, tb, tc = np.zeros((128, 512), F16), np.zeros((128, 512), F16), np.zeros((128, 512), F16)
+
+    def ins():
+        return {"a": f16_in(50, (2, 128, 1024)), "b": f16_in(51, (2, 128, 1024))}
+
+    def fn(a):
+        # numpy adds f16 in f32 and rounds once, as the engine does
+        for i in range(2):
+            for j in range(2):
+                ta[:] = a["a"][i, :, j * 512:(j + 1) * 512]
+                tb[:] = a["b"][i, :, j * 512:(j + 1) * 512]
+                np.add(ta, tb, out=tc)
+                a["c"][i, :, j * 512:(j + 1) * 512] = tc
+
+    return ("examples/nki_tensor_add.k", "tensor_add", ins, {"c": ((2, 128, 1024), F16)}, {}, fn, True)
+
+
+def k_avgpool2d():
+    t, f = np.zeros((128, 32, 32), F16), np.zeros((128, 32, 32), F32)
+    s, o = np.zeros((128, 16, 16), F32), np.zeros((128, 16, 16), F16)
+
+    def fn(a):
+        t[:] = a["x"]
+        f[:] = t
+        np.add(f[:, 0::2, 0::2], f[:, 0::2, 1::2], out=s)
+        np.add(s, f[:, 1::2, 0::2], out=s)
+        np.add(s, f[:, 1::2, 1::2], out=s)
+        np.multiply(s, F32(0.25), out=s)   # exact in f32; o rounds it once
+        o[:] = s
+        a["y"][:] = o
+
+    return ("examples/nki_avgpool2d.k", "avgpool2d_128", lambda: {"x": f16_in(52, (128, 32, 32))},
+            {"y": ((128, 16, 16), F16)}, {}, fn, True)
+
+
+def k_causal_mask():
+    qs, kb, eye = np.zeros((128, 256), F32), np.zeros((128, 128), F32), np.eye(128, dtype=F32)
+    ktp, kt = np.zeros((128, 128), F32), np.zeros((128, 256), F32)
+    sp, sb = np.zeros((128, 256), F32), np.zeros((128, 256), F32)
+    p, j = np.arange(128)[:, None], np.arange(256)[None, :]
+
+    def ins():
+        return {"q": rng(53).random((128, 256), dtype=F32), "k": rng(54).random((256, 128), dtype=F32)}
+
+    def fn(a):
+        qs[:] = a["q"]
+        for b in range(2):
+            kb[:] = a["k"][b * 128:(b + 1) * 128]
+            np.matmul(kb.T, eye, out=ktp)   # nc_matmul(ktp, kb, eye): the transpose through the PE
+            kt[:, b * 128:(b + 1) * 128] = ktp
+        for qt in range(2):
+            np.matmul(qs[:, qt * 128:(qt + 1) * 128].T, kt, out=sp)
+            sb[:] = sp
+            # affine_select(p=1, f=-1, c=qt*128, ">="): keep where p - j + c >= 0
+            np.copyto(sb, F32(-9984.0), where=p - j + qt * 128 < 0)
+            a["scores"][qt * 128:(qt + 1) * 128] = sb
+
+    return ("examples/nki_causal_mask.k", "causal_scores", ins, {"scores": ((256, 256), F32)}, {}, fn, False)
+
+
+def k_transpose2d():
+    s, t, o = np.zeros((96, 128), F32), np.zeros((128, 96), F32), np.zeros((128, 96), F32)
+
+    def fn(a):
+        for p in range(4):
+            s[:] = a["a"][p * 96:(p + 1) * 96]
+            t[:] = s.T
+            o[:] = t
+            a["at"][p * 128:(p + 1) * 128] = o
+
+    return ("examples/nki_transpose2d_engine.k", "transpose2d", lambda: {"a": rng(55).random((384, 128), dtype=F32)},
+            {"at": ((512, 96), F32)}, {}, fn, True)
+
+
+def k_transpose_load():
+    t = np.zeros((128, 512), F32)
+
+    def fn(a):
+        t[:] = a["a"].T
+        a["out"][:] = t
+
+    return ("examples/nki_transpose2d_load.k", "transpose_load", lambda: {"a": rng(56).random((512, 128), dtype=F32)},
+            {"out": ((128, 512), F32)}, {}, fn, True)
+
+
+def k_reduce_mean():
+    # the batch case of Compass's test (x [3, 29, 21] reduced over axis 1),
+    # its reference np.mean: f32 sums over h (row after row, the kernel's
+    # order) divided in f32, then f16
+    b, h, w = 3, 29, 21
+
+    def ins():
+        x = rng(57).uniform(-10, 10, b * h * w).astype(F16)
+        return {"in0": np.concatenate([x, np.zeros(2304 - x.size, F16)])}
+
+    def fn(a, b, h, w):
+        a["out0"][:b * w] = np.mean(a["in0"][:b * h * w].reshape(b, h, w), axis=1).reshape(-1)
+
+    return ("examples/compass_reduce_mean.k", "mean_fp16", ins, {"out0": ((64,), F16)}, {"b": b, "h": h, "w": w},
+            fn, True)
+
+
 def k_deinterleave():
     def ins():
         return {"x": f16_in(40, 512)}
@@ -567,7 +670,8 @@ KERNELS = {f.__name__[2:]: f for f in (
     k_mask_strings, k_permutations, k_block_stage, k_contiguous, k_move_large, k_unaligned,
     k_guarded, k_row_gather, k_predicated, k_rounding, k_psum_double, k_swap_pairs, k_rotate,
     k_transpose, k_batch_norm, k_blast, k_permute, k_scatter, k_upsample, k_rmsnorm, k_layernorm,
-    k_softmax, k_deinterleave, k_lut, k_matmul_act, k_matmul_tiled, k_embedding)}
+    k_softmax, k_deinterleave, k_lut, k_matmul_act, k_matmul_tiled, k_embedding, k_tensor_add,
+    k_avgpool2d, k_causal_mask, k_transpose2d, k_transpose_load, k_reduce_mean)}
 
 
 def setup(name):
