@@ -544,9 +544,37 @@ static void select_run(kdsl_eng_rows d, kdsl_eng_rows s, unsigned char *o, const
 			kdsl_store_f32(d.dt, o + (size_t)j * ds, kdsl_load_f32(s.dt, i + (size_t)j * ss));
 }
 
+/* Where the run of one predicate value that starts at element j0 ends
+ * (v = base + b*j against 0; a, b and c are int32, so v never leaves
+ * int64).  v is monotone along the row: an order comparison flips at
+ * most once, found by bisection; == and != flip only around the one j
+ * where v may be 0.  (Walking the row tested every element.) */
+static int64_t select_run_end(int64_t cmp, int64_t base, int64_t b, int64_t j0, int64_t n)
+{
+	int keep = cmp_zero(cmp, base + b * j0);
+	int64_t lo = j0, hi = n;
+
+	if (b == 0)
+		return n;
+	if (cmp == KDSL_CMP_EQ || cmp == KDSL_CMP_NE) {
+		int64_t z = -base / b;
+		if (base % b || z < j0)   /* no zero from j0 on */
+			return n;
+		z = z == j0 ? j0 + 1 : z;   /* the zero is a run of its own */
+		return z < n ? z : n;
+	}
+	while (hi - lo > 1) {
+		int64_t mid = lo + (hi - lo) / 2;
+		if (cmp_zero(cmp, base + b * mid) == keep)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return hi;
+}
+
 /* The predicate is monotone along a row (b*j is), so each row is at most
- * three runs of one value: found by walking, each run copied or filled
- * whole. */
+ * three runs of one value, each copied or filled whole. */
 void kdsl_engine_select(kdsl_eng_rows d, kdsl_eng_rows s, float fill, int64_t a, int64_t b, int64_t c,
                         int64_t cmp, int64_t rows, int64_t n)
 {
@@ -562,8 +590,7 @@ void kdsl_engine_select(kdsl_eng_rows d, kdsl_eng_rows s, float fill, int64_t a,
 		int64_t base = a * r + c;
 		for (j0 = 0; j0 < n; j0 = j1) {
 			int keep = cmp_zero(cmp, base + b * j0);
-			for (j1 = j0 + 1; j1 < n && cmp_zero(cmp, base + b * j1) == keep; j1++)
-				;
+			j1 = select_run_end(cmp, base, b, j0, n);
 			if (keep)
 				select_run(d, s, o, i, ds, ss, one, j0, j1);
 			else

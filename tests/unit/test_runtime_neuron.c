@@ -1045,10 +1045,12 @@ START_TEST(affine_select_values_and_rules)
 {
 	kdsl_tile s = tile(KDSL_MEM_SBUF, 0, 16, 24, KDSL_F32), d = tile(KDSL_MEM_SBUF, 4096, 16, 24, KDSL_F32);
 	kdsl_tile h = tile(KDSL_MEM_SBUF, 8192, 16, 24, KDSL_F16);
-	const int64_t ps[] = {1, 0, -3, 2}, fs[] = {-1, 2, 1, 0}, cs[] = {0, -7, 5, -9};
+	/* f of 2, 3 and -5: rows where == 0 falls on an element and rows where
+	 * it falls between two */
+	const int64_t ps[] = {1, 0, -3, 2, 1, -2}, fs[] = {-1, 2, 1, 0, 3, -5}, cs[] = {0, -7, 5, -9, -40, 61};
 	fill_rows(s);
 	for (int64_t cmp = 0; cmp < KDSL_NCMP; cmp++)
-		for (int k = 0; k < 4; k++) {
+		for (int k = 0; k < 6; k++) {
 			ck_assert_int_eq(kdsl_neuron_affine_select(rt, &site, d, ct(s), -9984.0, ps[k], fs[k], cs[k], cmp),
 			                 KDSL_OK);
 			for (int q = 0; q < 16; q++)
