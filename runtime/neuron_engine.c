@@ -23,6 +23,7 @@
 
 #if defined(__GNUC__) && !defined(__clang__) && (defined(__x86_64__) || defined(__i386__))
 #define KDSL_ENG_X86 1
+#include <immintrin.h>   /* fold8's maxps / minps (neuron_engine_kern.h) */
 #else
 #define KDSL_ENG_X86 0
 #endif
@@ -38,6 +39,7 @@ typedef void (*eng_mm)(unsigned char *restrict d, size_t ds, const unsigned char
                        const unsigned char *restrict b, size_t ldb, int64_t K, int64_t M, int64_t N, int accumulate,
                        float *restrict ea, float *restrict eb);
 typedef void (*eng_iota)(unsigned char *restrict o, double base, double step, double first, int64_t n);
+typedef void (*eng_fold8)(int64_t op, const float *const x[8], int64_t n, float acc[8]);
 
 /* One instruction set's kernels, indexed by dtype, alu op and activation. */
 typedef struct {
@@ -51,6 +53,7 @@ typedef struct {
 	eng_un act[KDSL_NACT];
 	eng_mm matmul;
 	eng_iota iota_f32;
+	eng_fold8 fold8;   /* tensor_reduce's plain folds of FOLD_ROWS rows */
 } eng_kernels;
 
 #define KN__(p, x) kdsl_eng_##p##_##x
@@ -416,39 +419,10 @@ static float fold_row(const eng_kernels *k, int64_t op, kdsl_eng_rows src, int64
 }
 
 /* Rows folded together: a fold is a chain of dependent f32 operations
- * (one per 3-4 cycles on one row), and FOLD_ROWS independent chains keep
- * the adder busy, each row still folded in its own order. */
+ * (one per 3-4 cycles on one row), and FOLD_ROWS independent chains, one
+ * a vector lane (the kernels' fold8), keep the adder busy, each row still
+ * folded in its own order. */
 enum { FOLD_ROWS = 8 };
-
-#define FOLD8(EXPR)                                                                  \
-	for (j = 1; j < n; j++)                                                          \
-		for (i = 0; i < FOLD_ROWS; i++) {                                            \
-			float a_ = acc[i], x_ = x[i][j];                                         \
-			acc[i] = EXPR;                                                           \
-		}
-
-/* The plain folds of FOLD_ROWS aligned f32 rows x[i] of n elements. */
-static void fold_rows(int64_t op, const float *const x[FOLD_ROWS], int64_t n, float acc[FOLD_ROWS])
-{
-	int64_t i, j;
-
-	for (i = 0; i < FOLD_ROWS; i++)
-		acc[i] = x[i][0];
-	switch (op) {
-	case KDSL_ALU_ADD:
-		FOLD8(a_ + x_)
-		break;
-	case KDSL_ALU_MULTIPLY:
-		FOLD8(a_ * x_)
-		break;
-	case KDSL_ALU_MAX:
-		FOLD8(a_ > x_ ? a_ : x_)
-		break;
-	default:
-		FOLD8(a_ < x_ ? a_ : x_)
-		break;
-	}
-}
 
 /* Row r's result: an add or multiply fold that ended in a NaN folded
  * again under the NaN rule, negated if asked (exactly, by the kernels'
@@ -479,7 +453,7 @@ void kdsl_engine_reduce(kdsl_isa isa, int64_t op, int negate, kdsl_eng_rows dst,
 		for (; rows - r >= FOLD_ROWS; r += FOLD_ROWS) {
 			for (i = 0; i < FOLD_ROWS; i++)
 				x[i] = (const float *)(const void *)(src.p + (size_t)(r + i) * src.ps);
-			fold_rows(op, x, n, acc);
+			k->fold8(op, x, n, acc);
 			for (i = 0; i < FOLD_ROWS; i++)
 				reduce_out(k, op, negate, dst, src, r + i, n, acc[i]);
 		}

@@ -530,6 +530,114 @@ static void KN(iota_f32)(unsigned char *restrict o, double base, double step, do
 	}
 }
 
+/* ---- tensor_reduce's plain folds of 8 aligned f32 rows ----
+ * Row i's fold is a chain of dependent steps ((x0 op x1) op x2 ...), so
+ * a row cannot be split across lanes without reassociating.  The 8 rows
+ * go in the 8 lanes instead: 8 columns of the 8 rows are loaded as 8
+ * row vectors, transposed (lane i of column vector k is x[i][j + k]),
+ * and each column folded into the accumulators in turn, every lane in
+ * its own row's order, the same step the scalar fold takes.  max and min
+ * are tensor_tensor's (acc > x ? acc : x), as a compare and a select. */
+typedef float KN(v8f) __attribute__((vector_size(32)));
+typedef int32_t KN(v8i) __attribute__((vector_size(32)));
+
+/* *acc = *acc op *c, lane by lane, for the four ops (op checked by the
+ * caller; pointers, since 32-byte vectors by value change the SSE2
+ * build's calling convention).  On x86 max and min are maxps and minps,
+ * which compute a > b ? a : b and a < b ? a : b exactly (b when the two
+ * are equal or unordered) in one instruction: the fold's chain is as
+ * short as add's. */
+static inline __attribute__((always_inline)) void KN(fold_step)(int64_t op, KN(v8f) *acc, const KN(v8f) *c)
+{
+	switch (op) {
+	case KDSL_ALU_ADD:
+		*acc = *acc + *c;
+		return;
+	case KDSL_ALU_MULTIPLY:
+		*acc = *acc * *c;
+		return;
+	default:
+		break;
+	}
+#if KDSL_ENG_X86 && KMM_VB >= 32
+	{
+		__m256 a, b;
+		memcpy(&a, acc, sizeof a);
+		memcpy(&b, c, sizeof b);
+		a = op == KDSL_ALU_MAX ? _mm256_max_ps(a, b) : _mm256_min_ps(a, b);
+		memcpy(acc, &a, sizeof a);
+	}
+#elif KDSL_ENG_X86
+	for (int h = 0; h < 2; h++) {
+		__m128 a, b;
+		memcpy(&a, (float *)acc + 4 * h, sizeof a);
+		memcpy(&b, (const float *)c + 4 * h, sizeof b);
+		a = op == KDSL_ALU_MAX ? _mm_max_ps(a, b) : _mm_min_ps(a, b);
+		memcpy((float *)acc + 4 * h, &a, sizeof a);
+	}
+#else
+	{
+		KN(v8i) m = op == KDSL_ALU_MAX ? *acc > *c : *acc < *c;
+		*acc = (KN(v8f))(((KN(v8i))*acc & m) | ((KN(v8i))*c & ~m));
+	}
+#endif
+}
+
+static inline __attribute__((always_inline)) void KN(fold8_op)(int64_t op, const float *const x[8], int64_t n,
+                                                               float acc[8])
+{
+	KN(v8f) a, r[8], t[8], u[8], c[8];
+	int64_t i, j, k;
+
+	for (i = 0; i < 8; i++)
+		a[i] = x[i][0];
+	for (j = 1; j + 8 <= n; j += 8) {
+		for (i = 0; i < 8; i++)
+			memcpy(&r[i], x[i] + j, sizeof r[i]);
+		for (i = 0; i < 8; i += 2) {
+			t[i] = __builtin_shufflevector(r[i], r[i + 1], 0, 8, 1, 9, 4, 12, 5, 13);
+			t[i + 1] = __builtin_shufflevector(r[i], r[i + 1], 2, 10, 3, 11, 6, 14, 7, 15);
+		}
+		for (i = 0; i < 8; i += 4)
+			for (k = 0; k < 2; k++) {
+				u[i + 2 * k] = __builtin_shufflevector(t[i + k], t[i + k + 2], 0, 1, 8, 9, 4, 5, 12, 13);
+				u[i + 2 * k + 1] = __builtin_shufflevector(t[i + k], t[i + k + 2], 2, 3, 10, 11, 6, 7, 14, 15);
+			}
+		for (k = 0; k < 4; k++) {
+			c[k] = __builtin_shufflevector(u[k], u[k + 4], 0, 1, 2, 3, 8, 9, 10, 11);
+			c[k + 4] = __builtin_shufflevector(u[k], u[k + 4], 4, 5, 6, 7, 12, 13, 14, 15);
+		}
+		for (k = 0; k < 8; k++)
+			KN(fold_step)(op, &a, &c[k]);
+	}
+	for (; j < n; j++) {
+		KN(v8f) col;
+		for (i = 0; i < 8; i++)
+			col[i] = x[i][j];
+		KN(fold_step)(op, &a, &col);
+	}
+	memcpy(acc, &a, sizeof a);
+}
+
+/* One copy per op, so each loop has its step inline. */
+static void KN(fold8)(int64_t op, const float *const x[8], int64_t n, float acc[8])
+{
+	switch (op) {
+	case KDSL_ALU_ADD:
+		KN(fold8_op)(KDSL_ALU_ADD, x, n, acc);
+		break;
+	case KDSL_ALU_MULTIPLY:
+		KN(fold8_op)(KDSL_ALU_MULTIPLY, x, n, acc);
+		break;
+	case KDSL_ALU_MAX:
+		KN(fold8_op)(KDSL_ALU_MAX, x, n, acc);
+		break;
+	default:
+		KN(fold8_op)(KDSL_ALU_MIN, x, n, acc);
+		break;
+	}
+}
+
 static const eng_kernels KN(kernels) = {
 	.load = {[KDSL_I8] = KN(load_i8), [KDSL_I16] = KN(load_i16), [KDSL_I32] = KN(load_i32),
 	         [KDSL_I64] = KN(load_i64), [KDSL_U8] = KN(load_u8), [KDSL_U16] = KN(load_u16),
@@ -561,6 +669,7 @@ static const eng_kernels KN(kernels) = {
 	        [KDSL_ACT_TANH] = KN(act_tanh), [KDSL_ACT_SIGMOID] = KN(act_sigmoid)},
 	.matmul = KN(matmul),
 	.iota_f32 = KN(iota_f32),
+	.fold8 = KN(fold8),
 };
 
 #undef KMM_BLOCK

@@ -718,6 +718,40 @@ START_TEST(reduce_matches_reference)
 }
 END_TEST
 
+/* max and min keep the later of two equal elements (acc > x ? acc : x),
+ * which only a zero's sign shows: rows whose max (min) is zero, of +0,
+ * -0 and negative (positive) values in every order, at row counts around
+ * the 8 the engine folds together and lengths around its 8 columns. */
+START_TEST(reduce_signed_zeros)
+{
+	static const int64_t nps[] = {1, 8, 9, 16, 17};
+	static const int64_t ns[] = {1, 2, 8, 9, 10, 17, 33};
+	uint64_t s = 5;
+
+	for (int mx = 0; mx < 2; mx++)
+		for (size_t pi = 0; pi < sizeof nps / sizeof nps[0]; pi++)
+			for (size_t ni = 0; ni < sizeof ns / sizeof ns[0]; ni++) {
+				int64_t np = nps[pi], n = ns[ni], op = mx ? KDSL_ALU_MAX : KDSL_ALU_MIN;
+				kdsl_tile a = tile(0, np, 1, n, KDSL_F32), d = tile(2, np, 0, 1, KDSL_F32);
+				unsigned char want[32][4];
+				for (int64_t p = 0; p < np; p++)
+					for (int64_t j = 0; j < n; j++) {
+						uint64_t r = rnd(&s) % 4;
+						float f = r == 0 ? 0.0f : r == 1 ? -0.0f : (mx ? -1.0f : 1.0f) * (float)r;
+						memcpy(at(a, p, j), &f, 4);
+					}
+				for (int64_t p = 0; p < np; p++) {
+					float w = ref_fold(op, a, p, 0);
+					memcpy(want[p], &w, 4);
+				}
+				ck_assert_int_eq(kdsl_neuron_tensor_reduce(rt, &site, d, ct(a), op, 0), KDSL_OK);
+				for (int64_t p = 0; p < np; p++)
+					ck_assert_msg(same_bytes(at(d, p, 0), want[p], 4), "%s [%lld, %lld]: partition %lld differs",
+					              mx ? "max" : "min", (long long)np, (long long)n, (long long)p);
+			}
+}
+END_TEST
+
 /* nc_transpose moves bits: element (j, p) of dst is element (p, j) of
  * src for every element size, at shapes around the 4 x 4 squares and
  * 16 x 16 blocks of the engine, views off their row starts; the psum
@@ -917,6 +951,7 @@ int main(void)
 	tcase_add_test(tc, in_place_matches_reference);
 	tcase_add_test(tc, in_place_steps_match_reference);
 	tcase_add_test(tc, reduce_matches_reference);
+	tcase_add_test(tc, reduce_signed_zeros);
 	tcase_add_test(tc, transpose_matches_reference);
 	tcase_add_test(tc, fast_act_matches_libm);
 	tcase_add_test(tc, fast_act_plain_build);
