@@ -188,6 +188,32 @@ static void map_chunk(const map_job *m, int64_t r, int64_t j0, int64_t len)
 		k->store[m->d.dt](o, fo, len);
 }
 
+/* Row r of a binary op whose three rows are aligned f32 where they lie,
+ * given to its kernel whole: map_chunk's per-row work (chunk pointers,
+ * buffer choice) is most of a small tile's time.  dst is a, or b, or
+ * apart from both (the op snapshotted any other overlap); the row of an
+ * op with dst as both operands goes to map_chunk.  Returns whether it
+ * did the row. */
+static int map_row_direct(const map_job *m, int64_t r, int64_t n)
+{
+	float *o = (float *)(uintptr_t)chunk_at(m->d, m->ds, r, 0);
+	const float *x = (const float *)(const void *)chunk_at(m->a, m->as, r, 0);
+	const float *y = (const float *)(const void *)chunk_at(m->b, m->bs, r, 0);
+
+	if (!direct(m->d.dt, (const unsigned char *)o) || !direct(m->a.dt, (const unsigned char *)x) ||
+	    !direct(m->b.dt, (const unsigned char *)y))
+		return 0;
+	if (o == x && o == y)
+		return 0;
+	if (o == x)
+		m->k->ibin[m->code](o, y, n);
+	else if (o == y)
+		m->k->jbin[m->code](o, x, n);
+	else
+		m->k->bin[m->code](o, x, y, n);
+	return 1;
+}
+
 void kdsl_engine_map(kdsl_isa isa, kdsl_eng_kind kind, int64_t code, kdsl_eng_rows dst, kdsl_eng_rows a,
                      kdsl_eng_rows b, int64_t rows, int64_t n)
 {
@@ -203,9 +229,12 @@ void kdsl_engine_map(kdsl_isa isa, kdsl_eng_kind kind, int64_t code, kdsl_eng_ro
 	m.ds = kdsl_dtype_size(dst.dt);
 	m.as = kdsl_dtype_size(a.dt);
 	m.bs = kdsl_dtype_size(b.dt);
-	for (r = 0; r < rows; r++)
+	for (r = 0; r < rows; r++) {
+		if (kind == KDSL_ENG_ALU && map_row_direct(&m, r, n))
+			continue;
 		for (j0 = 0; j0 < n; j0 += CHUNK)
 			map_chunk(&m, r, j0, n - j0 < CHUNK ? n - j0 : CHUNK);
+	}
 }
 
 /* Row r's value of a per-partition operand: its number, or element r of
