@@ -165,24 +165,81 @@ static float KN(af_log_def)(float x)
 	return (float)log((double)x);
 }
 
+#if defined(KDSL_AF_AVX512)
+/* af_exp then af_round on the 8 lanes at c, as AVX-512 code: the same
+ * operations in the same order, so the same bits, but the table lookup
+ * in registers (the 64 entries in 8 of them, four two-register permutes
+ * by the index's low 4 bits, two blends by bits 4 and 5) where gcc makes
+ * eight scalar loads and inserts of af_exp's (an AVX-512 gather measured
+ * slower still on AMD).  Returns the hard lanes' mask. */
+static inline __mmask8 KN(af_exp_round8)(float *o, const float *c, const __m512d tab[8])
+{
+	const __m512d shift = _mm512_set1_pd(AF_SHIFT);
+	__m512d x = _mm512_cvtps_pd(_mm256_loadu_ps(c));
+	__m512d z = _mm512_fmadd_pd(x, _mm512_set1_pd(AF_NINVLN2), shift), kd = _mm512_sub_pd(z, shift);
+	__m512d r = _mm512_fnmadd_pd(kd, _mm512_set1_pd(AF_LN2LO), _mm512_fnmadd_pd(kd, _mm512_set1_pd(AF_LN2HI), x));
+	__m512d p = _mm512_set1_pd(0x1.5555555555555p-5);
+	__m512i zb = _mm512_castpd_si512(z);
+	__mmask8 b4 = _mm512_test_epi64_mask(zb, _mm512_set1_epi64(16));
+	__mmask8 b5 = _mm512_test_epi64_mask(zb, _mm512_set1_epi64(32));
+	__m512d t01 = _mm512_permutex2var_pd(tab[0], zb, tab[1]), t23 = _mm512_permutex2var_pd(tab[2], zb, tab[3]);
+	__m512d t45 = _mm512_permutex2var_pd(tab[4], zb, tab[5]), t67 = _mm512_permutex2var_pd(tab[6], zb, tab[7]);
+	__m512d t = _mm512_mask_blend_pd(b5, _mm512_mask_blend_pd(b4, t01, t23), _mm512_mask_blend_pd(b4, t45, t67));
+	__m512i sb = _mm512_add_epi64(_mm512_castpd_si512(t), _mm512_slli_epi64(_mm512_srli_epi64(zb, 6), 52));
+	__m256 lo, hi;
+	__m512d y;
+
+	p = _mm512_fmadd_pd(p, r, _mm512_set1_pd(0x1.5555555555555p-3));
+	p = _mm512_fmadd_pd(p, r, _mm512_set1_pd(0.5));
+	p = _mm512_fmadd_pd(p, r, _mm512_set1_pd(1.0));
+	p = _mm512_fmadd_pd(p, r, _mm512_set1_pd(1.0));
+	y = _mm512_mul_pd(p, _mm512_castsi512_pd(sb));
+	lo = _mm512_cvtpd_ps(_mm512_mul_pd(y, _mm512_set1_pd(1.0 - AF_DELTA)));
+	hi = _mm512_cvtpd_ps(_mm512_mul_pd(y, _mm512_set1_pd(1.0 + AF_DELTA)));
+	_mm256_storeu_ps(o, lo);
+	return _mm256_cmp_ps_mask(lo, hi, _CMP_NEQ_UQ);
+}
+#endif
+
 /* exp over n lanes: the fast pass, then libm for the flagged lanes. */
 static void KN(act_exp)(float *restrict o, const float *restrict a, int64_t n)
 {
 	int32_t hard[AF_BLOCK];   /* as wide as the f32 results: fewer conversions */
 	float c[AF_BLOCK];
+#if defined(KDSL_AF_AVX512)
+	__m512d tab[8];
+	for (int i = 0; i < 8; i++)
+		tab[i] = _mm512_loadu_pd(af_exp2_tab + 8 * i);
+#endif
 
 	for (int64_t j0 = 0; j0 < n; j0 += AF_BLOCK) {
-		int64_t len = n - j0 < AF_BLOCK ? n - j0 : AF_BLOCK;
+		int64_t len = n - j0 < AF_BLOCK ? n - j0 : AF_BLOCK, j = 0;
 		int32_t any = 0;
 		float *restrict ob = o + j0;
 		const float *restrict ab = a + j0;
 		KN(af_clamp)(c, ab, 1.0f, len);
-		for (int64_t j = 0; j < len; j++) {
+#if defined(KDSL_AF_AVX512)
+		/* the flags as one mask byte per 8 lanes: a lane in 2^11 is hard */
+		uint8_t hm[AF_BLOCK / 8];
+		for (; j + 8 <= len; j += 8) {
+			hm[j / 8] = KN(af_exp_round8)(ob + j, c + j, tab);
+			any |= hm[j / 8];
+		}
+		if (any)
+			for (int64_t g = 0; g < j / 8; g++)
+				for (int b = 0; b < 8; b++)
+					if (hm[g] >> b & 1)
+						ob[8 * g + b] = KN(af_exp_def)(ab[8 * g + b]);
+		any = 0;
+#endif
+		/* the lanes left (all of them but on AVX-512) one by one */
+		int64_t jt = j;
+		for (; j < len; j++) {
 			hard[j] = KN(af_round)(ob + j, KN(af_exp)(c[j]));
 			any |= hard[j];
 		}
 		if (any)
-			KN(af_redo)(ob, ab, hard, len, KN(af_exp_def));
+			KN(af_redo)(ob + jt, ab + jt, hard + jt, len - jt, KN(af_exp_def));
 	}
 }
 

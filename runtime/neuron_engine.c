@@ -92,6 +92,7 @@ typedef struct {
 
 #pragma GCC push_options
 #pragma GCC target("avx512f,avx512bw,avx512vl,fma")   /* as kdsl_isa_detect requires */
+#define KDSL_AF_AVX512 1   /* exp's lanes in AVX-512 code (neuron_act_fast.h) */
 #define KMM_VB 64
 #define KMM_MR 8
 #define KMM_NR 2
@@ -102,6 +103,7 @@ typedef struct {
 #undef KMM_MR
 #undef KMM_NR
 #undef KDSL_AF_FMA
+#undef KDSL_AF_AVX512
 #pragma GCC pop_options
 #endif
 
