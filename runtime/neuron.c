@@ -570,13 +570,16 @@ TCOPY(uint64_t)
 
 /* Whether copying between the packed view rows and the strided view t
  * (into t when scatter) is a transpose (above), done if so.  With
- * scatter the packed side is read only (wrow's cast aside). */
+ * scatter the packed side is read only (wrow's cast aside), and a stride
+ * below the partition count, where two partitions write one element
+ * (the later partition's value stays), keeps the partition order. */
 static int transpose_copy(const view *rows, const view *t, int scatter)
 {
 	int64_t st[KDSL_NEURON_AP_DIMS], ct[KDSL_NEURON_AP_DIMS];
 
 	ap_dims(t, st, ct);
-	if (rows->nd || t->pstride != t->size || ct[0] != 1 || ct[1] != 1 || st[2] <= 1 || rows->np < 2)
+	if (rows->nd || t->pstride != t->size || ct[0] != 1 || ct[1] != 1 || st[2] <= 1 || rows->np < 2 ||
+	    (scatter && st[2] < rows->np))
 		return 0;
 	switch (t->size) {
 	case 1: tcopy_uint8_t(rows, t, st[2], scatter); break;
