@@ -283,7 +283,7 @@ static inline int kdsl_ascend_vec_overlap(int64_t delta, int64_t dstep, int64_t 
                                           int64_t *r2)
 {
 	const int64_t smax = (int64_t)KDSL_ASCEND_REP_STRIDE_MAX * KDSL_ASCEND_BLOCK;
-	int64_t span = kdsl_ascend_bits_span(m), wd, ws, i, j, lo, hi, base;
+	int64_t span = kdsl_ascend_bits_span(m), wd, ws, i, j, lo, hi, base, ni;
 	if (n <= 0 || span <= 0 || n > KDSL_ASCEND_REPEAT_MAX || dstep < 0 || dstep > smax || sstep < 0 ||
 	    sstep > smax || dsz < 1 || ssz < 1 || dsz > KDSL_ASCEND_REPEAT_BYTES || ssz > KDSL_ASCEND_REPEAT_BYTES)
 		return 0;
@@ -291,14 +291,19 @@ static inline int kdsl_ascend_vec_overlap(int64_t delta, int64_t dstep, int64_t 
 	/* all of dst's bytes, then all of the source's, apart: nothing meets */
 	if (delta >= (n - 1) * dstep + wd || delta <= -((n - 1) * sstep + ws))
 		return 0;
-	for (i = 0; i < n; i++) {
+	/* With one step every repeat sits to the others as repeat 0 does (a
+	 * pair depends on j - i only, and i = 0 has the most j), so repeat 0
+	 * decides both rules, and first: an in-place op over 255 repeats
+	 * checked all 255 twice per call. */
+	ni = dstep == sstep ? 1 : n;
+	for (i = 0; i < ni; i++) {
 		int64_t dd = delta + i * (sstep - dstep);
 		if (dd && kdsl_ascend_elems_meet2(m, dd, dsz, ssz)) {
 			*r = i;
 			return 1;
 		}
 	}
-	for (i = 0; i + 1 < n; i++) {
+	for (i = 0; i + 1 < n && i < ni; i++) {
 		/* repeat j > i reads at base + j*sstep from what i wrote at 0;
 		 * only -ws < base + j*sstep < wd can meet */
 		base = delta - i * dstep;

@@ -357,6 +357,56 @@ END_TEST
  * element sizes of 0 or less (once a division by zero), huge deltas,
  * repeat counts and strides past the ranges; the boundary: a real
  * overlap is still found. */
+/* kdsl_ascend_vec_overlap by its definition: every repeat against every
+ * later one, the first pair in (r, r2) order. */
+static int ref_vec_overlap(int64_t delta, int64_t dstep, int64_t sstep, int64_t n, kdsl_ascend_bits m, int64_t dsz,
+                           int64_t ssz, int64_t *r, int64_t *r2)
+{
+	for (int64_t i = 0; i < n; i++) {
+		int64_t dd = delta + i * (sstep - dstep);
+		if (dd && kdsl_ascend_elems_meet2(m, dd, dsz, ssz)) {
+			*r = i;
+			return 1;
+		}
+	}
+	for (int64_t i = 0; i + 1 < n; i++)
+		for (int64_t j = i + 1; j < n; j++)
+			if (kdsl_ascend_elems_meet2(m, delta - i * dstep + j * sstep, dsz, ssz)) {
+				*r = i, *r2 = j;
+				return 2;
+			}
+	return 0;
+}
+
+/* The overlap rules against that definition on random operands: equal
+ * rep strides (where repeat 0 decides) about half the time, deltas near
+ * the repeats' span, masks full, short and with holes. */
+START_TEST(vec_overlap_matches_definition)
+{
+	uint64_t s = 0x9e3779b97f4a7c15u;
+	static const int64_t sizes[] = {1, 2, 4, 8, 256};
+
+	for (int k = 0; k < 20000; k++) {
+		s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+		int64_t n = 1 + (int64_t)(s % 40), dsz = sizes[(s >> 8) % 5], ssz = (s >> 12) & 1 ? dsz : sizes[(s >> 16) % 5];
+		int64_t dstep = 32 * (int64_t)((s >> 20) % 9), sstep = (s >> 24) & 1 ? dstep : 32 * (int64_t)((s >> 28) % 9);
+		int64_t delta = (int64_t)((s >> 32) % 1025) - 512;
+		kdsl_ascend_bits m = kdsl_ascend_bits_count(1 + (int64_t)((s >> 44) % 128));
+		if ((s >> 52) & 1)
+			m.l &= 0x5555555555555555u;
+		if (dsz * 128 > 256 || ssz * 128 > 256)
+			m = kdsl_ascend_bits_count(256 / (dsz > ssz ? dsz : ssz));
+		int64_t r = -1, r2 = -1, wr = -1, wr2 = -1;
+		int got = kdsl_ascend_vec_overlap(delta, dstep, sstep, n, m, dsz, ssz, &r, &r2);
+		int want = ref_vec_overlap(delta, dstep, sstep, n, m, dsz, ssz, &wr, &wr2);
+		ck_assert_msg(got == want && (!got || r == wr) && (got != 2 || r2 == wr2),
+		              "delta %lld steps %lld %lld n %lld sizes %lld %lld: %d (%lld, %lld), want %d (%lld, %lld)",
+		              (long long)delta, (long long)dstep, (long long)sstep, (long long)n, (long long)dsz,
+		              (long long)ssz, got, (long long)r, (long long)r2, want, (long long)wr, (long long)wr2);
+	}
+}
+END_TEST
+
 START_TEST(hw_predicates_hostile)
 {
 	kdsl_ascend_bits m = kdsl_ascend_bits_count(16), none = kdsl_ascend_bits_count(-5);
@@ -688,6 +738,7 @@ static Suite *hostile_suite(void)
 	tcase_add_test(tc, dtype_store_hostile);
 	tcase_add_test(tc, half_every_pattern);
 	tcase_add_test(tc, hw_predicates_hostile);
+	tcase_add_test(tc, vec_overlap_matches_definition);
 	tcase_add_test(tc, view_pointer_after_checks);
 	tcase_add_test(tc, format_array_hostile);
 	tcase_add_test(tc, npy_write_hostile);
