@@ -282,11 +282,39 @@ static void ap_dims(const view *v, int64_t *st, int64_t *ct)
 	for (int64_t j_ = 0; j_ < (C); j_++) \
 		memcpy((DST) + (size_t)j_ * (size_t)(DS) * (Z), (SRC) + (size_t)j_ * (size_t)(SS) * (Z), (Z))
 
+/* Every other element of s packed into d (a step-2 view: pooling's
+ * windows, deinterleaving), 16 bytes of d at a time from two 16-byte
+ * loads and one even-lane shuffle; the elements left one by one.
+ * Returns the elements done. */
+#define AP_EVENS(T, N, ...)                                                                       \
+	static int64_t ap_evens_##T(unsigned char *d, const unsigned char *s, int64_t c)             \
+	{                                                                                             \
+		typedef T v_ __attribute__((vector_size(16)));                                            \
+		int64_t j = 0;                                                                            \
+		for (; j + (N) <= c; j += (N)) {                                                          \
+			v_ a, b, r;                                                                           \
+			memcpy(&a, s + (size_t)j * 2 * sizeof(T), 16);                                        \
+			memcpy(&b, s + (size_t)j * 2 * sizeof(T) + 16, 16);                                   \
+			r = __builtin_shufflevector(a, b, __VA_ARGS__);                                       \
+			memcpy(d + (size_t)j * sizeof(T), &r, 16);                                            \
+		}                                                                                         \
+		return j;                                                                                 \
+	}
+AP_EVENS(uint8_t, 16, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30)
+AP_EVENS(uint16_t, 8, 0, 2, 4, 6, 8, 10, 12, 14)
+AP_EVENS(uint32_t, 4, 0, 2, 4, 6)
+AP_EVENS(uint64_t, 2, 0, 2)
+
 static void ap_run(unsigned char *d, int64_t ds, const unsigned char *s, int64_t ss, int64_t c, size_t z)
 {
 	if (ds == 1 && ss == 1) {
 		memcpy(d, s, (size_t)c * z);
 		return;
+	}
+	if (ds == 1 && ss == 2) {
+		int64_t j = z == 1 ? ap_evens_uint8_t(d, s, c) : z == 2 ? ap_evens_uint16_t(d, s, c)
+		          : z == 4 ? ap_evens_uint32_t(d, s, c) : ap_evens_uint64_t(d, s, c);
+		d += (size_t)j * z, s += (size_t)j * 2 * z, c -= j;
 	}
 	switch (z) {
 	case 1: AP_RUN(1, d, ds, s, ss, c); break;

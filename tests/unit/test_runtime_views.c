@@ -162,6 +162,46 @@ START_TEST(transpose_store_overlapping)
 }
 END_TEST
 
+/* Step-2 views (pooling's windows) of every element width, even and odd
+ * starts, at counts below, at and past the 16 bytes the packing moves at
+ * a time: tensor_copy(d, x[:, o:o + 2c:2]) holds x's elements o, o + 2,
+ * ... and nothing past them. */
+START_TEST(step2_views)
+{
+	static const kdsl_dtype dts[] = {KDSL_U8, KDSL_F16, KDSL_U32, KDSL_I64};
+	static const int64_t counts[] = {1, 2, 3, 4, 7, 8, 9, 16, 17, 33};
+	unsigned char *sb = kdsl_rt_mem(rt, KDSL_MEM_SBUF, NULL);
+	size_t ps = kdsl_rt_partition_stride(rt, KDSL_MEM_SBUF);
+
+	for (size_t di = 0; di < 4; di++)
+		for (size_t ci = 0; ci < sizeof counts / sizeof *counts; ci++)
+			for (int64_t o = 0; o < 2; o++) {
+				kdsl_dtype dt = dts[di];
+				int64_t c = counts[ci], n = 2 * c + 1, np = 3;
+				size_t z = kdsl_dtype_size(dt);
+				kdsl_tile x = kdsl_tile_of(sb, ps, (size_t)n * z, np, 0, np, 0, n, KDSL_MEM_SBUF, dt);
+				kdsl_tile d = kdsl_tile_of(sb + 2048, ps, (size_t)(c + 1) * z, np, 0, np, 0, c, KDSL_MEM_SBUF, dt);
+				for (int64_t p = 0; p < np; p++) {
+					for (size_t b = 0; b < (size_t)n * z; b++)
+						sb[(size_t)p * ps + b] = (unsigned char)(p * 97 + b * 7 + 1);
+					memset(sb + 2048 + (size_t)p * ps, 0xee, (size_t)(c + 1) * z);
+				}
+				kdsl_tile xv = view(x, 0, np, o, 0, 1, (const int64_t[]){2, c});
+				ck_assert_msg(kdsl_neuron_tensor_copy(rt, &site, d, ct(xv)) == KDSL_OK, "%s",
+				              kdsl_rt_last_error(rt));
+				for (int64_t p = 0; p < np; p++) {
+					const unsigned char *row = sb + (size_t)p * ps, *got = sb + 2048 + (size_t)p * ps;
+					for (int64_t j = 0; j < c; j++)
+						ck_assert_msg(!memcmp(got + (size_t)j * z, row + (size_t)(o + 2 * j) * z, z),
+						              "%s, %lld elements from %lld: partition %lld element %lld",
+						              kdsl_dtype_name(dt), (long long)c, (long long)o, (long long)p, (long long)j);
+					for (size_t b = 0; b < z; b++)
+						ck_assert_int_eq(got[(size_t)c * z + b], 0xee);
+				}
+			}
+}
+END_TEST
+
 /* a[i] of a [4, 8, 6] tensor: rows 8 of 6 from element i * 48, and a
  * strided sbuf dst with two free dims (a 2x2 pool window's corner). */
 START_TEST(nd_hbm_and_two_free_dims)
@@ -353,6 +393,7 @@ int main(void)
 	tcase_add_test(tc, transpose_load_store);
 	tcase_add_test(tc, transpose_widths);
 	tcase_add_test(tc, transpose_store_overlapping);
+	tcase_add_test(tc, step2_views);
 	tcase_add_test(tc, nd_hbm_and_two_free_dims);
 	tcase_add_test(tc, engines_strided);
 	tcase_add_test(tc, matmul_and_shuffle);
