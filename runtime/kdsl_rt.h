@@ -630,7 +630,7 @@ static inline double kdsl_h_f16_to_f64(kdsl_f16 h)
 static inline float kdsl_h_f16_to_f32_quiet(kdsl_f16 h)
 {
 	uint32_t em = (uint32_t)h & 0x7fffu, sign = ((uint32_t)h & 0x8000u) << 16, sb, r;
-	float sub = (float)(int32_t)em * 0x1p-24f, f;
+	float sub = (float)(int32_t)em * (1.0f / 16777216.0f), f;   /* em * 2^-24 */
 
 	memcpy(&sb, &sub, 4);
 	r = em < 0x400u ? sb
