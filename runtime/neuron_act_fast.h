@@ -166,16 +166,15 @@ static float KN(af_log_def)(float x)
 }
 
 #if defined(KDSL_AF_AVX512)
-/* af_exp then af_round on the 8 lanes at c, as AVX-512 code: the same
- * operations in the same order, so the same bits, but the table lookup
- * in registers (the 64 entries in 8 of them, four two-register permutes
- * by the index's low 4 bits, two blends by bits 4 and 5) where gcc makes
- * eight scalar loads and inserts of af_exp's (an AVX-512 gather measured
- * slower still on AMD).  Returns the hard lanes' mask. */
-static inline __mmask8 KN(af_exp_round8)(float *o, const float *c, const __m512d tab[8])
+/* af_exp on 8 lanes as AVX-512 code: the same operations in the same
+ * order, so the same bits, but the table lookup in registers (the 64
+ * entries in 8 of them, four two-register permutes by the index's low 4
+ * bits, two blends by bits 4 and 5) where gcc makes eight scalar loads
+ * and inserts of af_exp's (an AVX-512 gather measured slower still on
+ * AMD). */
+static inline __m512d KN(af_exp8)(__m512d x, const __m512d tab[8])
 {
 	const __m512d shift = _mm512_set1_pd(AF_SHIFT);
-	__m512d x = _mm512_cvtps_pd(_mm256_loadu_ps(c));
 	__m512d z = _mm512_fmadd_pd(x, _mm512_set1_pd(AF_NINVLN2), shift), kd = _mm512_sub_pd(z, shift);
 	__m512d r = _mm512_fnmadd_pd(kd, _mm512_set1_pd(AF_LN2LO), _mm512_fnmadd_pd(kd, _mm512_set1_pd(AF_LN2HI), x));
 	__m512d p = _mm512_set1_pd(0x1.5555555555555p-5);
@@ -186,85 +185,23 @@ static inline __mmask8 KN(af_exp_round8)(float *o, const float *c, const __m512d
 	__m512d t45 = _mm512_permutex2var_pd(tab[4], zb, tab[5]), t67 = _mm512_permutex2var_pd(tab[6], zb, tab[7]);
 	__m512d t = _mm512_mask_blend_pd(b5, _mm512_mask_blend_pd(b4, t01, t23), _mm512_mask_blend_pd(b4, t45, t67));
 	__m512i sb = _mm512_add_epi64(_mm512_castpd_si512(t), _mm512_slli_epi64(_mm512_srli_epi64(zb, 6), 52));
-	__m256 lo, hi;
-	__m512d y;
 
 	p = _mm512_fmadd_pd(p, r, _mm512_set1_pd(0x1.5555555555555p-3));
 	p = _mm512_fmadd_pd(p, r, _mm512_set1_pd(0.5));
 	p = _mm512_fmadd_pd(p, r, _mm512_set1_pd(1.0));
 	p = _mm512_fmadd_pd(p, r, _mm512_set1_pd(1.0));
-	y = _mm512_mul_pd(p, _mm512_castsi512_pd(sb));
-	lo = _mm512_cvtpd_ps(_mm512_mul_pd(y, _mm512_set1_pd(1.0 - AF_DELTA)));
-	hi = _mm512_cvtpd_ps(_mm512_mul_pd(y, _mm512_set1_pd(1.0 + AF_DELTA)));
+	return _mm512_mul_pd(p, _mm512_castsi512_pd(sb));
+}
+
+/* af_round on 8 lanes: their f32s in o, the hard lanes' mask returned */
+static inline __mmask8 KN(af_round8)(float *o, __m512d y)
+{
+	__m256 lo = _mm512_cvtpd_ps(_mm512_mul_pd(y, _mm512_set1_pd(1.0 - AF_DELTA)));
+	__m256 hi = _mm512_cvtpd_ps(_mm512_mul_pd(y, _mm512_set1_pd(1.0 + AF_DELTA)));
 	_mm256_storeu_ps(o, lo);
 	return _mm256_cmp_ps_mask(lo, hi, _CMP_NEQ_UQ);
 }
 #endif
-
-/* exp over n lanes: the fast pass, then libm for the flagged lanes. */
-static void KN(act_exp)(float *restrict o, const float *restrict a, int64_t n)
-{
-	int32_t hard[AF_BLOCK];   /* as wide as the f32 results: fewer conversions */
-	float c[AF_BLOCK];
-#if defined(KDSL_AF_AVX512)
-	__m512d tab[8];
-	for (int i = 0; i < 8; i++)
-		tab[i] = _mm512_loadu_pd(af_exp2_tab + 8 * i);
-#endif
-
-	for (int64_t j0 = 0; j0 < n; j0 += AF_BLOCK) {
-		int64_t len = n - j0 < AF_BLOCK ? n - j0 : AF_BLOCK, j = 0;
-		int32_t any = 0;
-		float *restrict ob = o + j0;
-		const float *restrict ab = a + j0;
-		KN(af_clamp)(c, ab, 1.0f, len);
-#if defined(KDSL_AF_AVX512)
-		/* the flags as one mask byte per 8 lanes: a lane in 2^11 is hard */
-		uint8_t hm[AF_BLOCK / 8];
-		for (; j + 8 <= len; j += 8) {
-			hm[j / 8] = KN(af_exp_round8)(ob + j, c + j, tab);
-			any |= hm[j / 8];
-		}
-		if (any)
-			for (int64_t g = 0; g < j / 8; g++)
-				for (int b = 0; b < 8; b++)
-					if (hm[g] >> b & 1)
-						ob[8 * g + b] = KN(af_exp_def)(ab[8 * g + b]);
-		any = 0;
-#endif
-		/* the lanes left (all of them but on AVX-512) one by one */
-		int64_t jt = j;
-		for (; j < len; j++) {
-			hard[j] = KN(af_round)(ob + j, KN(af_exp)(c[j]));
-			any |= hard[j];
-		}
-		if (any)
-			KN(af_redo)(ob + jt, ab + jt, hard + jt, len - jt, KN(af_exp_def));
-	}
-}
-
-/* sigmoid over n lanes: 1 / (1 + e^-x) with the fast e^-x (the same
- * clamp: for |x| >= 120 the result is 1.0f or +0 either way). */
-static void KN(act_sigmoid)(float *restrict o, const float *restrict a, int64_t n)
-{
-	int32_t hard[AF_BLOCK];   /* as wide as the f32 results: fewer conversions */
-	float c[AF_BLOCK];
-
-	for (int64_t j0 = 0; j0 < n; j0 += AF_BLOCK) {
-		int64_t len = n - j0 < AF_BLOCK ? n - j0 : AF_BLOCK;
-		int32_t any = 0;
-		float *restrict ob = o + j0;
-		const float *restrict ab = a + j0;
-		KN(af_clamp)(c, ab, -1.0f, len);
-		for (int64_t j = 0; j < len; j++) {
-			double e = KN(af_exp)(c[j]);
-			hard[j] = KN(af_round)(ob + j, 1.0 / (1.0 + e));
-			any |= hard[j];
-		}
-		if (any)
-			KN(af_redo)(ob, ab, hard, len, KN(af_sigmoid_def));
-	}
-}
 
 /* tanh: odd, and rounding to f32 is symmetric, so a lane computes
  * tanh(a) for a = |x| clamped to AF_TANH_MAX and takes x's sign bit.
@@ -314,18 +251,136 @@ static inline double KN(af_tanh)(double x)
 	return y;
 }
 
+#if defined(KDSL_AF_AVX512)
+enum { AF8_EXP, AF8_SIGMOID, AF8_TANH };
+
+/* af_tanh on 8 lanes, its operations in its order */
+static inline __m512d KN(af_tanh8)(__m512d x, const __m512d tab[8])
+{
+	const __m512d one = _mm512_set1_pd(1.0);
+	__m512d z = _mm512_mul_pd(x, x), e = KN(af_exp8)(_mm512_mul_pd(_mm512_set1_pd(2.0), x), tab);
+	__m512d big = _mm512_sub_pd(one, _mm512_div_pd(_mm512_set1_pd(2.0), _mm512_add_pd(e, one)));
+	__m512d small = _mm512_set1_pd(-0x1.226e355e6c23dp-7);
+
+	small = _mm512_fmadd_pd(small, z, _mm512_set1_pd(0x1.664f4882c10fap-6));
+	small = _mm512_fmadd_pd(small, z, _mm512_set1_pd(-0x1.ba1ba1ba1ba1cp-5));
+	small = _mm512_fmadd_pd(small, z, _mm512_set1_pd(0x1.1111111111111p-3));
+	small = _mm512_fmadd_pd(small, z, _mm512_set1_pd(-0x1.5555555555555p-2));
+	small = _mm512_fmadd_pd(_mm512_mul_pd(x, z), small, x);
+	return _mm512_mask_blend_pd(_mm512_cmp_pd_mask(x, _mm512_set1_pd(AF_TANH_SMALL), _CMP_LT_OQ), big, small);
+}
+
+/* The lanes of one block 8 at a time for exp, sigmoid or tanh (kind, a
+ * constant once inlined) on AVX-512: c the clamped inputs, ab the
+ * inputs, the results in ob (tanh's with the input's sign bit), then
+ * slow, the definition, for the lanes the guard flagged (their flags a
+ * mask byte per 8 lanes: about one lane in 2^11).  Returns the lanes
+ * done, a multiple of 8; the caller does the rest one by one. */
+static inline __attribute__((always_inline)) int64_t KN(af_block8)(int kind, float *restrict ob,
+                                                                   const float *restrict ab, const float *c,
+                                                                   int64_t len, const __m512d tab[8],
+                                                                   float (*slow)(float))
+{
+	uint8_t hm[AF_BLOCK / 8];
+	int any = 0;
+	int64_t j = 0;
+
+	for (; j + 8 <= len; j += 8) {
+		__m512d x = _mm512_cvtps_pd(_mm256_loadu_ps(c + j)), y;
+		if (kind == AF8_EXP)
+			y = KN(af_exp8)(x, tab);
+		else if (kind == AF8_SIGMOID)
+			y = _mm512_div_pd(_mm512_set1_pd(1.0), _mm512_add_pd(_mm512_set1_pd(1.0), KN(af_exp8)(x, tab)));
+		else
+			y = KN(af_tanh8)(x, tab);
+		hm[j / 8] = KN(af_round8)(ob + j, y);
+		if (kind == AF8_TANH) {   /* x's sign bit */
+			__m256i r = _mm256_loadu_si256((const __m256i *)(const void *)(ob + j));
+			__m256i sg = _mm256_loadu_si256((const __m256i *)(const void *)(ab + j));
+			r = _mm256_or_si256(r, _mm256_and_si256(sg, _mm256_set1_epi32((int)0x80000000u)));
+			_mm256_storeu_si256((__m256i *)(void *)(ob + j), r);
+		}
+		any |= hm[j / 8];
+	}
+	if (any)
+		for (int64_t g = 0; g < j / 8; g++)
+			for (int b = 0; b < 8; b++)
+				if (hm[g] >> b & 1)
+					ob[8 * g + b] = slow(ab[8 * g + b]);
+	return j;
+}
+
+/* The table of af_exp8 in registers */
+#define AF_TAB8(tab)                                      \
+	__m512d tab[8];                                       \
+	for (int i_ = 0; i_ < 8; i_++)                        \
+		tab[i_] = _mm512_loadu_pd(af_exp2_tab + 8 * i_);
+#define AF_BLOCK8(kind, ob, ab, c, len, tab, slow) KN(af_block8)(kind, ob, ab, c, len, tab, slow)
+#else
+#define AF_TAB8(tab)
+#define AF_BLOCK8(kind, ob, ab, c, len, tab, slow) 0
+#endif
+
+/* exp over n lanes: the fast pass, then libm for the flagged lanes (on
+ * AVX-512, af_block8 first; the lanes it leaves here). */
+static void KN(act_exp)(float *restrict o, const float *restrict a, int64_t n)
+{
+	int32_t hard[AF_BLOCK];   /* as wide as the f32 results: fewer conversions */
+	float c[AF_BLOCK];
+	AF_TAB8(tab)
+
+	for (int64_t j0 = 0; j0 < n; j0 += AF_BLOCK) {
+		int64_t len = n - j0 < AF_BLOCK ? n - j0 : AF_BLOCK, j, jt;
+		int32_t any = 0;
+		float *restrict ob = o + j0;
+		const float *restrict ab = a + j0;
+		KN(af_clamp)(c, ab, 1.0f, len);
+		for (j = jt = AF_BLOCK8(AF8_EXP, ob, ab, c, len, tab, KN(af_exp_def)); j < len; j++) {
+			hard[j] = KN(af_round)(ob + j, KN(af_exp)(c[j]));
+			any |= hard[j];
+		}
+		if (any)
+			KN(af_redo)(ob + jt, ab + jt, hard + jt, len - jt, KN(af_exp_def));
+	}
+}
+
+/* sigmoid over n lanes: 1 / (1 + e^-x) with the fast e^-x (the same
+ * clamp: for |x| >= 120 the result is 1.0f or +0 either way). */
+static void KN(act_sigmoid)(float *restrict o, const float *restrict a, int64_t n)
+{
+	int32_t hard[AF_BLOCK];   /* as wide as the f32 results: fewer conversions */
+	float c[AF_BLOCK];
+	AF_TAB8(tab)
+
+	for (int64_t j0 = 0; j0 < n; j0 += AF_BLOCK) {
+		int64_t len = n - j0 < AF_BLOCK ? n - j0 : AF_BLOCK, j, jt;
+		int32_t any = 0;
+		float *restrict ob = o + j0;
+		const float *restrict ab = a + j0;
+		KN(af_clamp)(c, ab, -1.0f, len);
+		for (j = jt = AF_BLOCK8(AF8_SIGMOID, ob, ab, c, len, tab, KN(af_sigmoid_def)); j < len; j++) {
+			double e = KN(af_exp)(c[j]);
+			hard[j] = KN(af_round)(ob + j, 1.0 / (1.0 + e));
+			any |= hard[j];
+		}
+		if (any)
+			KN(af_redo)(ob + jt, ab + jt, hard + jt, len - jt, KN(af_sigmoid_def));
+	}
+}
+
 static void KN(act_tanh)(float *restrict o, const float *restrict a, int64_t n)
 {
 	int32_t hard[AF_BLOCK];   /* as wide as the f32 results: fewer conversions */
 	float c[AF_BLOCK];
+	AF_TAB8(tab)
 
 	for (int64_t j0 = 0; j0 < n; j0 += AF_BLOCK) {
-		int64_t len = n - j0 < AF_BLOCK ? n - j0 : AF_BLOCK;
+		int64_t len = n - j0 < AF_BLOCK ? n - j0 : AF_BLOCK, j, jt;
 		int32_t any = 0;
 		float *restrict ob = o + j0;
 		const float *restrict ab = a + j0;
 		KN(af_abs_clamp)(c, ab, len);
-		for (int64_t j = 0; j < len; j++) {
+		for (j = jt = AF_BLOCK8(AF8_TANH, ob, ab, c, len, tab, KN(af_tanh_def)); j < len; j++) {
 			uint32_t r, s;
 			hard[j] = KN(af_round)(ob + j, KN(af_tanh)(c[j]));
 			any |= hard[j];
@@ -335,9 +390,12 @@ static void KN(act_tanh)(float *restrict o, const float *restrict a, int64_t n)
 			memcpy(ob + j, &r, 4);
 		}
 		if (any)
-			KN(af_redo)(ob, ab, hard, len, KN(af_tanh_def));
+			KN(af_redo)(ob + jt, ab + jt, hard + jt, len - jt, KN(af_tanh_def));
 	}
 }
+
+#undef AF_TAB8
+#undef AF_BLOCK8
 
 /* log of a positive normal f32 (bits u) in double, relative error under
  * 2^-46: u = 2^e * m with m in [0.707, 1.414] (the mantissa halved, e
