@@ -251,8 +251,13 @@ static inline double KN(af_tanh)(double x)
 	return y;
 }
 
-#if defined(KDSL_AF_AVX512)
+/* The functions af_run drives (af_block8's kinds too) */
+#ifndef KDSL_NEURON_ACT_FAST_KINDS
+#define KDSL_NEURON_ACT_FAST_KINDS
 enum { AF8_EXP, AF8_SIGMOID, AF8_TANH };
+#endif
+
+#if defined(KDSL_AF_AVX512)
 
 /* af_tanh on 8 lanes, its operations in its order */
 static inline __m512d KN(af_tanh8)(__m512d x, const __m512d tab[8])
@@ -321,10 +326,17 @@ static inline __attribute__((always_inline)) int64_t KN(af_block8)(int kind, flo
 #define AF_BLOCK8(kind, ob, ab, c, len, tab, slow) 0
 #endif
 
-/* exp over n lanes: the fast pass, then libm for the flagged lanes (on
- * AVX-512, af_block8 first; the lanes it leaves here). */
-static void KN(act_exp)(float *restrict o, const float *restrict a, int64_t n)
+/* exp, sigmoid or tanh over n lanes (kind, a constant once inlined):
+ * the fast pass, then the definition (libm) for the lanes the guard
+ * flagged; on AVX-512 af_block8 does the block's lanes 8 at a time and
+ * this loop the rest.  exp takes the clamped x; sigmoid 1 / (1 + e^-x)
+ * with the fast e^-x (the same clamp: for |x| >= 120 the result is 1.0f
+ * or +0 either way); tanh tanh(|x|) with x's sign bit. */
+static inline __attribute__((always_inline)) void KN(af_run)(int kind, float *restrict o, const float *restrict a,
+                                                             int64_t n)
 {
+	float (*slow)(float) = kind == AF8_EXP ? KN(af_exp_def) : kind == AF8_SIGMOID ? KN(af_sigmoid_def)
+	                                                                              : KN(af_tanh_def);
 	int32_t hard[AF_BLOCK];   /* as wide as the f32 results: fewer conversions */
 	float c[AF_BLOCK];
 	AF_TAB8(tab)
@@ -334,64 +346,41 @@ static void KN(act_exp)(float *restrict o, const float *restrict a, int64_t n)
 		int32_t any = 0;
 		float *restrict ob = o + j0;
 		const float *restrict ab = a + j0;
-		KN(af_clamp)(c, ab, 1.0f, len);
-		for (j = jt = AF_BLOCK8(AF8_EXP, ob, ab, c, len, tab, KN(af_exp_def)); j < len; j++) {
-			hard[j] = KN(af_round)(ob + j, KN(af_exp)(c[j]));
+		if (kind == AF8_TANH)
+			KN(af_abs_clamp)(c, ab, len);
+		else
+			KN(af_clamp)(c, ab, kind == AF8_EXP ? 1.0f : -1.0f, len);
+		for (j = jt = AF_BLOCK8(kind, ob, ab, c, len, tab, slow); j < len; j++) {
+			double y = kind == AF8_EXP ? KN(af_exp)(c[j])
+			         : kind == AF8_SIGMOID ? 1.0 / (1.0 + KN(af_exp)(c[j])) : KN(af_tanh)(c[j]);
+			hard[j] = KN(af_round)(ob + j, y);
 			any |= hard[j];
+			if (kind == AF8_TANH) {
+				uint32_t r, s;
+				memcpy(&r, ob + j, 4);   /* x's sign bit */
+				memcpy(&s, ab + j, 4);
+				r |= s & 0x80000000u;
+				memcpy(ob + j, &r, 4);
+			}
 		}
 		if (any)
-			KN(af_redo)(ob + jt, ab + jt, hard + jt, len - jt, KN(af_exp_def));
+			KN(af_redo)(ob + jt, ab + jt, hard + jt, len - jt, slow);
 	}
 }
 
-/* sigmoid over n lanes: 1 / (1 + e^-x) with the fast e^-x (the same
- * clamp: for |x| >= 120 the result is 1.0f or +0 either way). */
+static void KN(act_exp)(float *restrict o, const float *restrict a, int64_t n)
+{
+	KN(af_run)(AF8_EXP, o, a, n);
+}
+
 static void KN(act_sigmoid)(float *restrict o, const float *restrict a, int64_t n)
 {
-	int32_t hard[AF_BLOCK];   /* as wide as the f32 results: fewer conversions */
-	float c[AF_BLOCK];
-	AF_TAB8(tab)
-
-	for (int64_t j0 = 0; j0 < n; j0 += AF_BLOCK) {
-		int64_t len = n - j0 < AF_BLOCK ? n - j0 : AF_BLOCK, j, jt;
-		int32_t any = 0;
-		float *restrict ob = o + j0;
-		const float *restrict ab = a + j0;
-		KN(af_clamp)(c, ab, -1.0f, len);
-		for (j = jt = AF_BLOCK8(AF8_SIGMOID, ob, ab, c, len, tab, KN(af_sigmoid_def)); j < len; j++) {
-			double e = KN(af_exp)(c[j]);
-			hard[j] = KN(af_round)(ob + j, 1.0 / (1.0 + e));
-			any |= hard[j];
-		}
-		if (any)
-			KN(af_redo)(ob + jt, ab + jt, hard + jt, len - jt, KN(af_sigmoid_def));
-	}
+	KN(af_run)(AF8_SIGMOID, o, a, n);
 }
 
 static void KN(act_tanh)(float *restrict o, const float *restrict a, int64_t n)
 {
-	int32_t hard[AF_BLOCK];   /* as wide as the f32 results: fewer conversions */
-	float c[AF_BLOCK];
-	AF_TAB8(tab)
-
-	for (int64_t j0 = 0; j0 < n; j0 += AF_BLOCK) {
-		int64_t len = n - j0 < AF_BLOCK ? n - j0 : AF_BLOCK, j, jt;
-		int32_t any = 0;
-		float *restrict ob = o + j0;
-		const float *restrict ab = a + j0;
-		KN(af_abs_clamp)(c, ab, len);
-		for (j = jt = AF_BLOCK8(AF8_TANH, ob, ab, c, len, tab, KN(af_tanh_def)); j < len; j++) {
-			uint32_t r, s;
-			hard[j] = KN(af_round)(ob + j, KN(af_tanh)(c[j]));
-			any |= hard[j];
-			memcpy(&r, ob + j, 4);   /* x's sign bit */
-			memcpy(&s, ab + j, 4);
-			r |= s & 0x80000000u;
-			memcpy(ob + j, &r, 4);
-		}
-		if (any)
-			KN(af_redo)(ob + jt, ab + jt, hard + jt, len - jt, KN(af_tanh_def));
-	}
+	KN(af_run)(AF8_TANH, o, a, n);
 }
 
 #undef AF_TAB8
