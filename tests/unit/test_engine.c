@@ -339,6 +339,47 @@ static void check_op(int oi)
 		}
 }
 
+/* The converting copies f16 -> f32 on every f16 pattern and f32 -> f16 on
+ * one f32 pattern in 61 across all 2^32 (AVX-512's hardware conversions
+ * among them, whose f16 -> f32 quiets a signalling NaN that the
+ * definition keeps): kdsl_load_f32 / kdsl_store_f32's bytes, under each
+ * KDSL_ISA this suite runs with.  Rows of 512 at an odd offset, so the
+ * vector loops and their tails both run. */
+START_TEST(f16_conversions_match_definition)
+{
+	enum { N = 512, P = 128 };
+	kdsl_tile h = tile(0, P, 1, N, KDSL_F16), f = tile(1, P, 3, N, KDSL_F32);
+	uint64_t u = 0;
+	int64_t bad = 0;
+
+	for (uint32_t k = 0; k < 65536; k++)
+		memcpy(at(h, (int64_t)(k / N), (int64_t)(k % N)), &(uint16_t){(uint16_t)k}, 2);
+	ck_assert_int_eq(kdsl_neuron_tensor_copy(rt, &site, f, ct(h)), KDSL_OK);
+	for (uint32_t k = 0; k < 65536; k++) {
+		float want = kdsl_load_f32(KDSL_F16, at(h, (int64_t)(k / N), (int64_t)(k % N)));
+		if (!same_bytes(at(f, (int64_t)(k / N), (int64_t)(k % N)), (const unsigned char *)&want, 4) && bad++ < 5)
+			fprintf(stderr, "f16 %04x -> f32 differs\n", (unsigned)k);
+	}
+	ck_assert_int_eq(bad, 0);
+	while (u < (1ull << 32)) {
+		for (int64_t e = 0; e < P * N && u < (1ull << 32); e++, u += 61)
+			memcpy(at(f, e / N, e % N), &(uint32_t){(uint32_t)u}, 4);
+		ck_assert_int_eq(kdsl_neuron_tensor_copy(rt, &site, h, ct(f)), KDSL_OK);
+		for (int64_t e = 0; e < P * N; e++) {
+			unsigned char want[2];
+			float x;
+			uint32_t xb;
+			memcpy(&x, at(f, e / N, e % N), 4);
+			memcpy(&xb, &x, 4);
+			kdsl_store_f32(KDSL_F16, want, x);
+			if (!same_bytes(at(h, e / N, e % N), want, 2) && bad++ < 5)
+				fprintf(stderr, "f32 %08x -> f16 differs\n", (unsigned)xb);
+		}
+	}
+	ck_assert_int_eq(bad, 0);
+}
+END_TEST
+
 START_TEST(elementwise_matches_reference)
 {
 	check_op(_i);
@@ -942,6 +983,7 @@ int main(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	/* thousands of ops each: room for the sanitizer build */
 	tcase_set_timeout(tc, 100);
+	tcase_add_test(tc, f16_conversions_match_definition);
 	tcase_add_loop_test(tc, elementwise_matches_reference, 0, (int)(sizeof ops / sizeof ops[0]));
 	tcase_add_test(tc, iota_matches_reference);
 	tcase_add_test(tc, matmul_matches_reference);
