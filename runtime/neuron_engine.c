@@ -77,7 +77,7 @@ typedef struct {
 
 #if KDSL_ENG_X86
 #pragma GCC push_options
-#pragma GCC target("avx2,fma")   /* fma: the activations' lanes (neuron_act_fast.h) */
+#pragma GCC target("avx2,fma,f16c")   /* fma: the activations' lanes (neuron_act_fast.h); f16c: f16 rows */
 #define KDSL_AF_FMA 1
 #define KMM_VB 32
 #define KMM_MR 4
@@ -112,7 +112,9 @@ static const eng_kernels *select_kernels(kdsl_isa isa)
 #if KDSL_ENG_X86
 	if (isa >= KDSL_ISA_AVX512)
 		return &kdsl_eng_avx512_kernels;
-	if (isa >= KDSL_ISA_AVX2)
+	/* the AVX2 set converts f16 with F16C, which every AVX2 CPU on record
+	 * has; one without gets the base set */
+	if (isa >= KDSL_ISA_AVX2 && __builtin_cpu_supports("f16c"))
 		return &kdsl_eng_avx2_kernels;
 #else
 	(void)isa;

@@ -40,6 +40,17 @@ static void KN(load_f16)(float *restrict o, const unsigned char *restrict i, int
 		f = _mm512_mask_andnot_epi32(f, snan, _mm512_set1_epi32(0x400000), f);
 		_mm512_storeu_si512((void *)(o + j), f);
 	}
+#elif KDSL_ENG_X86 && KMM_VB == 32
+	/* AVX2: F16C's vcvtph2ps, 8 a time, with the same repair */
+	for (; j + 8 <= n; j += 8) {
+		__m128i h = _mm_loadu_si128((const __m128i *)(const void *)(i + 2 * j));
+		__m256i hw = _mm256_cvtepu16_epi32(h), f = _mm256_castps_si256(_mm256_cvtph_ps(h));
+		__m256i nan = _mm256_cmpeq_epi32(_mm256_and_si256(hw, _mm256_set1_epi32(0x7e00)), _mm256_set1_epi32(0x7c00));
+		__m256i pay = _mm256_cmpeq_epi32(_mm256_and_si256(hw, _mm256_set1_epi32(0x1ff)), _mm256_setzero_si256());
+		__m256i snan = _mm256_andnot_si256(pay, nan);
+		f = _mm256_andnot_si256(_mm256_and_si256(snan, _mm256_set1_epi32(0x400000)), f);
+		_mm256_storeu_si256((__m256i *)(void *)(o + j), f);
+	}
 #endif
 	for (; j < n; j++) {
 		uint16_t h;
@@ -114,6 +125,10 @@ static void KN(store_f16)(unsigned char *restrict o, const float *restrict x, in
 	for (; j + 16 <= n; j += 16)
 		_mm256_storeu_si256((__m256i *)(void *)(o + 2 * j),
 		                    _mm512_cvtps_ph(_mm512_loadu_ps(x + j), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+#elif KDSL_ENG_X86 && KMM_VB == 32
+	for (; j + 8 <= n; j += 8)   /* AVX2: F16C's vcvtps2ph */
+		_mm_storeu_si128((__m128i *)(void *)(o + 2 * j),
+		                 _mm256_cvtps_ph(_mm256_loadu_ps(x + j), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
 #endif
 	for (; j < n; j++) {
 		uint16_t h = kdsl_lane_f2h(x[j]);
