@@ -132,8 +132,8 @@ typedef struct {
 #undef KPFX
 
 #if KDSL_AV_X86
-/* The wider sets with F16C's conversions (every AVX2 processor has
- * them; select_kernels asks the processor anyway). */
+/* The wider sets with F16C's conversions (part of both levels
+ * kdsl_isa_detect finds). */
 #pragma GCC push_options
 #pragma GCC target("avx2,f16c")
 #define KV_F16C 1
@@ -143,7 +143,7 @@ typedef struct {
 #pragma GCC pop_options
 
 #pragma GCC push_options
-#pragma GCC target("avx512f,avx512bw,avx512vl,f16c")   /* as kdsl_isa_detect requires, and F16C */
+#pragma GCC target("avx512f,avx512bw,avx512vl,f16c")   /* as kdsl_isa_detect requires */
 #define KPFX avx512
 #include "ascend_vec_kern.h"
 #undef KPFX
@@ -154,9 +154,9 @@ typedef struct {
 static const av_kernels *select_kernels(kdsl_isa isa)
 {
 #if KDSL_AV_X86
-	if (isa >= KDSL_ISA_AVX512 && __builtin_cpu_supports("f16c"))
+	if (isa >= KDSL_ISA_AVX512)
 		return &kdsl_av_avx512_kernels;
-	if (isa >= KDSL_ISA_AVX2 && __builtin_cpu_supports("f16c"))
+	if (isa >= KDSL_ISA_AVX2)
 		return &kdsl_av_avx2_kernels;
 #else
 	(void)isa;

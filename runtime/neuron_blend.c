@@ -281,16 +281,17 @@ kdsl_blend_fn kdsl_blend_select(kdsl_isa isa, size_t wbytes, size_t pbytes)
 }
 
 /* KDSL_ISA=sse2|avx2 caps the choice (tests compare the kernels that way).
- * Both vector levels include FMA: the activations' double lanes use it
- * (neuron_act_fast.h), and every CPU with AVX2 or AVX-512 on record has
- * it; one without would run the SSE2 kernels. */
+ * Both vector levels include FMA and F16C: the activations' double lanes
+ * use FMA (neuron_act_fast.h), the f16 conversions of the engine ops and
+ * of TIK's vector ops F16C, and every CPU with AVX2 or AVX-512 on record
+ * has both; one without would run the SSE2 kernels. */
 kdsl_isa kdsl_isa_detect(void)
 {
 	const char *cap = getenv("KDSL_ISA");
 	kdsl_isa isa = KDSL_ISA_BASE;
 
 #if KDSL_HAVE_AVX2
-	if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+	if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c"))
 		isa = KDSL_ISA_AVX2;
 	if (isa == KDSL_ISA_AVX2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
 	    __builtin_cpu_supports("avx512vl"))

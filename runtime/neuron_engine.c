@@ -91,7 +91,7 @@ typedef struct {
 #pragma GCC pop_options
 
 #pragma GCC push_options
-#pragma GCC target("avx512f,avx512bw,avx512vl,fma")   /* as kdsl_isa_detect requires */
+#pragma GCC target("avx512f,avx512bw,avx512vl,fma,f16c")   /* as kdsl_isa_detect requires */
 #define KDSL_AF_AVX512 1   /* exp's lanes in AVX-512 code (neuron_act_fast.h) */
 #define KMM_VB 64
 #define KMM_MR 8
@@ -112,9 +112,7 @@ static const eng_kernels *select_kernels(kdsl_isa isa)
 #if KDSL_ENG_X86
 	if (isa >= KDSL_ISA_AVX512)
 		return &kdsl_eng_avx512_kernels;
-	/* the AVX2 set converts f16 with F16C, which every AVX2 CPU on record
-	 * has; one without gets the base set */
-	if (isa >= KDSL_ISA_AVX2 && __builtin_cpu_supports("f16c"))
+	if (isa >= KDSL_ISA_AVX2)
 		return &kdsl_eng_avx2_kernels;
 #else
 	(void)isa;
