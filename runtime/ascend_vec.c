@@ -25,23 +25,6 @@
 #define KDSL_AV_X86 0
 #endif
 
-/* Branch-free f16 -> f32, exact (rt_half.h's kdsl_h_f16_to_f32 lane by
- * lane; the same form as neuron_engine_kern.h's load_f16): the exponent
- * rebiased by 112 (by 224 for inf and NaN), subnormals as their integer
- * significand times 2^-24, all-ones masks instead of branches. */
-static inline float kdsl_av_h2f(uint16_t h)
-{
-	uint32_t em = h & 0x7fffu, e = h & 0x7c00u, bits, subb;
-	uint32_t infm = 0u - (uint32_t)(e == 0x7c00u), subm = 0u - (uint32_t)(e == 0);
-	float sub = (float)(int32_t)em * 0x1p-24f, f;
-
-	bits = (em << 13) + (0x38000000u + (infm & 0x38000000u));
-	memcpy(&subb, &sub, 4);
-	bits = (subb & subm) | (bits & ~subm) | ((uint32_t)(h & 0x8000u) << 16);
-	memcpy(&f, &bits, 4);
-	return f;
-}
-
 static inline uint32_t kdsl_av_bits(float x)
 {
 	uint32_t u;

@@ -10,7 +10,7 @@
 #define KV(x) KV_(KPFX, x)
 
 /* A row of halves to f32 and back: F16C's conversions where the set has
- * them (exact, and round-to-nearest-even, as kdsl_av_h2f/_f2h; an f16
+ * them (exact, and round-to-nearest-even, as kdsl_h_f16_to_f32 and kdsl_lane_f2h; an f16
  * signalling NaN comes out quiet, which the store to f16 does anyway),
  * else the branch-free loops. */
 static void KV(h2f_row)(float *restrict o, const void *restrict i, int64_t n)
@@ -23,7 +23,7 @@ static void KV(h2f_row)(float *restrict o, const void *restrict i, int64_t n)
 	for (; j < n; j++) {
 		uint16_t h;
 		memcpy(&h, (const unsigned char *)i + 2 * j, 2);
-		o[j] = kdsl_av_h2f(h);
+		o[j] = kdsl_h_f16_to_f32(h);
 	}
 }
 

@@ -621,23 +621,35 @@ static inline double kdsl_h_f16_to_f64(kdsl_f16 h)
 	return kdsl_h_from_bits64(sign | ((exp + 1008) << 52) | (man << 42));
 }
 
-/* (float)kdsl_h_f16_to_f64(h) without a branch, so that a loop of them
- * vectorises (generated code's f16 -> f32 lanes): a normal value moves
- * its exponent, a subnormal is its integer times 2^-24 (exact in f32),
- * and an infinity or NaN keeps its payload, a NaN made quiet as the
- * conversion of a double NaN to float makes it (rt_half.h's
- * kdsl_h_f16_to_f32, the runtime's, keeps a signalling NaN signalling). */
-static inline float kdsl_h_f16_to_f32_quiet(kdsl_f16 h)
+/* f16 -> f32, exact and without a branch, so that a loop of them
+ * vectorises (the runtime's conversion loops, generated code's lanes):
+ * the exponent rebiased by 112 (by 224 for inf and NaN, so 31 becomes
+ * 255), a subnormal as its integer significand times 2^-24 (exact in
+ * f32); a NaN keeps its payload, a signalling one signalling. */
+static inline float kdsl_h_f16_to_f32(kdsl_f16 h)
 {
-	uint32_t em = (uint32_t)h & 0x7fffu, sign = ((uint32_t)h & 0x8000u) << 16, sb, r;
+	uint32_t em = (uint32_t)h & 0x7fffu, e = (uint32_t)h & 0x7c00u, bits, subb;
+	uint32_t infm = 0u - (uint32_t)(e == 0x7c00u), subm = 0u - (uint32_t)(e == 0);
 	float sub = (float)(int32_t)em * (1.0f / 16777216.0f), f;   /* em * 2^-24 */
 
-	memcpy(&sb, &sub, 4);
-	r = em < 0x400u ? sb
-	    : em >= 0x7c00u ? 0x7f800000u | (em << 13) | ((em & 0x3ffu) ? 0x400000u : 0u)
-	    : (em << 13) + 0x38000000u;
-	r |= sign;
-	memcpy(&f, &r, 4);
+	bits = (em << 13) + (0x38000000u + (infm & 0x38000000u));
+	memcpy(&subb, &sub, 4);
+	bits = (subb & subm) | (bits & ~subm) | (((uint32_t)h & 0x8000u) << 16);
+	memcpy(&f, &bits, 4);
+	return f;
+}
+
+/* (float)kdsl_h_f16_to_f64(h), generated code's f16 -> f32 cast: the
+ * above with a NaN made quiet, as the conversion of a double NaN to
+ * float makes it. */
+static inline float kdsl_h_f16_to_f32_quiet(kdsl_f16 h)
+{
+	float f = kdsl_h_f16_to_f32(h);
+	uint32_t b;
+
+	memcpy(&b, &f, 4);
+	b |= (0u - (uint32_t)(((uint32_t)h & 0x7fffu) > 0x7c00u)) & 0x400000u;
+	memcpy(&f, &b, 4);
 	return f;
 }
 

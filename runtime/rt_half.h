@@ -1,7 +1,8 @@
 /* rt_half.h (internal): binary16 and bfloat16 conversions as inline bit
  * manipulation, so the element loops of the ops inline them instead of
  * calling out per element.  The f16 <-> f64 pair and the rounding they
- * share are in kdsl_rt.h, whose inline element access uses them.  All rounding is IEEE round-to-nearest-even;
+ * share, and the branch-free f16 -> f32, are in kdsl_rt.h, whose inline
+ * element access and generated code use them.  All rounding is IEEE round-to-nearest-even;
  * nothing here depends on the compiler's _Float16. */
 #ifndef KDSL_HALF_H
 #define KDSL_HALF_H
@@ -46,22 +47,6 @@ static inline kdsl_f16 kdsl_h_f32_to_f16(float f)
 	if (exp == 0)
 		return sign;
 	return (uint16_t)(sign | kdsl_h_round(man | 0x800000u, 23, exp - 127, 10, 15, 5));
-}
-
-static inline float kdsl_h_f16_to_f32(kdsl_f16 h)
-{
-	uint32_t sign = (uint32_t)(h >> 15) << 31;
-	uint32_t exp = (h >> 10) & 0x1f;
-	uint32_t man = h & 0x3ffu;
-
-	if (exp == 0x1f)
-		return kdsl_h_from_bits32(sign | 0x7f800000u | (man << 13));
-	if (exp == 0) {
-		/* Subnormal: man * 2^-24, exact in float. */
-		float v = (float)man * 0x1p-24f;
-		return sign ? -v : v;
-	}
-	return kdsl_h_from_bits32(sign | ((exp + 112) << 23) | (man << 13));
 }
 
 static inline float kdsl_h_bf16_to_f32(kdsl_bf16 h)
