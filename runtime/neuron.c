@@ -300,10 +300,10 @@ static void ap_dims(const view *v, int64_t *st, int64_t *ct)
 		}                                                                                         \
 		return j;                                                                                 \
 	}
-AP_EVENS(uint8_t, 16, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30)
-AP_EVENS(uint16_t, 8, 0, 2, 4, 6, 8, 10, 12, 14)
-AP_EVENS(uint32_t, 4, 0, 2, 4, 6)
-AP_EVENS(uint64_t, 2, 0, 2)
+AP_EVENS(uint8_t, 16, KDSL_EVEN16)
+AP_EVENS(uint16_t, 8, KDSL_EVEN8)
+AP_EVENS(uint32_t, 4, KDSL_EVEN4)
+AP_EVENS(uint64_t, 2, KDSL_EVEN2)
 
 static void ap_run(unsigned char *d, int64_t ds, const unsigned char *s, int64_t ss, int64_t c, size_t z)
 {

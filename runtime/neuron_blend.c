@@ -183,17 +183,13 @@ enum { PF_MIN_BYTES = 512 << 10 };
  * P/W native vectors, which the compilers split lane by lane when asked
  * to compare and narrow them in one go.  Instead each V-byte piece is
  * compared on its own and the pieces are narrowed pairwise by taking the
- * even (low) halves of their all-ones or all-zeros lanes. */
-#define EVEN8 0, 2, 4, 6, 8, 10, 12, 14
-#define EVEN16 EVEN8, 16, 18, 20, 22, 24, 26, 28, 30
-#define EVEN32 EVEN16, 32, 34, 36, 38, 40, 42, 44, 46, 48, 50, 52, 54, 56, 58, 60, 62
-#define EVEN64 EVEN32, 64, 66, 68, 70, 72, 74, 76, 78, 80, 82, 84, 86, 88, 90, 92, 94, \
-	96, 98, 100, 102, 104, 106, 108, 110, 112, 114, 116, 118, 120, 122, 124, 126
+ * even (low) halves of their all-ones or all-zeros lanes (KDSL_EVENn,
+ * rt_internal.h). */
 /* EVEN_<lanes of the result> */
-#define EVEN_8 EVEN8
-#define EVEN_16 EVEN16
-#define EVEN_32 EVEN32
-#define EVEN_64 EVEN64
+#define EVEN_8 KDSL_EVEN8
+#define EVEN_16 KDSL_EVEN16
+#define EVEN_32 KDSL_EVEN32
+#define EVEN_64 KDSL_EVEN64
 
 /* P = 2W: two pieces, one narrowing. N: lanes of a V-byte W-bit vector. */
 #define BLEND_2(NAME, ATTR, V, W, P, N)                                                          \

@@ -263,4 +263,15 @@ static inline void kdsl_store_f32(kdsl_dtype dt, void *p, float x)
 	}
 }
 
+/* The even lanes of two n-lane vectors taken as one: the index lists of
+ * __builtin_shufflevector that keep every other element (the blend's
+ * mask narrowing, step-2 views' packing). */
+#define KDSL_EVEN2 0, 2
+#define KDSL_EVEN4 KDSL_EVEN2, 4, 6
+#define KDSL_EVEN8 KDSL_EVEN4, 8, 10, 12, 14
+#define KDSL_EVEN16 KDSL_EVEN8, 16, 18, 20, 22, 24, 26, 28, 30
+#define KDSL_EVEN32 KDSL_EVEN16, 32, 34, 36, 38, 40, 42, 44, 46, 48, 50, 52, 54, 56, 58, 60, 62
+#define KDSL_EVEN64 KDSL_EVEN32, 64, 66, 68, 70, 72, 74, 76, 78, 80, 82, 84, 86, 88, 90, 92, 94, \
+	96, 98, 100, 102, 104, 106, 108, 110, 112, 114, 116, 118, 120, 122, 124, 126
+
 #endif
