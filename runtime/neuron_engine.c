@@ -129,6 +129,13 @@ static int direct(kdsl_dtype dt, const unsigned char *p)
 	return dt == KDSL_F32 && ((uintptr_t)p & 3) == 0;
 }
 
+/* Every row of x is f32 used where it lies: the first aligned and the
+ * stride a multiple of 4. */
+static int direct_rows(kdsl_eng_rows x)
+{
+	return direct(x.dt, x.p) && (x.ps & 3) == 0;
+}
+
 /* Where chunk j0.. of row r of x (elements es bytes) starts. */
 static const unsigned char *chunk_at(kdsl_eng_rows x, size_t es, int64_t r, int64_t j0)
 {
@@ -190,21 +197,17 @@ static void map_chunk(const map_job *m, int64_t r, int64_t j0, int64_t len)
 		k->store[m->d.dt](o, fo, len);
 }
 
-/* Row r of a binary op whose three rows are aligned f32 where they lie,
- * given to its kernel whole: map_chunk's per-row work (chunk pointers,
- * buffer choice) is most of a small tile's time.  dst is a, or b, or
- * apart from both (the op snapshotted any other overlap); the row of an
- * op with dst as both operands goes to map_chunk.  Returns whether it
- * did the row. */
+/* Row r of a binary op whose three operands are direct_rows, given to
+ * its kernel whole: map_chunk's per-row work (chunk pointers, buffer
+ * choice) is most of a small tile's time.  dst is a, or b, or apart from
+ * both (the op snapshotted any other overlap); the row of an op with dst
+ * as both operands goes to map_chunk.  Returns whether it did the row. */
 static int map_row_direct(const map_job *m, int64_t r, int64_t n)
 {
 	float *o = (float *)(uintptr_t)chunk_at(m->d, m->ds, r, 0);
 	const float *x = (const float *)(const void *)chunk_at(m->a, m->as, r, 0);
 	const float *y = (const float *)(const void *)chunk_at(m->b, m->bs, r, 0);
 
-	if (!direct(m->d.dt, (const unsigned char *)o) || !direct(m->a.dt, (const unsigned char *)x) ||
-	    !direct(m->b.dt, (const unsigned char *)y))
-		return 0;
 	if (o == x && o == y)
 		return 0;
 	if (o == x)
@@ -221,6 +224,7 @@ void kdsl_engine_map(kdsl_isa isa, kdsl_eng_kind kind, int64_t code, kdsl_eng_ro
 {
 	map_job m;
 	int64_t r, j0;
+	int whole = kind == KDSL_ENG_ALU && direct_rows(dst) && direct_rows(a) && direct_rows(b);
 
 	m.k = select_kernels(isa);
 	m.kind = kind;
@@ -232,7 +236,7 @@ void kdsl_engine_map(kdsl_isa isa, kdsl_eng_kind kind, int64_t code, kdsl_eng_ro
 	m.as = kdsl_dtype_size(a.dt);
 	m.bs = kdsl_dtype_size(b.dt);
 	for (r = 0; r < rows; r++) {
-		if (kind == KDSL_ENG_ALU && map_row_direct(&m, r, n))
+		if (whole && map_row_direct(&m, r, n))
 			continue;
 		for (j0 = 0; j0 < n; j0 += CHUNK)
 			map_chunk(&m, r, j0, n - j0 < CHUNK ? n - j0 : CHUNK);
@@ -478,9 +482,8 @@ void kdsl_engine_reduce(kdsl_isa isa, int64_t op, int negate, kdsl_eng_rows dst,
 	const float *x[FOLD_ROWS];
 	int64_t r = 0, i;
 
-	/* f32 rows where they lie (every row aligned when the first is and
-	 * the stride is a multiple of 4): FOLD_ROWS at a time */
-	if (direct(src.dt, src.p) && (src.ps & 3) == 0)
+	/* f32 rows where they lie: FOLD_ROWS at a time */
+	if (direct_rows(src))
 		for (; rows - r >= FOLD_ROWS; r += FOLD_ROWS) {
 			for (i = 0; i < FOLD_ROWS; i++)
 				x[i] = (const float *)(const void *)(src.p + (size_t)(r + i) * src.ps);
@@ -553,10 +556,10 @@ static void select_run(kdsl_eng_rows d, kdsl_eng_rows s, unsigned char *o, const
  * (v = base + b*j against 0; a, b and c are int32, so v never leaves
  * int64).  v is monotone along the row: an order comparison flips at
  * most once, found by bisection; == and != flip only around the one j
- * where v may be 0.  (Walking the row tested every element.) */
-static int64_t select_run_end(int64_t cmp, int64_t base, int64_t b, int64_t j0, int64_t n)
+ * where v may be 0.  (Walking the row tested every element.)  keep is
+ * the predicate at j0. */
+static int64_t select_run_end(int64_t cmp, int64_t base, int64_t b, int64_t j0, int64_t n, int keep)
 {
-	int keep = cmp_zero(cmp, base + b * j0);
 	int64_t lo = j0, hi = n;
 
 	if (b == 0)
@@ -595,7 +598,7 @@ void kdsl_engine_select(kdsl_eng_rows d, kdsl_eng_rows s, float fill, int64_t a,
 		int64_t base = a * r + c;
 		for (j0 = 0; j0 < n; j0 = j1) {
 			int keep = cmp_zero(cmp, base + b * j0);
-			j1 = select_run_end(cmp, base, b, j0, n);
+			j1 = select_run_end(cmp, base, b, j0, n, keep);
 			if (keep)
 				select_run(d, s, o, i, ds, ss, one, j0, j1);
 			else
@@ -708,7 +711,7 @@ static const unsigned char *mm_rows(const eng_kernels *k, kdsl_eng_rows x, int64
 	int64_t kk;
 
 	*ps = x.ps;
-	if (direct(x.dt, x.p) && !(x.ps & 3))
+	if (direct_rows(x))
 		return x.p;
 	for (kk = 0; kk < K; kk++)
 		k->load[x.dt](buf + kk * n, x.p + (size_t)kk * x.ps, n);

@@ -563,8 +563,8 @@ static void KN(iota_f32)(unsigned char *restrict o, double base, double step, do
  * go in the 8 lanes instead: 8 columns of the 8 rows are loaded as 8
  * row vectors, transposed (lane i of column vector k is x[i][j + k]),
  * and each column folded into the accumulators in turn, every lane in
- * its own row's order, the same step the scalar fold takes.  max and min
- * are tensor_tensor's (acc > x ? acc : x), as a compare and a select. */
+ * its own row's order, the same step the scalar fold takes (fold_step:
+ * max and min are tensor_tensor's acc > x ? acc : x). */
 typedef float KN(v8f) __attribute__((vector_size(32)));
 typedef int32_t KN(v8i) __attribute__((vector_size(32)));
 
