@@ -1,5 +1,5 @@
 /* half.c: the exported half-precision conversions and dtype helpers.
- * The conversions themselves live inline in rt_half.h and rt_internal.h
+ * The conversions themselves live inline in kdsl_rt.h, rt_half.h and rt_internal.h
  * so the ops' element loops can inline them; these are their exported
  * copies, for generated code and the harness. */
 #include "rt_internal.h"

@@ -526,8 +526,9 @@ KDSL_API int kdsl_ascend_elem_read(kdsl_rt *rt, const kdsl_site *site, kdsl_dtyp
 KDSL_API int kdsl_ascend_elem_write(kdsl_rt *rt, const kdsl_site *site, kdsl_dtype dt,
                                     kdsl_ref dst, int64_t off, kdsl_scalar v);
 
-/* ---- f16 <-> f64, inline: the element access below and the runtime's
- * own ops (rt_half.h holds the other conversions) ---- */
+/* ---- f16 <-> f64 and f16 -> f32, inline: the element access below,
+ * generated code and the runtime's own ops (rt_half.h holds the other
+ * conversions) ---- */
 
 static inline uint64_t kdsl_h_bits64(double d)
 {
