@@ -7,6 +7,30 @@
 
 #include "kd.h"
 
+/* Under AddressSanitizer every block is followed by a poisoned redzone
+ * and a chunk's unused bytes are poisoned, so a read past the end of an
+ * arena object (a node allocated short for its kind, an array indexed
+ * past its count) is reported where it happens, as it would be for
+ * malloc's blocks, instead of reading the next object. */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define KD_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) && !defined(KD_ASAN)
+#define KD_ASAN 1
+#endif
+#ifdef KD_ASAN
+#include <sanitizer/asan_interface.h>
+enum { REDZONE = 16 };
+#define POISON(p, n) ASAN_POISON_MEMORY_REGION((p), (n))
+#define UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION((p), (n))
+#else
+enum { REDZONE = 0 };
+#define POISON(p, n) ((void)(p), (void)(n))
+#define UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
+
 typedef struct Chunk {
 	struct Chunk *next;
 	size_t used, cap;
@@ -107,6 +131,7 @@ void kd_arena_free(KdArena *a)
 			c->next = a->pool->head;
 			a->pool->head = c;
 		} else {
+			UNPOISON(c->mem, c->cap);
 			free(c);
 		}
 	}
@@ -123,6 +148,7 @@ void kd_arena_pool_trim(KdArenaPool *p, size_t keep)
 			l = &c->next;
 		} else {
 			*l = c->next;
+			UNPOISON(c->mem, c->cap);
 			free(c);
 		}
 	}
@@ -166,15 +192,17 @@ static Chunk *pool_take(KdArenaPool *p, size_t need, size_t want)
 	*best = c->next;
 	/* only the bytes it handed out since it was last zeroed were
 	 * written: the rest is still zero */
+	UNPOISON(c->mem, c->cap);
 	memset(c->mem, 0, c->used);
+	POISON(c->mem, c->cap);
 	c->used = 0;
 	c->own = 0;
 	return c;
 }
 
-void *kd_alloc(KdArena *a, size_t n)
+void *kd_alloc(KdArena *a, size_t size)
 {
-	n = (n + 15) & ~(size_t)15;
+	size_t n = ((size + 15) & ~(size_t)15) + REDZONE;
 	Chunk *c = a->head;
 	if (!c || c->cap - c->used < n) {
 		size_t cap = a->grow ? a->grow : CHUNK;
@@ -194,6 +222,7 @@ void *kd_alloc(KdArena *a, size_t n)
 				oom();
 			c->used = c->touched = 0;
 			c->cap = cap;
+			POISON(c->mem, cap);
 		}
 		c->own = own;
 		/* A chunk of its own goes behind the current one, so the current
@@ -208,6 +237,7 @@ void *kd_alloc(KdArena *a, size_t n)
 	}
 	void *p = c->mem + c->used;
 	c->used += n;
+	UNPOISON(p, size);
 	return p;
 }
 
@@ -249,8 +279,10 @@ void *kd_regrow(KdArena *a, void *p, size_t old, size_t n)
 	}
 	if (c->cap >= n) {   /* a pooled chunk may be bigger than asked */
 		c->used = n;
+		UNPOISON(c->mem, n);
 		return c->mem;
 	}
+	UNPOISON(c->mem, c->cap);
 	c = realloc(c, sizeof *c + n);
 	if (!c)
 		oom();
