@@ -63,6 +63,9 @@ void bench_predicated(kdsl_rt *neuron, int quick);
 /* The neuron engine ops and nc_matmul (bench_engine.c). */
 void bench_engine(kdsl_rt *neuron, int quick);
 void bench_perms(int quick);
+/* A row copy's speed by the gap between rows, kdsl not involved: its own
+ * table (kdsl-bench --row-gaps; bench_gaps.c). */
+void bench_row_gaps(kdsl_rt *neuron);
 /* aipu's strided and gathered loads against the loops by hand (bench_mem.c). */
 void bench_mem(int quick);
 

@@ -1,8 +1,10 @@
 /* kdsl_bench.c: the benchmark program (bench/run.sh runs it).
  * usage: kdsl-bench [--numpy FILE] [--quick] [--perms | --shuffle | --pred | --engine | --transpose | --mem]
+ *        kdsl-bench --row-gaps
  * Prints one markdown table: each hot op of the runtime, then the aipu
  * permutations, with memcpy, scalar-loop, by-hand and numpy
- * baselines measured in the same run. */
+ * baselines measured in the same run; --row-gaps prints instead the
+ * table of bench_gaps.c (a row copy by the gap between rows). */
 #include <stdio.h>
 #include <string.h>
 
@@ -11,7 +13,7 @@
 int main(int argc, char **argv)
 {
 	kdsl_rt *ascend, *neuron;
-	int i, quick = 0, perms_only = 0, shuffle_only = 0, pred_only = 0, engine_only = 0, transpose_only = 0, mem_only = 0;
+	int i, quick = 0, gaps = 0, perms_only = 0, shuffle_only = 0, pred_only = 0, engine_only = 0, transpose_only = 0, mem_only = 0;
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--numpy") && i + 1 < argc) {
@@ -33,12 +35,14 @@ int main(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--mem")) {
 			/* only the aipu strided and gathered load rows */
 			mem_only = 1;
+		} else if (!strcmp(argv[i], "--row-gaps")) {
+			gaps = 1;
 		} else if (!strcmp(argv[i], "--engine")) {
 			/* only the engine op rows: the quick loop when working on neuron_engine.c */
 			engine_only = 1;
 		} else {
 			fprintf(stderr, "usage: kdsl-bench [--numpy FILE] [--quick] [--perms | --shuffle | --pred | --engine | "
-			        "--transpose | --mem]\n");
+			        "--transpose | --mem]\n       kdsl-bench --row-gaps\n");
 			return 2;
 		}
 	}
@@ -47,6 +51,12 @@ int main(int argc, char **argv)
 	if (!ascend || !neuron) {
 		fprintf(stderr, "kdsl-bench: cannot create the runtimes\n");
 		return 2;
+	}
+	if (gaps) {
+		bench_row_gaps(neuron);
+		kdsl_rt_destroy(ascend);
+		kdsl_rt_destroy(neuron);
+		return 0;
 	}
 	printf("Times are medians of %d repetitions; spread = (max - min) / median of kdsl's.\n"
 	       "Ratios are speed-ups of kdsl over the baseline (baseline time / kdsl time);\n"

@@ -7,7 +7,8 @@
 #                   [--rounds N] [--write-docs] [PATTERN...]
 # 1. the runtime's hot ops and the aipu permutations (bench/kdsl-bench)
 #    against memcpy, scalar C, the op written by hand and numpy
-#    (bench/numpy_ops.py, Debian's python3-numpy, installed when missing);
+#    (bench/numpy_ops.py, Debian's python3-numpy, installed when missing),
+#    and a plain row copy by the gap between rows (kdsl-bench --row-gaps);
 # 2. compile speed on generated kernels (bench/compile_speed.py);
 # 3. whole kernels: every examples/*.k kernel and bench/matmul_act.k (or
 #    those whose file or name holds a PATTERN), built once at -O0 and at
@@ -101,6 +102,12 @@ fi
 echo "<!-- bench:hot-ops -->"
 build-bench/bench/kdsl-bench --numpy "$out/numpy.txt" $quick
 echo "<!-- /bench:hot-ops -->"
+echo
+echo "### A row copy by the gap between rows"
+echo
+echo "<!-- bench:row-gaps -->"
+build-bench/bench/kdsl-bench --row-gaps
+echo "<!-- /bench:row-gaps -->"
 
 if [ -n "$compile" ]; then
 	echo
