@@ -16,7 +16,7 @@ const char *const kd_unop_spelling[U_NUNOP] = {[U_NEG] = "-", [U_NOT] = "!", [U_
 
 KdNode *kd_node(KdArena *a, KdNodeKind k, KdSpan span)
 {
-	KdNode *n = kd_alloc(a, sizeof *n);
+	KdNode *n = kd_alloc(a, kd_node_is_leaf(k) ? KD_LEAF_SIZE : sizeof *n);
 	n->kind = k;
 	n->span = span;
 	return n;

@@ -3,6 +3,8 @@
 #ifndef KD_AST_H
 #define KD_AST_H
 
+#include <stddef.h>
+
 #include "kd.h"
 
 typedef enum {
@@ -75,45 +77,46 @@ typedef struct {
 	int n;
 } KdNodeList;
 
-/* The ints sit together, so no padding: a big kernel has millions of
- * nodes (~7 a line), alive until lowering ends, and their pages are most
- * of a compilation's peak memory.  A type node never holds a value and a
- * value never holds a type's fields, so the two share their storage (an
- * anonymous union: the fields keep their names); the arena's memory is
- * zeroed, so the unused side reads 0 until a field of the node's own kind
- * is set.  The walkers that visit every kind read a..d and list only. */
+/* A big kernel has millions of nodes (~7 a line), alive until lowering
+ * ends, and their pages are most of a compilation's peak memory (on the
+ * 2-core VM of 2026-11-25, zeroing a million-line kernel's fresh pages
+ * was 40% of its compile time).  So a node holds what every kind needs
+ * first, and what only an inner node needs after it: a leaf (a literal
+ * or an identifier, 6 in 10 nodes; kd_node_is_leaf) is allocated only up
+ * to its operands, KD_LEAF_SIZE bytes, and nothing may read a leaf's a..d,
+ * list or the fields after them.  (Under AddressSanitizer the arena
+ * poisons the bytes past a block, so a read that breaks this is reported.)
+ * A type node never holds a value nor a name and a value never holds a
+ * type's fields, so the two share their storage (anonymous unions: the
+ * fields keep their names); the arena's memory is zeroed, so the unused
+ * side reads 0 until a field of the node's own kind is set. */
 struct KdNode {
+	/* every kind */
 	KdNodeKind kind;
-	KdSpan span;                  /* the whole construct */
-	KdSpan name_span;             /* the name, for N_CALL/N_LET/N_KWARG/... */
 	int op;                       /* KdBinop / KdUnop */
 	int flags;
 	int height;                   /* expression tree height (leaves 0); the
 	                               * parser bounds it so later passes may recurse */
 	int is_const;                 /* sema: expression folded to cval/fcval */
-	KdDtype dtype;                /* N_TYPE (see below; here it fills the padding) */
-	const char *name;
-	KdNode *a, *b, *c, *d;
-	KdNodeList list;
-
+	KdSpan span;                  /* the whole construct */
+	union {
+		struct {
+			KdSpan name_span;     /* the name, for N_CALL/N_LET/N_KWARG/... */
+			const char *name;
+		};
+		struct {                  /* N_TYPE: the memory space (NULL for scalar
+			                       * and vector types) */
+			KdSpan space_span;
+			const char *space;
+		};
+	};
 	/* filled in by sema */
 	KdType *ty;                   /* type of an expression or declaration */
 	KdSym *sym;                   /* N_IDENT, N_LET, N_PARAM, N_FOR: the declaration */
-
 	union {
-		/* N_TYPE: space (NULL for scalar/vector types), dtype, vector
-		 * lanes (0: scalar), mask element bits (bool8x8 -> 8; 0: not a
-		 * mask), list: dims, list2: block dims (blocked tensors). */
+		/* a literal's value is its folded value: sema sets cval
+		 * (fcval) of an N_INT or N_BOOL (N_FLOAT) to ival (fval) */
 		struct {
-			int lanes, maskbits;
-			KdSpan space_span;
-			const char *space;
-			KdNodeList list2;
-		};
-		/* every other kind */
-		struct {
-			/* a literal's value is its folded value: sema sets cval
-			 * (fcval) of an N_INT or N_BOOL (N_FLOAT) to ival (fval) */
 			union {
 				int64_t ival;     /* N_INT, N_BOOL: the literal */
 				int64_t cval;     /* sema: the folded value */
@@ -122,6 +125,22 @@ struct KdNode {
 				double fval;      /* N_FLOAT: the literal */
 				double fcval;
 			};
+		};
+		/* N_TYPE: dtype, vector lanes (0: scalar), mask element bits
+		 * (bool8x8 -> 8; 0: not a mask); list: dims, list2: block dims
+		 * (blocked tensors) */
+		struct {
+			KdDtype dtype;
+			int lanes, maskbits;
+		};
+	};
+
+	/* inner kinds only: a leaf ends here */
+	KdNode *a, *b, *c, *d;
+	KdNodeList list;
+	union {
+		KdNodeList list2;         /* N_TYPE */
+		struct {
 			KdNode *type;         /* N_TYPE for N_PARAM, N_LET, N_CAST */
 			const void *opdesc;   /* N_CALL: the KdOpDesc it resolved to */
 			KdNode **bound;       /* N_CALL: argument per op parameter (NULL: default) */
@@ -129,8 +148,18 @@ struct KdNode {
 	};
 };
 
-/* A type node's fields must not outgrow the value's, or every node pays
- * for them (see above). */
+/* The bytes of a leaf node: the fields before its operands. */
+#define KD_LEAF_SIZE offsetof(KdNode, a)
+
+/* Literals and identifiers: the kinds that never have operands. */
+static inline int kd_node_is_leaf(KdNodeKind k)
+{
+	return k == N_INT || k == N_FLOAT || k == N_STR || k == N_BOOL || k == N_IDENT;
+}
+
+/* A leaf must stay small and an inner node must not outgrow what it was
+ * (see above). */
+_Static_assert(KD_LEAF_SIZE <= 80, "a leaf KdNode grew: a million-line kernel holds ~4M of them");
 _Static_assert(sizeof(KdNode) <= 152, "KdNode grew: a million-line kernel holds ~7M of them");
 
 /* Builders used by the grammar actions. */

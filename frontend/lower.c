@@ -367,7 +367,8 @@ static void scoped_body(Build *b, KdNode *n)
 /* The slots below limit that n assigns, each once, in b->found. */
 static void assigned(Build *b, KdNode *n, int limit)
 {
-	if (!n || (n->flags & KD_STMT_BAD))   /* skipped: assigns nothing */
+	/* skipped: assigns nothing; a leaf has no operands */
+	if (!n || (n->flags & KD_STMT_BAD) || kd_node_is_leaf(n->kind))
 		return;
 	if (n->kind == N_ASSIGN && n->sym && n->sym->slot > 0 && n->sym->slot - 1 < limit &&
 	    !b->mark[n->sym->slot - 1]) {

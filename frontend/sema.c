@@ -824,7 +824,7 @@ static int rejected(const Sema *s, int before)
  * assignments, so after it their value is not the program's. */
 static void poison_assigned(KdNode *n)
 {
-	if (!n)
+	if (!n || kd_node_is_leaf(n->kind))   /* a leaf has no operands */
 		return;
 	if (n->kind == N_ASSIGN && n->sym)
 		n->sym->bad = 1;
