@@ -21,6 +21,8 @@ typedef struct {
 	unsigned char *mark;   /* per slot, all zero between uses (collect) */
 	int *found, nfound, capfound;
 	int nscope, scope;   /* scopes opened so far in the kernel, the current one (0: the kernel's) */
+	struct ConstSlot *cs;   /* the kernel's literal constants (literal()) */
+	int ncs, capcs;
 } Build;
 
 static int slot_of(Build *b, KdSym *y)
@@ -120,15 +122,78 @@ static int to_float(Build *b, int v, KdSpan at)
 	return emit(b, OP_CAST, 1, &v, NULL, at, VT_FLOAT, KD_DT_NONE, NULL);
 }
 
+/* One IR value per distinct literal constant of a kernel: a long kernel
+ * writes the same few numbers millions of times, and a value for each
+ * was a sixth of its IR.  Nothing changes a constant once it is made, so
+ * its uses may share it.  Open addressing over (what, bits); val is the
+ * value id plus one (0: free), so the arena's zeroed memory is empty. */
+struct ConstSlot {
+	uint64_t bits;   /* c, or f's bits (-0.0 and each NaN their own) */
+	int what;        /* the value's type and dtype */
+	int val;
+};
+
+static uint32_t const_hash(uint64_t bits, int what)
+{
+	uint64_t h = (bits ^ (uint64_t)what * 0x9e3779b97f4a7c15u) * 0xff51afd7ed558ccdu;
+	return (uint32_t)(h >> 32);
+}
+
+/* The slot of (bits, what): its value's, or the free one it would take. */
+static struct ConstSlot *const_slot(struct ConstSlot *t, int cap, uint64_t bits, int what)
+{
+	uint32_t i = const_hash(bits, what) & (uint32_t)(cap - 1);
+	while (t[i].val && (t[i].bits != bits || t[i].what != what))
+		i = (i + 1) & (uint32_t)(cap - 1);
+	return &t[i];
+}
+
+/* The id of the kernel's value for constant (type, dt, bits), or -1 when
+ * it has none yet: then the table gives the constant id `next`, which
+ * the caller's new value must take (f->nval before it makes it). */
+static int interned(Build *b, KdValType type, KdDtype dt, uint64_t bits, int next)
+{
+	int what = (int)type * 256 + (int)dt;
+	if (2 * (b->ncs + 1) > b->capcs) {   /* at most half full */
+		int cap = b->capcs ? 2 * b->capcs : 256;
+		struct ConstSlot *t = kd_alloc(b->a, sizeof *t * (size_t)cap);
+		for (int i = 0; i < b->capcs; i++)
+			if (b->cs[i].val)
+				*const_slot(t, cap, b->cs[i].bits, b->cs[i].what) = b->cs[i];
+		b->cs = t;
+		b->capcs = cap;
+	}
+	struct ConstSlot *sl = const_slot(b->cs, b->capcs, bits, what);
+	if (sl->val)
+		return sl->val - 1;
+	*sl = (struct ConstSlot){bits, what, next + 1};
+	b->ncs++;
+	return -1;
+}
+
 static int constant(Build *b, KdNode *n)
 {
+	KdFunc *f = b->f;
+	int v;
 	switch (n->ty->kind) {
-	case TY_FLOAT: return kd_val_fconst(b->a, b->f, n->fcval);
-	case TY_BOOL: return kd_val_bool(b->a, b->f, (int)n->cval);
-	case TY_STR: return kd_val_str(b->a, b->f, n->name);
+	case TY_FLOAT: {
+		uint64_t bits;
+		memcpy(&bits, &n->fcval, sizeof bits);
+		if ((v = interned(b, VT_FLOAT, KD_DT_NONE, bits, f->nval)) < 0)
+			v = kd_val_fconst(b->a, f, n->fcval);
+		return v;
+	}
+	case TY_BOOL:
+		if ((v = interned(b, VT_BOOL, KD_BOOL, (uint64_t)!!n->cval, f->nval)) < 0)
+			v = kd_val_bool(b->a, f, (int)n->cval);
+		return v;
+	case TY_STR: return kd_val_str(b->a, f, n->name);
 	default: {
-		int v = kd_val_const(b->a, b->f, n->cval);
-		b->f->val[v].dt = n->ty->dt ? n->ty->dt : KD_I64;
+		KdDtype dt = n->ty->dt ? n->ty->dt : KD_I64;
+		if ((v = interned(b, VT_INT, dt, (uint64_t)n->cval, f->nval)) < 0) {
+			v = kd_val_const(b->a, f, n->cval);
+			f->val[v].dt = dt;
+		}
 		return v;
 	}
 	}
@@ -619,6 +684,8 @@ static KdFunc *kernel(Build *b, KdNode *k, KdTarget t)
 {
 	KdFunc *f = kd_func_new(b->a, k->name, t, k->span);
 	b->f = f;
+	b->cs = NULL;   /* constants are per kernel */
+	b->ncs = b->capcs = 0;
 	b->nslot = 0;
 	b->nscope = b->scope = 0;
 	f->nparam = k->list.n;
