@@ -10,7 +10,9 @@ kernels of K lines with --kernel-lines.  kdslc compiles it at -O0 and at
 -O1 (median of --reps runs each, CPU time = user + sys of the child, so a
 busy machine disturbs it less than wall time; peak RSS), and `cc -O0 -c`
 compiles kdslc's -O1 output once (skipped above --cc-max lines).  Prints
-a markdown table and checks the targets: -O1 at most 2x -O0 on 100k
+a markdown table (with the medians of user and system time and of minor
+page faults: the system time is mostly the kernel faulting in and
+zeroing the compiler's memory) and checks the targets: -O1 at most 2x -O0 on 100k
 lines, 1M lines at most 11x 100k at each level, and kdslc -O1 on 100k
 lines at most 10% of cc -O0 on its output."""
 import os
@@ -24,12 +26,13 @@ GEN = os.path.join(HERE, "..", "tools", "gen_kernel.py")
 
 
 def run(cmd):
-    """(cpu seconds, peak RSS in KiB) of one child; exits on failure."""
+    """(cpu seconds, peak RSS in KiB, user seconds, system seconds, minor
+    page faults) of one child; exits on failure."""
     p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
     _, status, ru = os.wait4(p.pid, 0)
     if os.waitstatus_to_exitcode(status) != 0:
         sys.exit(f"compile_speed: {' '.join(cmd)} failed")
-    return ru.ru_utime + ru.ru_stime, ru.ru_maxrss
+    return ru.ru_utime + ru.ru_stime, ru.ru_maxrss, ru.ru_utime, ru.ru_stime, ru.ru_minflt
 
 
 def main():
@@ -47,7 +50,7 @@ def main():
     reps = int(opt("--reps", "3"))
     cc = os.environ.get("CC", "cc")
     levels = ("-O0", "-O1")
-    res = {}   # (lines, level) -> (median, min, max, rss); lines -> (C lines, cc time)
+    res = {}   # (lines, level) -> (median, min, max, rss, user, sys, faults); lines -> (C lines, cc time)
     with tempfile.TemporaryDirectory() as tmp:
         for n in sizes:
             k = os.path.join(tmp, f"g{n}.k")
@@ -56,12 +59,16 @@ def main():
                 subprocess.run([sys.executable, GEN, str(n), "--kernel-lines", per or str(n)],
                                stdout=f, check=True)
             for lvl in levels:
-                times, rss = [], 0
+                times, rss, user, system, faults = [], 0, [], [], []
                 for _ in range(reps):
-                    t, m = run([kdslc, lvl, k, "-o", c])
+                    t, m, u, st, flt = run([kdslc, lvl, k, "-o", c])
                     times.append(t)
                     rss = max(rss, m)
-                res[n, lvl] = (statistics.median(times), min(times), max(times), rss)
+                    user.append(u)
+                    system.append(st)
+                    faults.append(flt)
+                res[n, lvl] = (statistics.median(times), min(times), max(times), rss,
+                               statistics.median(user), statistics.median(system), statistics.median(faults))
             with open(c) as f:
                 clines = sum(1 for _ in f)
             cct = run([cc, "-O0", "-w", "-c", "-I", rtinc, c, "-o", os.path.join(tmp, "g.o")])[0] \
@@ -71,17 +78,17 @@ def main():
             os.unlink(c)
     shape = f"kernels of {per} lines each" if per else "one kernel per file"
     print(f"{shape}; kdslc: median CPU time of {reps} runs (min..max); cc -O0: one run\n")
-    print("| .k lines | level | C lines | kdslc CPU s | min..max | peak RSS MiB | RSS MiB per 100k lines "
-          "| cc -O0 -c CPU s | kdslc / cc |")
-    print("|---:|---|---:|---:|---:|---:|---:|---:|---:|")
+    print("| .k lines | level | C lines | kdslc CPU s | min..max | user s | system s | page faults "
+          "| peak RSS MiB | RSS MiB per 100k lines | cc -O0 -c CPU s | kdslc / cc |")
+    print("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for n in sizes:
         cl, cct = res[n]
         for lvl in levels:
-            t, lo, hi, rss = res[n, lvl]
+            t, lo, hi, rss, u, st, flt = res[n, lvl]
             ratio = f"{100 * t / cct:.1f}%" if cct else "-"
             ccs = f"{cct:.2f}" if cct else "not run"
-            print(f"| {n} | {lvl} | {cl} | {t:.3f} | {lo:.3f}..{hi:.3f} | {rss / 1024:.0f} "
-                  f"| {rss / 1024 * 1e5 / n:.0f} | {ccs} | {ratio} |")
+            print(f"| {n} | {lvl} | {cl} | {t:.3f} | {lo:.3f}..{hi:.3f} | {u:.3f} | {st:.3f} | {flt:.0f} "
+                  f"| {rss / 1024:.0f} | {rss / 1024 * 1e5 / n:.0f} | {ccs} | {ratio} |")
     print()
 
     def verdict(ok):
@@ -97,6 +104,10 @@ def main():
         for lvl in levels:
             r = res[1000000, lvl][0] / res[100000, lvl][0]
             print(f"target: 1M lines <= 11x 100k at {lvl}: {r:.2f}x ({verdict(r <= 11)})")
+        for lvl in levels:
+            big, small = res[1000000, lvl], res[100000, lvl]
+            print(f"1M / 100k at {lvl}: user time {big[4] / small[4]:.2f}x, system time "
+                  f"{big[5] / small[5]:.2f}x, page faults {big[6] / small[6]:.2f}x")
 
 
 if __name__ == "__main__":
