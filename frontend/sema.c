@@ -38,6 +38,19 @@ int64_t kd_type_nelem(const KdType *t)
 	return n;
 }
 
+KdType *kd_type_view(KdArena *a, const KdType *base)
+{
+	if (base->view)
+		return base->view;
+	KdType *t = kd_alloc(a, sizeof *t);
+	*t = *base;
+	t->is_view = 1;
+	t->view = NULL;
+	/* the memo is the one field a tensor type gains after sema made it */
+	((KdType *)(uintptr_t)base)->view = t;
+	return t;
+}
+
 const char *kd_type_str(KdArena *a, const KdType *t)
 {
 	switch (t->kind) {

@@ -32,6 +32,7 @@ struct KdType {
 	const struct KdAllocSpec *alloc;
 	/* neuron: a view's access pattern over its tensor (sema_neuron.h) */
 	const struct KdViewAp *ap;
+	KdType *view;          /* kd_type_view's type for this tensor type, once made */
 };
 
 typedef enum {
@@ -64,5 +65,11 @@ struct KdSym {
 int kd_sema(KdArena *a, KdDiag *d, KdNode *file, KdTarget *target);
 const char *kd_type_str(KdArena *a, const KdType *t);
 int64_t kd_type_nelem(const KdType *t);
+/* The type of an element index t[k] of a tensor of type base (base
+ * marked as a view), made once per base type and shared: a long kernel
+ * indexes the same tensors hundreds of thousands of times.  Nothing may
+ * change it; a target whose views differ per index (neuron's access
+ * patterns) makes its own. */
+KdType *kd_type_view(KdArena *a, const KdType *base);
 
 #endif

@@ -12,10 +12,7 @@ static KdType *index_view(KdArena *a, KdDiag *d, KdNode *n, const KdType *base, 
 		kd_error(d, n->span, "on target aipu a 1-D tensor takes one element index (t[k])");
 		return err;
 	}
-	KdType *t = kd_alloc(a, sizeof *t);
-	*t = *base;
-	t->is_view = 1;
-	return t;
+	return kd_type_view(a, base);
 }
 
 /* Optional parameters stay unbound (lowering drops them), so only the

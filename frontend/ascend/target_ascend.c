@@ -48,10 +48,7 @@ static KdType *index_view(KdArena *a, KdDiag *d, KdNode *n, const KdType *base, 
 			bad |= dim_index(d, n, k, base->dims[k]);
 	if (bad)
 		return err;
-	KdType *t = kd_alloc(a, sizeof *t);
-	*t = *base;
-	t->is_view = 1;
-	return t;
+	return kd_type_view(a, base);
 }
 
 const KdFrontendTarget kd_frontend_target_ascend = {
