@@ -74,16 +74,18 @@ typedef struct {
 	int *args;         /* values for the block's parameters */
 } KdSucc;
 
+/* The ints sit together (80 bytes, not 88): a long kernel has two
+ * instructions a line. */
 typedef struct KdIns {
 	KdOp op;
 	int res;           /* result value, or -1 */
 	int nargs;
+	int nsucc;         /* terminators: 0 (ret), 1 (jmp), 2 (br: args[0] is the condition) */
+	int blk;           /* the block that holds it */
 	int *args;
 	KdSpan span;       /* the source construct (a call, an operator) */
 	KdSpan *argspan;   /* nargs spans, for diagnostics about one operand */
-	int nsucc;         /* terminators: 0 (ret), 1 (jmp), 2 (br: args[0] is the condition) */
 	KdSucc succ[2];
-	int blk;           /* the block that holds it */
 } KdIns;
 
 /* A loop header records its induction variable so the rule checker can
