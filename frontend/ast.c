@@ -16,7 +16,9 @@ const char *const kd_unop_spelling[U_NUNOP] = {[U_NEG] = "-", [U_NOT] = "!", [U_
 
 KdNode *kd_node(KdArena *a, KdNodeKind k, KdSpan span)
 {
-	KdNode *n = kd_alloc(a, kd_node_is_leaf(k) ? KD_LEAF_SIZE : sizeof *n);
+	static const size_t size[] = {[KD_SHAPE_LEAF] = KD_LEAF_SIZE, [KD_SHAPE_PAIR] = KD_PAIR_SIZE,
+	                              [KD_SHAPE_FULL] = sizeof(KdNode)};
+	KdNode *n = kd_alloc(a, size[kd_node_shape(k)]);
 	n->kind = k;
 	n->span = span;
 	return n;

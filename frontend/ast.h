@@ -82,9 +82,10 @@ typedef struct {
  * 2-core VM of 2026-11-25, zeroing a million-line kernel's fresh pages
  * was 40% of its compile time).  So a node holds what every kind needs
  * first, and what only an inner node needs after it: a leaf (a literal
- * or an identifier, 6 in 10 nodes; kd_node_is_leaf) is allocated only up
- * to its operands, KD_LEAF_SIZE bytes, and nothing may read a leaf's a..d,
- * list or the fields after them.  (Under AddressSanitizer the arena
+ * or an identifier, 6 in 10 nodes) is allocated only up to its operands,
+ * KD_LEAF_SIZE bytes, and a pair (an operator, a simple statement: most
+ * of the rest) up to b (kd_node_shape); nothing may read the fields past
+ * a node's shape.  (Under AddressSanitizer the arena
  * poisons the bytes past a block, so a read that breaks this is reported.)
  * A type node never holds a value nor a name and a value never holds a
  * type's fields, so the two share their storage (anonymous unions: the
@@ -136,7 +137,9 @@ struct KdNode {
 	};
 
 	/* inner kinds only: a leaf ends here */
-	KdNode *a, *b, *c, *d;
+	KdNode *a, *b;
+	/* full kinds only: a pair ends here */
+	KdNode *c, *d;
 	KdNodeList list;
 	union {
 		KdNodeList list2;         /* N_TYPE */
@@ -148,13 +151,31 @@ struct KdNode {
 	};
 };
 
-/* The bytes of a leaf node: the fields before its operands. */
-#define KD_LEAF_SIZE offsetof(KdNode, a)
+/* How much of a node its kind has: none of the operand fields (a leaf:
+ * literals and identifiers), a and b only (a pair: operators and the
+ * simple statements), or all of them.  A node is allocated to its
+ * shape's size, and nothing may read the fields past it. */
+typedef enum { KD_SHAPE_LEAF, KD_SHAPE_PAIR, KD_SHAPE_FULL } KdNodeShape;
 
-/* Literals and identifiers: the kinds that never have operands. */
+static inline KdNodeShape kd_node_shape(KdNodeKind k)
+{
+	switch (k) {
+	case N_INT: case N_FLOAT: case N_STR: case N_BOOL: case N_IDENT:
+		return KD_SHAPE_LEAF;
+	case N_BINARY: case N_UNARY: case N_EXPRSTMT: case N_ASSIGN: case N_STORE: case N_KWARG: case N_CONST:
+		return KD_SHAPE_PAIR;
+	default:
+		return KD_SHAPE_FULL;
+	}
+}
+
+/* The bytes of a leaf and of a pair: the fields before a, before c. */
+#define KD_LEAF_SIZE offsetof(KdNode, a)
+#define KD_PAIR_SIZE offsetof(KdNode, c)
+
 static inline int kd_node_is_leaf(KdNodeKind k)
 {
-	return k == N_INT || k == N_FLOAT || k == N_STR || k == N_BOOL || k == N_IDENT;
+	return kd_node_shape(k) == KD_SHAPE_LEAF;
 }
 
 /* A leaf must stay small and an inner node must not outgrow what it was

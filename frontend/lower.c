@@ -450,6 +450,8 @@ static void assigned(Build *b, KdNode *n, int limit)
 	}
 	assigned(b, n->a, limit);
 	assigned(b, n->b, limit);
+	if (kd_node_shape(n->kind) == KD_SHAPE_PAIR)
+		return;
 	assigned(b, n->c, limit);
 	assigned(b, n->d, limit);
 	for (int i = 0; i < n->list.n; i++)

@@ -843,6 +843,8 @@ static void poison_assigned(KdNode *n)
 		n->sym->bad = 1;
 	poison_assigned(n->a);
 	poison_assigned(n->b);
+	if (kd_node_shape(n->kind) == KD_SHAPE_PAIR)
+		return;
 	poison_assigned(n->c);
 	poison_assigned(n->d);
 	for (int i = 0; i < n->list.n; i++)
