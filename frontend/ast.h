@@ -85,8 +85,8 @@ typedef struct {
  * or an identifier, 6 in 10 nodes) is allocated only up to its operands,
  * KD_LEAF_SIZE bytes, and a pair (an operator, a simple statement: most
  * of the rest) up to b (kd_node_shape); nothing may read the fields past
- * a node's shape.  (Under AddressSanitizer the arena
- * poisons the bytes past a block, so a read that breaks this is reported.)
+ * a node's shape.  (Under AddressSanitizer the arena poisons the bytes
+ * past a block, so a read that breaks this is reported.)
  * A type node never holds a value nor a name and a value never holds a
  * type's fields, so the two share their storage (anonymous unions: the
  * fields keep their names); the arena's memory is zeroed, so the unused
@@ -181,6 +181,7 @@ static inline int kd_node_is_leaf(KdNodeKind k)
 /* A leaf must stay small and an inner node must not outgrow what it was
  * (see above). */
 _Static_assert(KD_LEAF_SIZE <= 80, "a leaf KdNode grew: a million-line kernel holds ~4M of them");
+_Static_assert(KD_PAIR_SIZE <= 96, "a pair KdNode grew: a million-line kernel holds ~1.5M of them");
 _Static_assert(sizeof(KdNode) <= 152, "KdNode grew: a million-line kernel holds ~7M of them");
 
 /* Builders used by the grammar actions. */
