@@ -46,6 +46,7 @@ typedef struct {
 	KdBuf *body;       /* the module's C; o is a scratch buffer while an op is written */
 	size_t mark_off;   /* where the C after the last #line starts in body */
 	int mark_line;     /* the .k line that #line gave it, or -1: unknown */
+	int named;         /* a #line named the .k file and no directive came since */
 	char *reach, *target;
 } Emit;
 
@@ -134,17 +135,26 @@ static void flush_at(Emit *e, int l)
 		const char *nl = memchr(o->s + i, '\n', o->n - i);
 		size_t end = nl ? (size_t)(nl - o->s) + 1 : o->n;
 		if (cur_line(e) != l) {
-			kd_buf_printf(e->body, "#line %d ", l);
-			kd_c_string(e->body, e->m->src->path);
+			/* The file name holds from the #line that gave it, so it is
+			 * written once per stretch between directives: every other
+			 * #line is a third as long (a million-line kernel's C has two
+			 * million of them). */
+			kd_buf_printf(e->body, "#line %d", l);
+			if (!e->named) {
+				kd_buf_puts(e->body, " ");
+				kd_c_string(e->body, e->m->src->path);
+			}
 			kd_buf_puts(e->body, "\n");
 			e->mark_off = e->body->n;
 			e->mark_line = l;
+			e->named = 1;
 		}
 		kd_buf_put(e->body, o->s + i, end - i);
 		/* After a directive (an aipu op's #if/#else/#endif) the count is
-		 * unknown: a group the preprocessor skips skips its #lines too. */
+		 * unknown and so is the file name: a group the preprocessor skips
+		 * skips its #lines too. */
 		if (o->s[i + strspn(o->s + i, " \t")] == '#')
-			e->mark_line = -1;
+			e->mark_line = -1, e->named = 0;
 		i = end;
 	}
 	o->n = 0;
