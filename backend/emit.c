@@ -584,7 +584,7 @@ static void func(Emit *e, const KdFunc *f)
 	 * go straight to the body, under no #line of their own. */
 	prototype(o, f, "kd_rt");
 	kd_buf_puts(o, "\n{\n");
-	e->named = 0;   /* each function names its file: nothing between them may change it */
+	e->named = 0;   /* each function names its file, whatever comes between functions */
 	flush_at(e, kline(e, f->span));
 	KdBuf *scratch = e->o;
 	o = e->o = e->body;
