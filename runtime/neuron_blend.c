@@ -36,6 +36,7 @@
 
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
 #define KDSL_HAVE_AVX2 1
+#include <cpuid.h>
 #include <immintrin.h>
 #define AVX2_ATTR __attribute__((target("avx2")))
 /* avx512vl as well: every AVX-512BW CPU has it, and without it clang 14
@@ -276,6 +277,18 @@ kdsl_blend_fn kdsl_blend_select(kdsl_isa isa, size_t wbytes, size_t pbytes)
 	return table16[w][p];
 }
 
+#if KDSL_HAVE_AVX2
+/* F16C is CPUID leaf 1's ECX bit 29: clang 14's __builtin_cpu_supports
+ * does not know "f16c" (a compile error, not 0), so cpuid is asked.  The
+ * OS's saving of the AVX registers F16C uses is what the "avx2" test
+ * before it checks. */
+static int has_f16c(void)
+{
+	unsigned a, b, c, d;
+	return __get_cpuid(1, &a, &b, &c, &d) && (c & (1u << 29)) != 0;
+}
+#endif
+
 /* KDSL_ISA=sse2|avx2 caps the choice (tests compare the kernels that way).
  * Both vector levels include FMA and F16C: the activations' double lanes
  * use FMA (neuron_act_fast.h), the f16 conversions of the engine ops and
@@ -287,7 +300,7 @@ kdsl_isa kdsl_isa_detect(void)
 	kdsl_isa isa = KDSL_ISA_BASE;
 
 #if KDSL_HAVE_AVX2
-	if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c"))
+	if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && has_f16c())
 		isa = KDSL_ISA_AVX2;
 	if (isa == KDSL_ISA_AVX2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
 	    __builtin_cpu_supports("avx512vl"))
