@@ -21,7 +21,7 @@ typedef struct {
 	unsigned char *mark;   /* per slot, all zero between uses (collect) */
 	int *found, nfound, capfound;
 	int nscope, scope;   /* scopes opened so far in the kernel, the current one (0: the kernel's) */
-	struct ConstSlot *cs;   /* the kernel's literal constants (literal()) */
+	struct ConstSlot *cs;   /* the kernel's literal constants (interned()) */
 	int ncs, capcs;
 } Build;
 
