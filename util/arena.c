@@ -12,15 +12,7 @@
  * arena object (a node allocated short for its kind, an array indexed
  * past its count) is reported where it happens, as it would be for
  * malloc's blocks, instead of reading the next object. */
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define KD_ASAN 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__) && !defined(KD_ASAN)
-#define KD_ASAN 1
-#endif
-#ifdef KD_ASAN
+#ifdef KD_ASAN   /* kd.h */
 #include <sanitizer/asan_interface.h>
 enum { REDZONE = 16 };
 #define POISON(p, n) ASAN_POISON_MEMORY_REGION((p), (n))

@@ -19,6 +19,18 @@
 #define KD_PRINTF(f, a)
 #endif
 
+/* KD_ASAN: built with AddressSanitizer (gcc says so with a macro, clang
+ * with __has_feature); the arena then poisons what it has not handed
+ * out. */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define KD_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) && !defined(KD_ASAN)
+#define KD_ASAN 1
+#endif
+
 /* ---- arena: every AST and IR node lives here; freed in one go ---- */
 typedef struct KdArena KdArena;
 /* A pool of freed arenas' big chunks for the next arenas made in it

@@ -10,15 +10,7 @@
 #include "kd.h"
 #include "../check_run.h"
 
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define TEST_ASAN 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__) && !defined(TEST_ASAN)
-#define TEST_ASAN 1
-#endif
-#ifdef TEST_ASAN
+#ifdef KD_ASAN
 #include <sanitizer/asan_interface.h>
 #endif
 
@@ -85,7 +77,7 @@ START_TEST(pooled_chunks_come_back_zeroed)
 }
 END_TEST
 
-#ifdef TEST_ASAN
+#ifdef KD_ASAN
 /* Every block's own bytes are addressable and the 16 bytes after its
  * rounded end are not, also once the next block is handed out, in a
  * fresh chunk, a pooled one and a regrown block. */
@@ -133,7 +125,7 @@ int main(void)
 	tcase_add_test(tc, blocks_are_zeroed_and_aligned);
 	tcase_add_test(tc, regrow_keeps_the_contents);
 	tcase_add_test(tc, pooled_chunks_come_back_zeroed);
-#ifdef TEST_ASAN
+#ifdef KD_ASAN
 	tcase_add_test(tc, bytes_past_a_block_are_poisoned);
 #endif
 	suite_add_tcase(s, tc);
