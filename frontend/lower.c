@@ -149,9 +149,9 @@ static struct ConstSlot *const_slot(struct ConstSlot *t, int cap, uint64_t bits,
 }
 
 /* The id of the kernel's value for constant (type, dt, bits), or -1 when
- * it has none yet: then the table gives the constant id `next`, which
- * the caller's new value must take (f->nval before it makes it). */
-static int interned(Build *b, KdValType type, KdDtype dt, uint64_t bits, int next)
+ * it has none yet: then the table gives the constant the id of the next
+ * value made, which the caller must make at once. */
+static int interned(Build *b, KdValType type, KdDtype dt, uint64_t bits)
 {
 	int what = (int)type * 256 + (int)dt;
 	if (2 * (b->ncs + 1) > b->capcs) {   /* at most half full */
@@ -166,7 +166,7 @@ static int interned(Build *b, KdValType type, KdDtype dt, uint64_t bits, int nex
 	struct ConstSlot *sl = const_slot(b->cs, b->capcs, bits, what);
 	if (sl->val)
 		return sl->val - 1;
-	*sl = (struct ConstSlot){bits, what, next + 1};
+	*sl = (struct ConstSlot){bits, what, b->f->nval + 1};
 	b->ncs++;
 	return -1;
 }
@@ -179,18 +179,18 @@ static int constant(Build *b, KdNode *n)
 	case TY_FLOAT: {
 		uint64_t bits;
 		memcpy(&bits, &n->fcval, sizeof bits);
-		if ((v = interned(b, VT_FLOAT, KD_DT_NONE, bits, f->nval)) < 0)
+		if ((v = interned(b, VT_FLOAT, KD_DT_NONE, bits)) < 0)
 			v = kd_val_fconst(b->a, f, n->fcval);
 		return v;
 	}
 	case TY_BOOL:
-		if ((v = interned(b, VT_BOOL, KD_BOOL, (uint64_t)!!n->cval, f->nval)) < 0)
+		if ((v = interned(b, VT_BOOL, KD_BOOL, (uint64_t)!!n->cval)) < 0)
 			v = kd_val_bool(b->a, f, (int)n->cval);
 		return v;
 	case TY_STR: return kd_val_str(b->a, f, n->name);
 	default: {
 		KdDtype dt = n->ty->dt ? n->ty->dt : KD_I64;
-		if ((v = interned(b, VT_INT, dt, (uint64_t)n->cval, f->nval)) < 0) {
+		if ((v = interned(b, VT_INT, dt, (uint64_t)n->cval)) < 0) {
 			v = kd_val_const(b->a, f, n->cval);
 			f->val[v].dt = dt;
 		}
