@@ -10,9 +10,9 @@
 #define KV(x) KV_(KPFX, x)
 
 /* A row of halves to f32 and back: F16C's conversions where the set has
- * them (exact, and round-to-nearest-even, as kdsl_h_f16_to_f32 and kdsl_lane_f2h; an f16
- * signalling NaN comes out quiet, which the store to f16 does anyway),
- * else the branch-free loops. */
+ * them (exact, and round-to-nearest-even, as kdsl_h_f16_to_f32 and
+ * kdsl_lane_f2h; an f16 signalling NaN comes out quiet, which the store
+ * to f16 does anyway), else the branch-free loops. */
 static void KV(h2f_row)(float *restrict o, const void *restrict i, int64_t n)
 {
 	int64_t j = 0;

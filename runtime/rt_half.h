@@ -1,9 +1,10 @@
 /* rt_half.h (internal): binary16 and bfloat16 conversions as inline bit
  * manipulation, so the element loops of the ops inline them instead of
  * calling out per element.  The f16 <-> f64 pair and the rounding they
- * share, and the branch-free f16 -> f32s, are in kdsl_rt.h, whose inline
- * element access and generated code use them.  All rounding is IEEE round-to-nearest-even;
- * nothing here depends on the compiler's _Float16. */
+ * share, and the two branch-free f16 -> f32 (the runtime's, generated
+ * code's), are in kdsl_rt.h, whose inline element access and generated
+ * code use them.  All rounding is IEEE round-to-nearest-even; nothing
+ * here depends on the compiler's _Float16. */
 #ifndef KDSL_HALF_H
 #define KDSL_HALF_H
 

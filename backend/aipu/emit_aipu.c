@@ -1481,7 +1481,8 @@ static void cast(KdVecOut *v, const KdIns *in)
 			as_double(v, x, src);
 			put(v, ")");
 		} else if (to == KD_F32 && from == KD_F16) {
-			/* the same value, by a helper that vectorises */
+			/* the same value without the trip through double
+			 * (kdsl_rt.h's form for lanes converted one by one) */
 			put(v, "kdsl_h_f16_to_f32_quiet(");
 			lane(v, x, src);
 			put(v, ")");
