@@ -45,8 +45,8 @@ typedef struct {
 	char *proven;      /* a dim_index needing no run-time check (kd_ir_dim_index_proven) */
 	KdBuf *body;       /* the module's C; o is a scratch buffer while an op is written */
 	size_t mark_off;   /* where the C after the last #line starts in body */
-	int mark_line;     /* the .k line that #line gave it, or -1: unknown */
-	int named;         /* a #line named the .k file and no directive came since */
+	int mark_line;     /* the .k line that #line gave it, or -1: unknown (and
+	                    * the file name too: the next #line gives it) */
 	char *reach, *target;
 } Emit;
 
@@ -134,27 +134,27 @@ static void flush_at(Emit *e, int l)
 	for (size_t i = 0; i < o->n;) {
 		const char *nl = memchr(o->s + i, '\n', o->n - i);
 		size_t end = nl ? (size_t)(nl - o->s) + 1 : o->n;
-		if (cur_line(e) != l) {
-			/* The file name holds from the #line that gave it, so it is
-			 * written once per stretch between directives: every other
-			 * #line is a third as long (a million-line kernel's C has two
+		int at = cur_line(e);
+		if (at != l) {
+			/* The file name holds from the #line that gave it, so only
+			 * a #line after an unknown count names it: every other one
+			 * is a third as long (a million-line kernel's C has two
 			 * million of them). */
 			kd_buf_printf(e->body, "#line %d", l);
-			if (!e->named) {
+			if (at < 0) {
 				kd_buf_puts(e->body, " ");
 				kd_c_string(e->body, e->m->src->path);
 			}
 			kd_buf_puts(e->body, "\n");
 			e->mark_off = e->body->n;
 			e->mark_line = l;
-			e->named = 1;
 		}
 		kd_buf_put(e->body, o->s + i, end - i);
-		/* After a directive (an aipu op's #if/#else/#endif) the count is
-		 * unknown and so is the file name: a group the preprocessor skips
-		 * skips its #lines too. */
+		/* After a directive (an aipu op's #if/#else/#endif) the count and
+		 * the name are unknown: a group the preprocessor skips skips its
+		 * #lines too. */
 		if (o->s[i + strspn(o->s + i, " \t")] == '#')
-			e->mark_line = -1, e->named = 0;
+			e->mark_line = -1;
 		i = end;
 	}
 	o->n = 0;
@@ -584,7 +584,7 @@ static void func(Emit *e, const KdFunc *f)
 	 * go straight to the body, under no #line of their own. */
 	prototype(o, f, "kd_rt");
 	kd_buf_puts(o, "\n{\n");
-	e->named = 0;   /* each function names its file, whatever comes between functions */
+	e->mark_line = -1;   /* each function names its file, whatever came before it */
 	flush_at(e, kline(e, f->span));
 	KdBuf *scratch = e->o;
 	o = e->o = e->body;
