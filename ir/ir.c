@@ -35,6 +35,39 @@ int kd_block_new(KdArena *a, KdFunc *f, const char *label)
 	return f->nblk++;
 }
 
+/* Lays f's blocks, their instruction lists and their parameter lists out
+ * one after another in block order.  Lowering allocates each among the
+ * instructions' operands, so a sweep over the blocks (every pass makes
+ * several) missed the cache on each: in a million-line kernel those misses
+ * were most of a pass that rewrote nothing.  The old copies are abandoned
+ * in the arena; the lists keep no spare room (capins = nins), so the
+ * next instruction added to a block moves its list. */
+void kd_func_pack(KdArena *a, KdFunc *f)
+{
+	size_t nins = 0, npar = 0;
+	for (int b = 0; b < f->nblk; b++) {
+		nins += (size_t)f->blk[b]->nins;
+		npar += (size_t)f->blk[b]->nparam;
+	}
+	KdBlock *blk = kd_alloc(a, sizeof *blk * ((size_t)f->nblk + 1));
+	int *iv = kd_alloc(a, sizeof *iv * (nins + 1));
+	int *pv = kd_alloc(a, sizeof *pv * (npar + 1));
+	for (int b = 0; b < f->nblk; b++) {
+		KdBlock *x = &blk[b];
+		*x = *f->blk[b];
+		if (x->nins)
+			memcpy(iv, x->insv, sizeof *iv * (size_t)x->nins);
+		x->insv = iv;
+		x->capins = x->nins;
+		iv += x->nins;
+		if (x->nparam)
+			memcpy(pv, x->params, sizeof *pv * (size_t)x->nparam);
+		x->params = pv;
+		pv += x->nparam;
+		f->blk[b] = x;
+	}
+}
+
 int kd_val_new(KdArena *a, KdFunc *f, KdVal v)
 {
 	GROW(a, f->val, f->nval, f->capval);

@@ -145,6 +145,7 @@ typedef struct KdModule {
 KdFunc *kd_func_new(KdArena *a, const char *name, KdTarget t, KdSpan span);
 int kd_block_new(KdArena *a, KdFunc *f, const char *label);
 int kd_block_param(KdArena *a, KdFunc *f, int blk, KdValType ty, KdDtype dt, const char *name);
+void kd_func_pack(KdArena *a, KdFunc *f);
 int kd_val_const(KdArena *a, KdFunc *f, int64_t c);            /* VT_INT, i64 */
 int kd_val_bool(KdArena *a, KdFunc *f, int b);
 int kd_val_fconst(KdArena *a, KdFunc *f, double x);

@@ -123,6 +123,7 @@ static int func(KdFunc *f)
 	free(d.work);
 	free(d.in_start);
 	free(d.edge);
+	kd_func_pack(f->arena, f);
 	return removed;
 }
 
