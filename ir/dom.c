@@ -4,6 +4,8 @@
 
 #include "dom.h"
 
+enum { PREFETCH = 16 };   /* blocks ahead */
+
 int kd_dom_succ(const KdFunc *f, int b, int k)
 {
 	const KdBlock *bl = f->blk[b];
@@ -100,11 +102,23 @@ void kd_dom_build(KdArena *a, const KdFunc *f, KdDom *d)
 	d->order = kd_alloc(a, sizeof *d->order * (size_t)n);
 	d->npred = kd_alloc(a, sizeof *d->npred * (size_t)n);
 	int *succ = kd_alloc(a, sizeof *succ * (size_t)(2 * n + 2));
-	for (int p = 0; p < n; p++)
+	for (int p = 0; p < n; p++) {
+		/* The terminators lie one or a few instructions apart, too far
+		 * for the hardware to see a stream: in a long kernel each was a
+		 * cache miss, every pass that builds dominators. */
+		if (p + PREFETCH < n) {
+			const KdBlock *ahead = f->blk[p + PREFETCH];
+			if (ahead->nins) {
+				const KdIns *t = &f->ins[ahead->insv[ahead->nins - 1]];
+				__builtin_prefetch(&t->nsucc);
+				__builtin_prefetch(&t->succ[1]);   /* often the next line */
+			}
+		}
 		for (int k = 0; k < 2; k++) {
 			int s = kd_dom_succ(f, p, k);
 			succ[2 * p + k] = s >= 0 && s < n ? s : -1;
 		}
+	}
 	dfs(f, succ, 0, seen, post, &cnt);
 	d->nreach = cnt;
 	for (int i = 0; i < n; i++)
