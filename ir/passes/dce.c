@@ -2,16 +2,18 @@
  * nothing observable uses.  It runs at every -O level: the emitter relies
  * on it, since a C local that is set and never read draws a warning.
  *
- * Liveness comes from sweeps over the blocks from the last to the entry,
- * each instruction from the end of its block: the operands of an op with
- * effects, of a branch and of an op whose result is live become live, and
- * so does what a jump passes to a live parameter.  Definitions come before
- * uses in almost all code, so one sweep settles nearly every value, in one
- * pass over memory in order.  (Following definitions from uses through a
- * worklist read the instructions in no order; in a million-line kernel it
- * missed the cache on each.)  What a sweep cannot settle:
+ * Liveness comes from sweeps over the instructions from the last made to
+ * the first: the operands of an op with effects, of a branch and of an op
+ * whose result is live become live, and so does what a jump passes to a
+ * live parameter.  An instruction is made after those it reads in almost
+ * all code, so one sweep settles nearly every value, in one pass over
+ * memory in order.  (Following definitions from uses through a worklist
+ * read the instructions in no order; in a million-line kernel it missed
+ * the cache on each.)  Instructions in no block are empty or dead pure
+ * ops (pass_util.c), which make nothing live.  What a sweep cannot settle:
  *  - a value whose definition the sweep passed before the value became
- *    live (a block laid out after one it feeds) goes on the worklist;
+ *    live (an instruction a pass inserted before older ones) goes on the
+ *    worklist;
  *  - a parameter that became live after a jump to it was passed (a loop's
  *    back edge) needs another sweep.  Two sweeps settle loops, nested or
  *    not, with branches inside; past them the worklist follows the jumps
@@ -30,8 +32,9 @@ typedef struct {
 	char *passed;      /* instructions this sweep has passed (all: worklist mode) */
 	int *work, nwork;
 	int new_param;     /* a parameter fed by a passed jump became live */
-	int cur;           /* the block the sweep is in (0 after a sweep) */
-	int *maxpred;      /* the last block seen jumping to each block, or -1 */
+	char *jumped;      /* blocks a jump this sweep passed goes to */
+	int *pure_res;     /* per instruction: its result if it is a pure op, else -1 */
+	int *jumps, njump; /* the instructions with successors */
 	int follow_jumps;  /* worklist mode: a live parameter marks its jumps' values */
 	/* worklist mode: the incoming edges of each block: edge[in_start[b] ..
 	 * in_start[b+1]) are (instruction, successor index) pairs */
@@ -81,7 +84,7 @@ static void mark(Dce *d, int v)
 	if (x->kind == VK_INS && d->passed[x->def])
 		d->work[d->nwork++] = v;
 	else if (x->kind == VK_BARG) {
-		if (d->maxpred[x->def] >= d->cur)
+		if (d->jumped[x->def])
 			d->new_param = 1;
 		if (d->follow_jumps)
 			d->work[d->nwork++] = v;
@@ -100,8 +103,7 @@ static void uses_of(Dce *d, const KdIns *in)
 		const KdSucc *sc = &in->succ[s];
 		if (sc->blk < 0 || sc->blk >= f->nblk)
 			continue;
-		if (d->maxpred[sc->blk] < d->cur)
-			d->maxpred[sc->blk] = d->cur;
+		d->jumped[sc->blk] = 1;
 		const KdBlock *to = f->blk[sc->blk];
 		for (int p = 0; p < sc->nargs && p < to->nparam; p++)
 			if (d->live[to->params[p]])
@@ -109,19 +111,23 @@ static void uses_of(Dce *d, const KdIns *in)
 	}
 }
 
-static void sweep(Dce *d)
+/* The first sweep also notes each instruction's pure result and the
+ * jumps, for the removals after it. */
+static void sweep(Dce *d, int first)
 {
 	const KdFunc *f = d->f;
 	memset(d->passed, 0, (size_t)f->nins);
-	for (int b = f->nblk - 1; b >= 0; b--) {
-		const KdBlock *bl = f->blk[b];
-		d->cur = b;
-		for (int k = bl->nins - 1; k >= 0; k--) {
-			uses_of(d, &f->ins[bl->insv[k]]);
-			d->passed[bl->insv[k]] = 1;
+	memset(d->jumped, 0, (size_t)f->nblk);
+	for (int i = f->nins - 1; i >= 0; i--) {
+		const KdIns *in = &f->ins[i];
+		uses_of(d, in);
+		d->passed[i] = 1;
+		if (first) {
+			d->pure_res[i] = kd_ops[in->op].kind == OK_PURE ? in->res : -1;
+			if (in->nsucc)
+				d->jumps[d->njump++] = i;
 		}
 	}
-	d->cur = 0;   /* every jump is passed */
 }
 
 static void drain(Dce *d)
@@ -148,7 +154,7 @@ static void liveness(Dce *d)
 	const KdFunc *f = d->f;
 	for (int round = 0; round < SWEEPS; round++) {
 		d->new_param = 0;
-		sweep(d);
+		sweep(d, round == 0);
 		drain(d);
 		if (!d->new_param)
 			return;
@@ -170,11 +176,8 @@ static int drop_params(Dce *d)
 	KdFunc *f = d->f;
 	int removed = 0;
 	/* the jumps first, while each target's list still has every parameter */
-	for (int b = 0; b < f->nblk; b++) {
-		const KdBlock *bl = f->blk[b];
-		if (!bl->nins)
-			continue;
-		KdIns *t = &f->ins[bl->insv[bl->nins - 1]];
+	for (int j = 0; j < d->njump; j++) {
+		KdIns *t = &f->ins[d->jumps[j]];
 		for (int s = 0; s < t->nsucc; s++) {
 			KdSucc *sc = &t->succ[s];
 			if (sc->blk < 0 || sc->blk >= f->nblk)
@@ -212,17 +215,17 @@ static int func(KdFunc *f)
 	d.live = calloc((size_t)f->nval + 1, 1);
 	d.passed = calloc((size_t)f->nins + 1, 1);
 	d.work = malloc(sizeof *d.work * ((size_t)f->nval + 1));
-	d.maxpred = malloc(sizeof *d.maxpred * ((size_t)f->nblk + 1));
-	for (int b = 0; b < f->nblk; b++)
-		d.maxpred[b] = -1;
+	d.jumped = malloc((size_t)f->nblk + 1);
+	d.pure_res = malloc(sizeof *d.pure_res * ((size_t)f->nins + 1));
+	d.jumps = malloc(sizeof *d.jumps * ((size_t)f->nins + 1));
 	liveness(&d);
 	int removed = drop_params(&d);
 	for (int b = 0; b < f->nblk; b++) {
 		KdBlock *bl = f->blk[b];
 		int m = 0;
 		for (int k = 0; k < bl->nins; k++) {
-			const KdIns *in = &f->ins[bl->insv[k]];
-			if (kd_ops[in->op].kind == OK_PURE && in->res >= 0 && !d.live[in->res])
+			int r = d.pure_res[bl->insv[k]];
+			if (r >= 0 && !d.live[r])
 				continue;
 			bl->insv[m++] = bl->insv[k];
 		}
@@ -232,7 +235,9 @@ static int func(KdFunc *f)
 	free(d.live);
 	free(d.passed);
 	free(d.work);
-	free(d.maxpred);
+	free(d.jumped);
+	free(d.pure_res);
+	free(d.jumps);
 	free(d.in_start);
 	free(d.edge);
 	kd_func_pack(f->arena, f);
