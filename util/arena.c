@@ -31,9 +31,10 @@ typedef struct Chunk {
 	_Alignas(16) unsigned char mem[];
 } Chunk;
 
-/* Chunks of freed arenas, for the next ones.  A big compilation frees
- * the syntax tree (a gigabyte at a million lines) and every pass's
- * scratch arena; given back to the system (glibc unmaps blocks of 32 MiB
+/* Chunks of freed arenas (and those an arena gave back early,
+ * kd_arena_release_before), for the next ones, up to a limit.  A big
+ * compilation frees the syntax tree (a gigabyte at a million lines) and
+ * every pass's scratch arena; given back to the system (glibc unmaps blocks of 32 MiB
  * and more) the same memory came back as fresh pages that the kernel
  * faults in and zeroes again, each pass, which on this VM cost more per
  * page the more of them a process takes: a million-line -O1 compile
@@ -43,10 +44,13 @@ typedef struct Chunk {
  * by one thread. */
 struct KdArenaPool {
 	Chunk *head;
+	size_t held;     /* the chunks' resident bytes */
+	size_t limit;    /* held stays at most this (kd_arena_pool_limit) */
 };
 
 struct KdArena {
 	Chunk *head;
+	Chunk *cut;           /* the chunk kd_arena_release_before last kept (oldest but its own ones) */
 	size_t grow;          /* size of the next chunk */
 	KdArenaPool *pool;    /* where its big chunks come from and go (NULL: malloc) */
 };
@@ -59,7 +63,7 @@ struct KdArena {
  * against 3.0 s for the same memory in 4 KiB pages, 11.8 s of CPU
  * against 9.4 s (a 100k-line one, whose ~230 MiB the system had at
  * hand, lost 0.07 s without them). */
-enum { CHUNK = 64 * 1024, CHUNK_MAX = 32 * 1024 * 1024 };
+enum { CHUNK = 64 * 1024, CHUNK_MAX = KD_ARENA_CHUNK_MAX };
 
 static void oom(void)
 {
@@ -96,7 +100,14 @@ KdArenaPool *kd_arena_pool_new(void)
 	KdArenaPool *p = calloc(1, sizeof *p);
 	if (!p)
 		oom();
+	p->limit = SIZE_MAX;
 	return p;
+}
+
+void kd_arena_pool_limit(KdArenaPool *p, size_t limit)
+{
+	p->limit = limit;
+	kd_arena_pool_trim(p, limit);
 }
 
 void kd_arena_pool_free(KdArenaPool *p)
@@ -111,23 +122,57 @@ void kd_arena_pool_free(KdArenaPool *p)
  * without the system. */
 enum { POOL_MIN = 256 * 1024 };
 
-void kd_arena_free(KdArena *a)
+/* Gives back the chunks from c on: a big one to pool p while it stays
+ * within its limit, the rest to the system.  A pooled chunk is poisoned
+ * whole, so under AddressSanitizer a read of a block after its arena
+ * gave it back is reported (pool_take unpoisons what it hands out). */
+static void give_back(KdArenaPool *p, Chunk *c)
 {
-	if (!a)
-		return;
-	for (Chunk *c = a->head, *n; c; c = n) {
+	for (Chunk *n; c; c = n) {
 		n = c->next;
-		if (a->pool && c->cap >= POOL_MIN) {
-			if (c->touched < c->used)
-				c->touched = c->used;
-			c->next = a->pool->head;
-			a->pool->head = c;
+		if (c->touched < c->used)
+			c->touched = c->used;
+		if (p && c->cap >= POOL_MIN && p->held + c->touched <= p->limit) {
+			POISON(c->mem, c->cap);
+			c->next = p->head;
+			p->head = c;
+			p->held += c->touched;
 		} else {
 			UNPOISON(c->mem, c->cap);
 			free(c);
 		}
 	}
+}
+
+void kd_arena_free(KdArena *a)
+{
+	if (!a)
+		return;
+	give_back(a->pool, a->head);
 	free(a);
+}
+
+/* The chunks behind the one holding p were all made before it, but for
+ * the chunks of their own right behind it: kd_alloc puts such a chunk
+ * behind the current one, so those were made while it was current,
+ * possibly after p. */
+void kd_arena_release_before(KdArena *a, const void *p)
+{
+	const unsigned char *q = p;
+	/* called statement by statement: p is mostly where it was last time */
+	if (a->cut && q >= a->cut->mem && q < a->cut->mem + a->cut->used)
+		return;
+	Chunk *c = a->head;
+	while (c && !(q >= c->mem && q < c->mem + c->used))
+		c = c->next;
+	if (!c)
+		return;
+	a->cut = c->own ? NULL : c;   /* kd_regrow may move a chunk of its own */
+	while (c->next && c->next->own)
+		c = c->next;
+	Chunk *older = c->next;
+	c->next = NULL;
+	give_back(a->pool, older);
 }
 
 void kd_arena_pool_trim(KdArenaPool *p, size_t keep)
@@ -144,6 +189,7 @@ void kd_arena_pool_trim(KdArenaPool *p, size_t keep)
 			free(c);
 		}
 	}
+	p->held = held;
 }
 
 size_t kd_arena_used(const KdArena *a)
@@ -182,6 +228,7 @@ static Chunk *pool_take(KdArenaPool *p, size_t need, size_t want)
 		return NULL;
 	Chunk *c = *best;
 	*best = c->next;
+	p->held -= c->touched;
 	/* only the bytes it handed out since it was last zeroed were
 	 * written: the rest is still zero */
 	UNPOISON(c->mem, c->cap);

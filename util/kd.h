@@ -36,6 +36,8 @@ typedef struct KdArena KdArena;
 /* A pool of freed arenas' big chunks for the next arenas made in it
  * (arena.c says why); kd_arena_pool_free gives them back to the system. */
 typedef struct KdArenaPool KdArenaPool;
+/* An arena's chunks grow to this size (arena.c). */
+enum { KD_ARENA_CHUNK_MAX = 32 << 20 };
 KdArena *kd_arena_new(void);                   /* in no pool */
 KdArena *kd_arena_new_in(KdArenaPool *p);      /* in p (NULL: none) */
 KdArena *kd_arena_new_like(const KdArena *a);  /* in a's pool (a scratch arena) */
@@ -46,6 +48,14 @@ KdArenaPool *kd_arena_pool_new(void);
 void kd_arena_pool_free(KdArenaPool *p);
 /* Gives back kept chunks until they hold at most keep bytes. */
 void kd_arena_pool_trim(KdArenaPool *p, size_t keep);
+/* From now on p keeps at most limit bytes (SIZE_MAX, the default: no
+ * limit); what it holds past that goes back to the system now. */
+void kd_arena_pool_limit(KdArenaPool *p, size_t limit);
+/* Gives back the chunks a filled before the one holding block p, to a's
+ * pool or the system: for an arena nothing is allocated in any more
+ * whose blocks die in the order they were made (the syntax tree as it
+ * is lowered).  No block made before p may be read afterwards. */
+void kd_arena_release_before(KdArena *a, const void *p);
 /* The bytes a has handed out (its chunks' resident part). */
 size_t kd_arena_used(const KdArena *a);
 void *kd_alloc(KdArena *a, size_t n);          /* zeroed, 16-byte aligned */

@@ -1,5 +1,6 @@
 /* test_arena.c: util/arena.c's contract (zeroed, 16-byte aligned blocks;
- * kd_regrow keeps what it moves; a pooled chunk comes back zeroed) and,
+ * kd_regrow keeps what it moves; a pooled chunk comes back zeroed;
+ * kd_arena_release_before gives back only what was made before) and,
  * in an AddressSanitizer build, that the bytes past every block are
  * poisoned (from the end rounded up to 16 bytes), so a read past an arena object is reported where it happens
  * (CI runs the suite under ASan). */
@@ -77,6 +78,63 @@ START_TEST(pooled_chunks_come_back_zeroed)
 }
 END_TEST
 
+/* kd_arena_release_before: the chunks filled before the one holding p
+ * go back, the blocks from p's chunk on keep their bytes, and a block of
+ * its own made while p's chunk was current (after p) stays too.  Under
+ * ASan a block given back is no longer addressable. */
+static void release_case(KdArenaPool *pool)
+{
+	enum { N = 4000, SZ = 1000 };
+	KdArena *a = kd_arena_new_in(pool);
+	static unsigned char *blk[N];
+	for (int i = 0; i < N; i++) {
+		blk[i] = kd_alloc(a, SZ);
+		memset(blk[i], i & 0xff, SZ);
+	}
+	/* blk[k] in the current chunk; then a block bigger than a chunk: a
+	 * chunk of its own, put behind the current one, made after blk[k] */
+	int k = N - 10;
+	unsigned char *big = kd_alloc(a, 40u << 20);
+	memset(big, 0x5a, 40u << 20);
+	unsigned char *last = kd_alloc(a, 16);
+	size_t before = kd_arena_used(a);
+	kd_arena_release_before(a, blk[k]);
+	size_t after = kd_arena_used(a);
+	ck_assert_uint_lt(after, before);
+	ck_assert_uint_gt(after, 40u << 20);   /* the big block is still counted */
+	/* from the chunk holding blk[k] on, nothing moved or changed */
+	size_t bad = 0;
+	for (int i = k; i < N; i++)
+		for (int j = 0; j < SZ; j++)
+			bad += blk[i][j] != (unsigned char)(i & 0xff);
+	for (size_t j = 0; j < 40u << 20; j += 4093)
+		bad += big[j] != 0x5a;
+	ck_assert_uint_eq(bad, 0);
+	memset(last, 1, 16);
+#ifdef KD_ASAN
+	ck_assert(__asan_address_is_poisoned(blk[0]));
+	ck_assert(__asan_address_is_poisoned(blk[600]));   /* in the 512 KiB chunk: one the pool takes */
+	ck_assert_ptr_null(__asan_region_is_poisoned(blk[k], SZ));
+	ck_assert_ptr_null(__asan_region_is_poisoned(big, 40u << 20));
+#endif
+	/* again at the same place: nothing more goes */
+	kd_arena_release_before(a, blk[k]);
+	ck_assert_uint_eq(kd_arena_used(a), after);
+	kd_arena_free(a);
+}
+
+START_TEST(release_before_gives_back_older_chunks)
+{
+	release_case(NULL);
+	KdArenaPool *pool = kd_arena_pool_new();
+	release_case(pool);
+	/* a pool that keeps nothing: all of it to the system */
+	kd_arena_pool_limit(pool, 0);
+	release_case(pool);
+	kd_arena_pool_free(pool);
+}
+END_TEST
+
 #ifdef KD_ASAN
 /* Every block's own bytes are addressable and the 16 bytes after its
  * rounded end are not, also once the next block is handed out, in a
@@ -125,6 +183,7 @@ int main(void)
 	tcase_add_test(tc, blocks_are_zeroed_and_aligned);
 	tcase_add_test(tc, regrow_keeps_the_contents);
 	tcase_add_test(tc, pooled_chunks_come_back_zeroed);
+	tcase_add_test(tc, release_before_gives_back_older_chunks);
 #ifdef KD_ASAN
 	tcase_add_test(tc, bytes_past_a_block_are_poisoned);
 #endif
