@@ -29,6 +29,10 @@ static int write_file(const char *path, const KdBuf *b)
 	return fclose(f) || bad ? -1 : 0;
 }
 
+/* What the pool keeps of the tree while it is lowered: two of the
+ * arena's largest chunks, for the IR's growth. */
+enum { LOWER_POOL_KEEP = 2 * KD_ARENA_CHUNK_MAX };
+
 int kd_compile(const KdOptions *o, KdBuf *c_out, int harness)
 {
 	KdArena *a = kd_arena_new();
@@ -105,7 +109,12 @@ int kd_compile_source(const KdOptions *o, KdArena *a, const KdSource *src, FILE 
 	 * the rest too.  Past the error limit nothing more would print. */
 	if (!target || d.muted)
 		goto done;
-	m = kd_lower(a, &d, src, file, target);
+	/* Lowering gives the tree back as it goes; the pool keeps enough of
+	 * it for the IR's next chunks, the rest goes back to the system, so a
+	 * long kernel's tree and IR are not alive at once. */
+	kd_arena_pool_limit(pool, LOWER_POOL_KEEP);
+	m = kd_lower(a, &d, src, file, target, ast);
+	kd_arena_pool_limit(pool, SIZE_MAX);
 	kd_arena_free(ast);
 	ast = NULL;
 	/* The tree's chunks serve the passes' scratch arenas, which a long

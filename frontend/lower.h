@@ -11,7 +11,11 @@ KdOp kd_binop_op(KdBinop b);
 KdOp kd_unop_op(KdUnop u);
 
 /* Called on a file sema checked: lowers every kernel but a redefined
- * one, skipping the statements sema rejected (KD_STMT_BAD). */
-KdModule *kd_lower(KdArena *a, KdDiag *d, const KdSource *src, KdNode *file, KdTarget t);
+ * one, skipping the statements sema rejected (KD_STMT_BAD).  tree, if
+ * not NULL, is the arena the tree is in, nothing allocated in it any
+ * more: as each statement of a kernel's body is lowered, its chunks
+ * behind the statement go back (kd_arena_release_before), so the tree
+ * must not be read after. */
+KdModule *kd_lower(KdArena *a, KdDiag *d, const KdSource *src, KdNode *file, KdTarget t, KdArena *tree);
 
 #endif
