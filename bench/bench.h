@@ -25,7 +25,7 @@ bench_time bench_run(bench_fn fn, void *ctx);
 /* Times n (at most BENCH_MAXFN) routines on one ctx the same way, their
  * repetitions interleaved, so the ratios between them compare the same
  * stretches of time. */
-#define BENCH_MAXFN 5
+#define BENCH_MAXFN 6
 void bench_runs(const bench_fn *fns, int n, void *ctx, bench_time *out);
 
 /* One table row.  bytes == 0: an ns/op row (permutations, kernels).
@@ -38,6 +38,10 @@ typedef struct {
 	 * same rows on the same sbuf layout, fixed 32-byte copies; predicated
 	 * copy: plain C over packed buffers) */
 	bench_time kdsl, memcpy_, rows, scalar, hand;
+	/* memcpy of every byte the op reads, where that is more than bytes
+	 * (the predicated copy: its data tile and its predicate tile) */
+	bench_time memcpy_read;
+	size_t read_bytes;
 	double numpy_ns;
 } bench_row;
 

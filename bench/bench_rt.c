@@ -443,6 +443,7 @@ void bench_rt_shuffles(kdsl_rt *rt, int quick)
 typedef struct {
 	kdsl_rt *rt;
 	unsigned char *sbuf, *a, *b, *pr;   /* a, b, pr: packed baseline buffers */
+	unsigned char *ra, *rb;             /* memcpy of the bytes read: from, to */
 	size_t pbytes;
 	int64_t n;
 	kdsl_dtype dt, pdt;
@@ -468,6 +469,20 @@ static void pred_memcpy(void *p)
 	pred_ctx *c = p;
 	memcpy(c->b, c->a, (size_t)c->n * PART * kdsl_dtype_size(c->dt));
 	bench_sink(c->b);
+}
+
+/* The bytes the op has to read, the data tile and the predicate tile. */
+static size_t pred_read_bytes(const pred_ctx *c)
+{
+	return (size_t)c->n * PART * (kdsl_dtype_size(c->dt) + kdsl_dtype_size(c->pdt));
+}
+
+/* memcpy of as many bytes as the op reads, between packed buffers. */
+static void pred_memcpy_read(void *p)
+{
+	pred_ctx *c = p;
+	memcpy(c->rb, c->ra, pred_read_bytes(c));
+	bench_sink(c->rb);
 }
 
 /* memcpy of the data rows from src to dst where they lie in sbuf. */
@@ -605,12 +620,15 @@ void bench_predicated(kdsl_rt *rt, int quick)
 	c.a = bench_buf(8 << 20, 4);
 	c.b = bench_buf(8 << 20, 5);
 	c.pr = bench_buf(8 << 20, 6);
+	c.ra = bench_buf(12 << 20, 7);
+	c.rb = bench_buf(12 << 20, 8);
 	for (dti = 0; dti < 2; dti++)
 		for (pti = 0; pti < 2; pti++)
 			for (dens = 0; dens < 2; dens++)
 				for (si = 0; si < 4 - (quick ? 2 : 0); si++) {
 					static const bench_fn fns[] = {pred_kdsl, pred_memcpy, pred_rows, pred_scalar,
-					                               pred_hand};
+					                               pred_hand, pred_memcpy_read};
+					bench_time t[6];
 					bench_row r;
 					char key[96], var[64];
 					size_t ds;
@@ -629,7 +647,14 @@ void bench_predicated(kdsl_rt *rt, int quick)
 					r.op = "tensor_copy_predicated";
 					r.variant = var;
 					r.bytes = psizes[si];
-					time_row(&r, fns, &c);
+					bench_runs(fns, 6, &c, t);
+					r.kdsl = t[0];
+					r.memcpy_ = t[1];
+					r.rows = t[2];
+					r.scalar = t[3];
+					r.hand = t[4];
+					r.memcpy_read = t[5];
+					r.read_bytes = pred_read_bytes(&c);
 					snprintf(key, sizeof key, "tensor_copy_predicated/%s/%s/%s/%zu", dti ? "f16" : "f32",
 					         pti ? "u32" : "u8", dens ? "random" : "half", psizes[si]);
 					r.numpy_ns = bench_numpy(key);
@@ -638,6 +663,8 @@ void bench_predicated(kdsl_rt *rt, int quick)
 	free(c.a);
 	free(c.b);
 	free(c.pr);
+	free(c.ra);
+	free(c.rb);
 }
 
 /* ---- a transpose through a strided view (LANGUAGE.md 7) ----

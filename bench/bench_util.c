@@ -162,8 +162,9 @@ double bench_numpy(const char *key)
 void bench_print_header(void)
 {
 	printf("| op | variant | bytes | kdsl | spread | memcpy | kdsl/memcpy | memcpy same rows | kdsl/rows "
-	       "| scalar C | kdsl/scalar | by hand | kdsl time / hand time | numpy | kdsl/numpy |\n");
-	printf("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+	       "| scalar C | kdsl/scalar | by hand | kdsl time / hand time | numpy | kdsl/numpy "
+	       "| bytes read | memcpy of those | kdsl/that |\n");
+	printf("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
 }
 
 /* Speed figure of a time: GB/s for byte rows, ns/op otherwise. */
@@ -191,6 +192,7 @@ static void ratio(char *buf, size_t n, double base_ns, double kdsl_ns)
 void bench_print_row(const bench_row *r)
 {
 	char k[32], m[32], mr[16], w[32], wr[16], s[32], sr[16], v[32], vr[16], np[32], npr[16];
+	char rb[24], rm[32], rr[16];
 
 	cell(k, sizeof k, r->kdsl.med_ns, r->bytes);
 	cell(m, sizeof m, r->memcpy_.med_ns, r->bytes);
@@ -207,7 +209,15 @@ void bench_print_row(const bench_row *r)
 		snprintf(vr, sizeof vr, "-");
 	cell(np, sizeof np, r->numpy_ns, r->bytes);
 	ratio(npr, sizeof npr, r->numpy_ns, r->kdsl.med_ns);
-	printf("| %s | %s | %zu | %s | %.0f%% | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r->op,
-	       r->variant, r->bytes, k, r->kdsl.spread * 100, m, mr, w, wr, s, sr, v, vr, np, npr);
+	/* the read bytes' memcpy, in GB/s of those bytes */
+	if (r->read_bytes)
+		snprintf(rb, sizeof rb, "%zu", r->read_bytes);
+	else
+		snprintf(rb, sizeof rb, "-");
+	cell(rm, sizeof rm, r->read_bytes ? r->memcpy_read.med_ns : 0, r->read_bytes);
+	ratio(rr, sizeof rr, r->read_bytes ? r->memcpy_read.med_ns : 0, r->kdsl.med_ns);
+	printf("| %s | %s | %zu | %s | %.0f%% | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+	       r->op, r->variant, r->bytes, k, r->kdsl.spread * 100, m, mr, w, wr, s, sr, v, vr, np, npr, rb, rm,
+	       rr);
 	fflush(stdout);
 }
