@@ -7,19 +7,19 @@ usage: compile_speed.py KDSLC RUNTIME_INCLUDE_DIR [--sizes 10000,100000,1000000]
 For each size, tools/gen_kernel.py writes a file of that many lines: one
 long kernel by default (the hard case: every pass sees the whole kernel),
 kernels of K lines with --kernel-lines.  kdslc compiles each at -O0 and at
--O1: one untimed run of each, then --reps timed runs of each, the two
-levels taking turns so that a slow spell of a shared machine falls on
-both (the median of each level's runs; CPU time = user + sys of the
+-O1, --reps times (the median of each; CPU time = user + sys of the
 child, so a busy machine disturbs it less than wall time; peak RSS), and
 `cc -O0 -c` compiles kdslc's -O1 output once (skipped above --cc-max
-lines).  The untimed runs are there because of what
-a VM makes of fresh memory: on the VMs of issue 16 the memory a process
-frees goes back to the host, and a process that then takes more than
-about 1 GiB pays the host's page faults for it (docs/performance.md,
-"Compile speed"), so the first of several million-line compiles costs
-more system time than the next, and a million-line compile after small
-ones more than after another; each timed run here follows a compile of
-the same file.  Prints
+lines).  The runs go in rounds, each compiling every size, so that a
+slow spell of a shared machine (a compute loop's speed moved by up to 2x
+for tens of seconds at a time on the VM of 2026-12-07) falls on the
+sizes and levels alike; within a round each file is compiled once
+untimed before its timed -O0 and -O1 runs, because of what a VM makes
+of fresh memory: on the VMs of issue 16 the memory a process frees goes
+back to the host, and a process that then takes more than about 1 GiB
+pays the host's page faults for it (docs/performance.md, "Compile
+speed"), so a million-line compile after small ones costs more system
+time than one after another.  Prints
 a markdown table (with the medians of user and system time and of minor
 page faults: the system time is mostly the kernel faulting in and
 zeroing the compiler's memory) and checks the targets: -O1 at most 2x -O0 on 100k
@@ -70,12 +70,11 @@ def main():
                                stdout=f, check=True)
         runs = {(n, lvl): [] for n in sizes for lvl in levels}
         c = os.path.join(tmp, "g.c")
-        for n in sizes:
-            for k in range(reps + 1):
+        for _ in range(reps):
+            for n in sizes:
+                run([kdslc, levels[0], src[n], "-o", c])   # untimed: see above
                 for lvl in levels:
-                    r = run([kdslc, lvl, src[n], "-o", c])
-                    if k:
-                        runs[n, lvl].append(r)
+                    runs[n, lvl].append(run([kdslc, lvl, src[n], "-o", c]))
         for (n, lvl), rs in runs.items():
             times = [r[0] for r in rs]
             res[n, lvl] = (statistics.median(times), min(times), max(times), max(r[1] for r in rs),
@@ -89,8 +88,8 @@ def main():
                 if n <= cc_max else None
             res[n] = (clines, cct)
     shape = f"kernels of {per} lines each" if per else "one kernel per file"
-    print(f"{shape}; kdslc: median CPU time of {reps} runs (min..max), -O0 and -O1 taking turns after "
-          f"an untimed run of each; cc -O0: one run\n")
+    print(f"{shape}; kdslc: median CPU time of {reps} runs (min..max), in {reps} rounds, each compiling "
+          f"every file once untimed, then at -O0 and -O1; cc -O0: one run\n")
     print("| .k lines | level | C lines | kdslc CPU s | min..max | user s | system s | page faults "
           "| peak RSS MiB | RSS MiB per 100k lines | cc -O0 -c CPU s | kdslc / cc |")
     print("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
