@@ -721,7 +721,7 @@ static const unsigned char *mm_rows(const eng_kernels *k, kdsl_eng_rows x, int64
 
 /* One thread's share of a matmul: the block kernel on columns n0..n0+N-1
  * of dst and of b (the pointers below already point at column n0), with
- * edge areas of its own. */
+ * its own areas for a's edge block and b's packed panels. */
 typedef struct {
 	eng_mm fn;
 	unsigned char *d;
@@ -763,7 +763,7 @@ void kdsl_engine_matmul(kdsl_isa isa, kdsl_eng_rows d, kdsl_eng_rows st, kdsl_en
                         struct kdsl_pool *pool)
 {
 	const eng_kernels *k = select_kernels(isa);
-	/* the converted inputs, then each part's edge blocks on a 64-byte boundary */
+	/* the converted inputs, then each part's edge block and panel areas on a 64-byte boundary */
 	float *ca = scratch, *cb = ca + K * M;
 	float *edges = (float *)(void *)(((uintptr_t)(scratch + KDSL_ENG_MM_CONV) + 63) & ~(uintptr_t)63);
 	size_t lda, ldb;

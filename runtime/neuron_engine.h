@@ -83,8 +83,9 @@ void kdsl_engine_transpose(kdsl_eng_rows dst, kdsl_eng_rows src, int64_t rows, i
 
 /* The floats nc_matmul needs as scratch: its inputs converted once when
  * they are not f32, then for each thread that shares the columns an
- * area for zero-padded copies of an edge block of each input (at most
- * MAX_MR rows of stationary and MAX_W columns of moving;
+ * area for the zero-padded copy of an edge block of stationary (at most
+ * MAX_MR rows) and the packed copy of each panel of moving (at most
+ * MAX_W columns);
  * neuron_engine_kern.h checks its blocks fit), and 16 floats to align
  * those areas to 64 bytes (kdsl_rt holds one such scratch). */
 enum { KDSL_ENG_MM_MAX_MR = 8, KDSL_ENG_MM_MAX_W = 64 };

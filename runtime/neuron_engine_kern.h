@@ -530,17 +530,17 @@ static void KN(matmul)(unsigned char *restrict d, size_t ds, const unsigned char
 
 	if (mfull < M)
 		KN(mm_pack)(ea, KMM_MR, a + (size_t)mfull * 4, lda, K, M - mfull);
+	const unsigned char *panel = (const unsigned char *)eb;
 	for (j0 = 0; j0 < N; j0 += KMM_NR * KVL) {
 		int64_t nc = N - j0 < KMM_NR * KVL ? N - j0 : KMM_NR * KVL, nv = (nc + KVL - 1) / KVL;
-		const unsigned char *bp = (const unsigned char *)eb;
 		size_t lb = (size_t)(nv * KVL) * 4;
 		KN(mm_fn) f = KN(mm_blocks)[nv - 1];
 		KN(mm_pack)(eb, nv * KVL, b + (size_t)j0 * 4, ldb, K, nc);
 		for (m0 = 0; m0 < mfull; m0 += KMM_MR)
-			f(d + (size_t)m0 * ds + (size_t)j0 * 4, ds, a + (size_t)m0 * 4, lda, bp, lb, K, KMM_MR, nc,
+			f(d + (size_t)m0 * ds + (size_t)j0 * 4, ds, a + (size_t)m0 * 4, lda, panel, lb, K, KMM_MR, nc,
 			  accumulate);
 		if (mfull < M)
-			f(d + (size_t)mfull * ds + (size_t)j0 * 4, ds, (const unsigned char *)ea, KMM_MR * 4, bp, lb, K,
+			f(d + (size_t)mfull * ds + (size_t)j0 * 4, ds, (const unsigned char *)ea, KMM_MR * 4, panel, lb, K,
 			  M - mfull, nc, accumulate);
 	}
 }
