@@ -166,18 +166,21 @@ static size_t align64(size_t x)
 	return (x + 63) & ~(size_t)63;
 }
 
-/* A neuron row's five routines, timed together: kdsl, memcpy, memcpy of
- * the same rows, scalar C and the op by hand, in that order. */
-static void time_row(bench_row *r, const bench_fn *fns, void *ctx)
+/* A neuron row's n routines (5 or 6), timed together: kdsl, memcpy,
+ * memcpy of the same rows, scalar C, the op by hand and, sixth, memcpy
+ * of the bytes the op reads, in that order. */
+static void time_row(bench_row *r, const bench_fn *fns, int n, void *ctx)
 {
-	bench_time t[5];
+	bench_time t[BENCH_MAXFN];
 
-	bench_runs(fns, 5, ctx, t);
+	bench_runs(fns, n, ctx, t);
 	r->kdsl = t[0];
 	r->memcpy_ = t[1];
 	r->rows = t[2];
 	r->scalar = t[3];
 	r->hand = t[4];
+	if (n > 5)
+		r->memcpy_read = t[5];
 }
 
 /* The call kdslc emits for a shuffle of constant tiles and mask (every
@@ -428,7 +431,7 @@ void bench_rt_shuffles(kdsl_rt *rt, int quick)
 			r.op = "nc_stream_shuffle";
 			r.variant = inplace ? "128 partitions, in place" : "128 partitions";
 			r.bytes = sizes[si];
-			time_row(&r, shuf_fns, &c);
+			time_row(&r, shuf_fns, 5, &c);
 			snprintf(key, sizeof key, "nc_stream_shuffle/%s/%zu", inplace ? "inplace" : "copy", sizes[si]);
 			r.numpy_ns = bench_numpy(key);
 			bench_print_row(&r);
@@ -628,7 +631,6 @@ void bench_predicated(kdsl_rt *rt, int quick)
 				for (si = 0; si < 4 - (quick ? 2 : 0); si++) {
 					static const bench_fn fns[] = {pred_kdsl, pred_memcpy, pred_rows, pred_scalar,
 					                               pred_hand, pred_memcpy_read};
-					bench_time t[6];
 					bench_row r;
 					char key[96], var[64];
 					size_t ds;
@@ -647,13 +649,7 @@ void bench_predicated(kdsl_rt *rt, int quick)
 					r.op = "tensor_copy_predicated";
 					r.variant = var;
 					r.bytes = psizes[si];
-					bench_runs(fns, 6, &c, t);
-					r.kdsl = t[0];
-					r.memcpy_ = t[1];
-					r.rows = t[2];
-					r.scalar = t[3];
-					r.hand = t[4];
-					r.memcpy_read = t[5];
+					time_row(&r, fns, 6, &c);
 					r.read_bytes = pred_read_bytes(&c);
 					snprintf(key, sizeof key, "tensor_copy_predicated/%s/%s/%s/%zu", dti ? "f16" : "f32",
 					         pti ? "u32" : "u8", dens ? "random" : "half", psizes[si]);
