@@ -69,22 +69,21 @@ def main():
                 subprocess.run([sys.executable, GEN, str(n), "--kernel-lines", per or str(n)],
                                stdout=f, check=True)
         runs = {(n, lvl): [] for n in sizes for lvl in levels}
-        c = os.path.join(tmp, "g.c")
+        out = {n: os.path.join(tmp, f"g{n}.c") for n in sizes}
         for _ in range(reps):
             for n in sizes:
-                run([kdslc, levels[0], src[n], "-o", c])   # untimed: see above
-                for lvl in levels:
-                    runs[n, lvl].append(run([kdslc, lvl, src[n], "-o", c]))
+                run([kdslc, levels[0], src[n], "-o", out[n]])   # untimed: see above
+                for lvl in levels:   # -O1 last: out[n] is its C below
+                    runs[n, lvl].append(run([kdslc, lvl, src[n], "-o", out[n]]))
         for (n, lvl), rs in runs.items():
             times = [r[0] for r in rs]
             res[n, lvl] = (statistics.median(times), min(times), max(times), max(r[1] for r in rs),
                            statistics.median(r[2] for r in rs), statistics.median(r[3] for r in rs),
                            statistics.median(r[4] for r in rs))
         for n in sizes:
-            subprocess.run([kdslc, "-O1", src[n], "-o", c], check=True)
-            with open(c) as f:
+            with open(out[n]) as f:
                 clines = sum(1 for _ in f)
-            cct = run([cc, "-O0", "-w", "-c", "-I", rtinc, c, "-o", os.path.join(tmp, "g.o")])[0] \
+            cct = run([cc, "-O0", "-w", "-c", "-I", rtinc, out[n], "-o", os.path.join(tmp, "g.o")])[0] \
                 if n <= cc_max else None
             res[n] = (clines, cct)
     shape = f"kernels of {per} lines each" if per else "one kernel per file"
