@@ -55,7 +55,7 @@ struct KdArena {
 	KdArenaPool *pool;    /* where its big chunks come from and go (NULL: malloc) */
 };
 
-/* Chunks double from 64 KiB to 32 MiB: a big compilation (2 GB for a
+/* Chunks double from CHUNK to KD_ARENA_CHUNK_MAX (kd.h): a big compilation (2 GB for a
  * million lines) then takes its memory in few large blocks, zeroed by
  * the system, instead of 50,000 small ones.  They do not ask for huge
  * pages (MADV_HUGEPAGE): on the 2-core VM of 2026-11-24 a million-line
@@ -63,7 +63,7 @@ struct KdArena {
  * against 3.0 s for the same memory in 4 KiB pages, 11.8 s of CPU
  * against 9.4 s (a 100k-line one, whose ~230 MiB the system had at
  * hand, lost 0.07 s without them). */
-enum { CHUNK = 64 * 1024, CHUNK_MAX = KD_ARENA_CHUNK_MAX };
+enum { CHUNK = 64 * 1024 };
 
 static void oom(void)
 {
@@ -248,7 +248,7 @@ void *kd_alloc(KdArena *a, size_t size)
 		int own = cap < n;   /* a block bigger than a chunk: a chunk of its own */
 		if (own)
 			cap = n;
-		else if (cap < CHUNK_MAX)
+		else if (cap < KD_ARENA_CHUNK_MAX)
 			a->grow = 2 * cap;
 		c = pool_take(a->pool, n, cap);
 		if (c) {
