@@ -166,9 +166,18 @@ kernel_ns() {
 # kernels with a matmul also with as many nc_matmul threads as OpenBLAS
 # uses for numpy (OPENBLAS_NUM_THREADS, else one per core): "O1tN".
 threads=${OPENBLAS_NUM_THREADS:-$(nproc)}
+# numpy's process for one kernel (its batches' median).
+numpy_round() {
+	env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE "$py" bench/whole_kernels.py time $quick "$2" |
+		while read -r n rest; do echo "$1 $n numpy $rest"; done >> "$wk/times" || true
+}
+# A round times each kernel's processes back to back (numpy first in the
+# even rounds), so the ratios of a round compare times taken under the
+# same load: this VM runs whole-machine slow spells of tens of seconds.
 r=1
 while [ $r -le "$procs" ]; do
 	while read -r name path kern args; do
+		if [ $((r % 2)) -eq 0 ]; then numpy_round "$r" "$name"; fi
 		for lvl in O0 O1; do
 			# shellcheck disable=SC2086
 			echo "$r $name $lvl $(kernel_ns env -u KDSL_THREADS "$wk/$name/$lvl/kernel" --kernel "$kern" $args)" >> "$wk/times"
@@ -177,17 +186,16 @@ while [ $r -le "$procs" ]; do
 			# shellcheck disable=SC2086
 			echo "$r $name O1tN $(kernel_ns env KDSL_THREADS="$threads" "$wk/$name/O1/kernel" --kernel "$kern" $args)" >> "$wk/times"
 		fi
+		if [ $((r % 2)) -eq 1 ]; then numpy_round "$r" "$name"; fi
 	done < "$wk/list"
-	env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE "$py" bench/whole_kernels.py time $quick |
-		while read -r name rest; do
-			grep -q "^$name " "$wk/list" && echo "$r $name numpy $rest"
-		done >> "$wk/times" || true
 	r=$((r + 1))
 done
-echo "Rounds: $procs, each running every kernel in one process per level (its median of $repeat"
-echo "calls after one untimed; the harness resets the tensors between calls, untimed) and numpy"
-echo "in one process (its median of batches of about 1 ms); the figures are the median of the"
-echo "rounds, \"rounds\" the range of the rounds' figures. Ratios are time / time. kdsl ran"
+echo "Rounds: $procs. A round runs each kernel's processes back to back: one per kdsl level (its"
+echo "median of $repeat calls after one untimed; the harness resets the tensors between calls,"
+echo "untimed) and one numpy process (its median of batches of about 1 ms), numpy first in the"
+echo "even rounds. Times are the median of the rounds, \"rounds\" the range of the rounds' figures."
+echo "Ratios are time / time, paired: the median of the rounds' own ratios (their range in"
+echo "brackets), since this machine's speed moves from one spell to the next. kdsl ran"
 echo "on 1 thread, its default; the kernels with a matmul also ran with KDSL_THREADS=$threads, the"
 echo "threads OpenBLAS uses (\"$threads threads\": nc_matmul's columns and exp's rows split; the same rounds, the median)."
 echo "\"kdsl at least as fast\" reads the 1-thread column, and for a kernel with a matmul that"

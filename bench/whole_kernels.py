@@ -13,11 +13,11 @@ usage: whole_kernels.py args DIR         writes each kernel's inputs to
            DIR/NAME/*.npy and prints "NAME FILE KERNEL --arg ..." lines
        whole_kernels.py check DIR        compares numpy's outputs with
            kdsl's DIR/NAME/out/*.npy (exit 1 on a difference)
-       whole_kernels.py time [--quick]   one round: "NAME median_ns
-           min_ns memcpy_ns moved_bytes" per kernel (moved: the bytes of
-           its tensors, inputs read and outputs written; memcpy: one libc
-           memcpy of that many bytes, for kernels that move 256 KiB or
-           more, else "-")
+       whole_kernels.py time [--quick] [NAME...]   one round: "NAME
+           median_ns min_ns memcpy_ns moved_bytes" per kernel (every
+           kernel, or the NAMEs; moved: the bytes of its tensors, inputs
+           read and outputs written; memcpy: one libc memcpy of that many
+           bytes, for kernels that move 256 KiB or more, else "-")
        whole_kernels.py table FILE       the markdown tables of bench/run.sh
            from FILE's "ROUND NAME WHAT MEDIAN_NS ..." lines (WHAT: O0, O1,
            numpy or same)
@@ -28,7 +28,6 @@ import ctypes
 import os
 import statistics
 import sys
-import time
 
 import numpy as np
 
@@ -749,9 +748,11 @@ def memcpy_ns(nbytes, reps):
     return timeit(lambda: LIBC.memcpy(d, s, nbytes), reps)[0]
 
 
-def cmd_time(quick):
+def cmd_time(quick, names):
     reps = 3 if quick else 7
-    for name in KERNELS:
+    for name in names or KERNELS:
+        if name not in KERNELS:
+            sys.exit(f"whole_kernels.py: no kernel {name}")
         path, kern, a, scalars, fn, exact = setup(name)
         med, lo = timeit(lambda: call(fn, a, scalars), reps)
         # the bytes it moves: every tensor read in once and written out once
@@ -774,12 +775,26 @@ def spread(v):
     return statistics.median(v), f"{min(v):.0f}-{max(v):.0f}"
 
 
+def paired(a, b):
+    """The median of a's time over b's in the rounds that timed both, as
+    "median (min-max)", and the median; ("-", None) when none did.  The
+    two of a round ran back to back, so a ratio compares times taken
+    under the same load, where the medians of two columns may come from
+    rounds the machine ran at different speeds."""
+    r = sorted(a[k] / b[k] for k in a if k in b and b[k] > 0)
+    if not r:
+        return "-", None
+    m = statistics.median(r)
+    return f"{m:.3f} ({r[0]:.2f}-{r[-1]:.2f})", m
+
+
 def cmd_table(path):
     """Prints the whole-kernel tables from the rounds bench/run.sh ran:
-    each round is one process per kdsl level (its median over --repeat
-    calls) and one numpy process (its median over batches), interleaved,
-    so the figure shown is the median of the rounds and the range says
-    how far the rounds moved on the shared machine."""
+    in each round, a kernel's processes run back to back, one per kdsl
+    level (its median over --repeat calls) and one numpy process (its
+    median over batches), so a time shown is the median of the rounds,
+    the range says how far the rounds moved on the shared machine, and a
+    ratio is the median of the rounds' own ratios (paired)."""
     t = {}
     flags, moved, mc, csame = {}, {}, {}, {}
     for ln in open(path):
@@ -793,7 +808,7 @@ def cmd_table(path):
         if what == "csame":
             csame[name] = f[3]
             continue
-        t.setdefault((name, what), []).append(float(f[3]))
+        t.setdefault((name, what), {})[f[0]] = float(f[3])
         if what == "numpy" and len(f) >= 7:
             moved[name] = int(f[6])
             if f[5] != "-":
@@ -802,24 +817,23 @@ def cmd_table(path):
     if not names:
         sys.exit("whole_kernels.py: no kdsl times in %s (did every kernel run fail?)" % path)
     nthr = os.environ.get("OPENBLAS_NUM_THREADS") or str(os.cpu_count())
-    print("| kernel | kdsl -O1 ns | rounds | numpy ns | rounds | kdsl / numpy | kdsl at least as fast | outputs "
-          f"| {nthr} threads ns | {nthr} threads / numpy |")
+    print("| kernel | kdsl -O1 ns | rounds | numpy ns | rounds | kdsl / numpy (rounds) | kdsl at least as fast "
+          f"| outputs | {nthr} threads ns | {nthr} threads / numpy (rounds) |")
     print("|---|---:|---:|---:|---:|---:|---|---|---:|---:|")
     for n in names:
-        k, kr = spread(t[(n, "O1")])
+        k, kr = spread(t[(n, "O1")].values())
+        p, pr, ratio, met = 0, "-", "-", "-"
         if (n, "numpy") in t:
-            p, pr = spread(t[(n, "numpy")])
-            ratio, met = f"{k / p:.3f}", "yes" if k <= p else "**no**"
-        else:
-            p, pr, ratio, met = 0, "-", "-", "-"
+            p, pr = spread(t[(n, "numpy")].values())
+            ratio, m = paired(t[(n, "O1")], t[(n, "numpy")])
+            met = "-" if m is None else "yes" if m <= 1 else "**no**"
         path = KERNELS[n]()[0]
         one, one_ratio = "-", "-"
         if (n, "O1tN") in t:
-            kt = statistics.median(t[(n, "O1tN")])
-            one = f"{kt:.0f}"
-            one_ratio = f"{kt / p:.3f}" if p else "-"
+            one = f"{statistics.median(t[(n, 'O1tN')].values()):.0f}"
+            one_ratio, mt = paired(t[(n, "O1tN")], t.get((n, "numpy"), {}))
             # numpy's matmuls run on nthr threads: kdsl with as many counts too
-            if p and k > p and kt <= p:
+            if met == "**no**" and mt is not None and mt <= 1:
                 met = f"yes ({nthr} threads)"
         print(f"| {n} ({os.path.basename(path)}) | {k:.0f} | {kr} | {p:.0f} | {pr} | {ratio} | {met} | "
               f"{flags.get(n, '-')} | {one} | {one_ratio} |")
@@ -832,7 +846,7 @@ def cmd_table(path):
     print("|---|---:|---:|---:|---:|")
     for n in names:
         if n in mc:
-            k, m = statistics.median(t[(n, "O1")]), statistics.median(mc[n])
+            k, m = statistics.median(t[(n, "O1")].values()), statistics.median(mc[n])
             print(f"| {n} | {moved[n]} | {k:.0f} | {m:.0f} | {m / k:.3f} |")
     print()
     print("-O0 against -O1 (the same rounds). \"C\" says whether kdslc wrote the same C at both")
@@ -841,7 +855,8 @@ def cmd_table(path):
     print()
     # The noise floor of this run: how far the fastest rounds of the two
     # levels moved apart on the kernels whose C is the same at both.
-    noise = max([max(min(t[(n, "O0")]) / min(t[(n, "O1")]), min(t[(n, "O1")]) / min(t[(n, "O0")]))
+    lo = {key: min(v.values()) for key, v in t.items()}
+    noise = max([max(lo[(n, "O0")] / lo[(n, "O1")], lo[(n, "O1")] / lo[(n, "O0")])
                  for n in names if (n, "O0") in t and csame.get(n) == "same"] or [1.0])
     print("On the kernels with the same C at both levels the fastest rounds differ by up to")
     print(f"{100 * (noise - 1):.1f}% in this run: the noise a difference must exceed to count.")
@@ -851,7 +866,7 @@ def cmd_table(path):
     for n in names:
         if (n, "O0") not in t:
             continue
-        v0, v1 = t[(n, "O0")], t[(n, "O1")]
+        v0, v1 = list(t[(n, "O0")].values()), list(t[(n, "O1")].values())
         a, ar = spread(v0)
         b, br = spread(v1)
         same_c = csame.get(n, "-")
@@ -873,7 +888,7 @@ def main(argv):
     elif len(argv) >= 3 and argv[1] == "check":
         return cmd_check(argv[2])
     elif len(argv) >= 2 and argv[1] == "time":
-        cmd_time("--quick" in argv)
+        cmd_time("--quick" in argv, [a for a in argv[2:] if a != "--quick"])
     elif len(argv) >= 3 and argv[1] == "table":
         cmd_table(argv[2])
     elif len(argv) >= 2 and argv[1] == "blas":
