@@ -15,9 +15,10 @@
 #    -O1 by `kdslc run --keep`, against numpy doing the same ops
 #    (bench/whole_kernels.py) with OpenBLAS (libopenblas0, installed when
 #    missing; the BLAS numpy loaded is printed) and libc memcpy. Each
-#    round runs every kernel in one process per level (--repeat calls,
-#    their median) and numpy in one process, interleaved; the tables show
-#    the median of the rounds and their range. Outputs are compared: -O0
+#    round runs, kernel by kernel, one process per level (--repeat calls,
+#    their median) and a numpy process for that kernel, back to back; the
+#    tables show the median of the rounds and their range, and each ratio
+#    as the median of the rounds' own ratios. Outputs are compared: -O0
 #    with -O1 and numpy with kdsl, byte for byte (matmul: within 1e-4,
 #    numpy's BLAS sums in its own order).
 # --quick: smaller sizes, for a check that everything runs.
