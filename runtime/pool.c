@@ -37,11 +37,17 @@ enum { POOL_MAX = KDSL_RT_MAX_THREADS - 1 };
 _Static_assert(KDSL_RT_MAX_THREADS <= 0xff, "a run's part count must fit the word's 8 bits");
 
 /* How long a worker spins for the next run before it sleeps: longer than
- * the ops between two matmuls of the tutorial kernels (a tile's loads,
- * an exp of [128, 512]), short enough to cost little when the kernel
- * has ended.  Waking a sleeping worker takes tens of microseconds on a
- * virtual machine, which is what the spin saves. */
-#define POOL_SPIN_NS 250000
+ * the ops between two split ops of the tutorial kernels, short enough to
+ * cost little when the kernel has ended.  Waking a sleeping worker takes
+ * tens of microseconds on a virtual machine, which is what the spin
+ * saves.  It was 0.25 ms until 2026-12-07: nki_causal_mask.k goes
+ * 250-300 us from one call's last split matmul to the next call's first
+ * (its loads and two unsplit transposes between), and on the 2-vCPU VM
+ * the worker was asleep at 9-184 of a process's 602 splits, the caller
+ * then waiting up to 30 us a split on average; at 1 ms, at 0 or 1 of
+ * them.  The whole process moved less than that VM's noise (11
+ * alternating pairs of 1000 calls: 1.015x). */
+#define POOL_SPIN_NS 1000000
 
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
 #define POOL_PAUSE() __builtin_ia32_pause()
