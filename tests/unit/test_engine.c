@@ -556,17 +556,19 @@ END_TEST
 /* nc_matmul with its columns split among threads (kdsl_rt_set_threads)
  * gives the reference's bytes: products above the split's size with N a
  * multiple of the split's 32 columns and not, M and K cut off a block,
- * accumulate off and on, more threads than columns allow, and one below
- * the size (computed on one thread); then 1 thread again. */
+ * accumulate off and on, more threads than columns allow, one just above
+ * the size (128x128x128, 2^21: a transpose through the PE) and one below
+ * it (computed on one thread); then 1 thread again. */
 START_TEST(matmul_threads_split)
 {
-	static const int64_t shapes[][3] = {{128, 128, 256}, {128, 127, 300}, {127, 128, 300}, {64, 64, 64}};
+	static const int64_t shapes[][3] = {{128, 128, 256}, {128, 127, 300}, {127, 128, 300}, {128, 128, 128},
+	                                    {64, 64, 64}};
 	static const int counts[] = {2, 3, 64};
 	uint64_t s = 99;
 
 	for (size_t c = 0; c < 3; c++) {
 		ck_assert_int_eq(kdsl_rt_set_threads(rt, counts[c]), KDSL_OK);
-		for (size_t i = 0; i < 4; i++)
+		for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
 			matmul_case(shapes[i][0], shapes[i][1], shapes[i][2], KDSL_F32, KDSL_F32, (int64_t)((c + i) & 1),
 			            (int)((c + i) % 3), 0, (int64_t)i, 0, &s);
 	}
