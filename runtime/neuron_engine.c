@@ -762,6 +762,70 @@ static int mm_parts(int64_t K, int64_t M, int64_t N, int threads)
 	return t < 1 ? 1 : (int)t;
 }
 
+/* ---- nc_matmul by an identity: a transpose through the PE ----
+ * NKI moves a tile across partitions by nc_matmul(dst, x, identity):
+ * dst[m][n] = the sum over k in order of x[k][m] * I[k][n].  With every
+ * x finite each sum is exact: the products off the diagonal are zeros
+ * (signed as x), 0.0f plus a zero is +0, and +0 plus x[n][m] is x[n][m]
+ * unless that is -0, which comes out +0.  So dst is x transposed with
+ * -0 made +0: the transpose's block move and a pass over dst, the same
+ * bytes as the block kernels for a fraction of their time.  An x with an
+ * infinity or a NaN (whose products with zero are NaNs, the NaN rule
+ * fixing their payloads), an accumulating product, or a moving operand
+ * that is not exactly the identity take the block kernels. */
+
+/* Whether K rows of n floats, ps bytes apart, are the identity (K = n;
+ * 1.0f on the diagonal, +0.0f off it, bit for bit).  Any other tile
+ * fails at its first wrong element, which is near the start unless it
+ * is nearly the identity. */
+static int mm_is_identity(const unsigned char *b, size_t ps, int64_t K, int64_t n)
+{
+	if (K != n)
+		return 0;
+	for (int64_t k = 0; k < K; k++)
+		for (int64_t j = 0; j < n; j++) {
+			uint32_t u;
+			memcpy(&u, b + (size_t)k * ps + (size_t)j * 4, 4);
+			if (u != (j == k ? 0x3f800000u : 0u))
+				return 0;
+		}
+	return 1;
+}
+
+/* Whether K rows of n floats, ps bytes apart, are all finite. */
+static int mm_all_finite(const unsigned char *a, size_t ps, int64_t K, int64_t n)
+{
+	uint32_t bad = 0;
+
+	for (int64_t k = 0; k < K; k++)
+		for (int64_t j = 0; j < n; j++) {
+			uint32_t u;
+			memcpy(&u, a + (size_t)k * ps + (size_t)j * 4, 4);
+			bad |= (u & 0x7f800000u) == 0x7f800000u;
+		}
+	return !bad;
+}
+
+/* dst = a^T, -0 made +0, when the product a^T b is that (above); returns
+ * whether it was. */
+static int mm_by_identity(kdsl_eng_rows d, const unsigned char *a, size_t lda, const unsigned char *b, size_t ldb,
+                          int64_t K, int64_t M, int64_t N, int accumulate)
+{
+	if (accumulate || !mm_is_identity(b, ldb, K, N) || !mm_all_finite(a, lda, K, M))
+		return 0;
+	transpose4(d, (kdsl_eng_rows){ .p = a, .ps = lda, .dt = KDSL_F32 }, K, M);
+	for (int64_t m = 0; m < M; m++) {
+		unsigned char *o = (unsigned char *)(uintptr_t)(d.p + (size_t)m * d.ps);
+		for (int64_t j = 0; j < N; j++) {
+			uint32_t u;
+			memcpy(&u, o + (size_t)j * 4, 4);
+			u = u == 0x80000000u ? 0 : u;
+			memcpy(o + (size_t)j * 4, &u, 4);
+		}
+	}
+	return 1;
+}
+
 void kdsl_engine_matmul(kdsl_isa isa, kdsl_eng_rows d, kdsl_eng_rows st, kdsl_eng_rows mv, int64_t K,
                         int64_t M, int64_t N, int accumulate, float *scratch, int threads,
                         struct kdsl_pool *pool)
@@ -778,6 +842,8 @@ void kdsl_engine_matmul(kdsl_isa isa, kdsl_eng_rows d, kdsl_eng_rows st, kdsl_en
 	int64_t per;
 	mm_part part[KDSL_RT_MAX_THREADS];
 
+	if (mm_by_identity(d, a, lda, b, ldb, K, M, N, accumulate))
+		return;
 	if (parts == 1) {   /* the common case: no part table */
 		k->matmul((unsigned char *)(uintptr_t)d.p, d.ps, a, lda, b, ldb, K, M, N, accumulate, edges,
 		          edges + K * KDSL_ENG_MM_MAX_MR);

@@ -423,20 +423,30 @@ END_TEST
 enum {
 	MM_EDGES,    /* fill(): random bits and edge values, NaNs included (the NaN-rule kernels) */
 	MM_NO_NAN,   /* the same with every NaN made an infinity of its sign (the plain kernels) */
-	MM_RANDOM    /* values of one magnitude, some -0: a sum in another order differs */
+	MM_RANDOM,   /* values of one magnitude, some -0: a sum in another order differs */
+	/* mv the identity (K = N), st MM_RANDOM's values with some subnormals:
+	 * the transpose's path (engine.c, mm_by_identity) */
+	MM_EYE,
+	MM_EYE_INF,  /* the same with one infinity or NaN in st: the block kernels */
+	MM_EYE_NEAR  /* mv one element off the identity (a -0, or a 1 off the diagonal) */
 };
 
-/* Element (k, j) of t: a value for MM_RANDOM, or a NaN turned into an
+/* Element (k, j) of t: a value for MM_RANDOM and the MM_EYE modes (1 or
+ * 0 for those when t is the moving tile), or a NaN turned into an
  * infinity for MM_NO_NAN. */
-static void mm_elem(kdsl_tile t, int64_t k, int64_t j, int mode, uint64_t *s)
+static void mm_elem(kdsl_tile t, int moving, int64_t k, int64_t j, int mode, uint64_t *s)
 {
 	unsigned char *p = at(t, k, j);
 	uint64_t r = rnd(s);
 	float f = (float)(int64_t)(r >> 40) * 0x1p-23f - 1.0f;   /* [-1, 1) with 23 random bits */
 
-	if (mode == MM_RANDOM) {
+	if (mode >= MM_EYE && moving) {
+		kdsl_store_f32(t.dt, p, k == j ? 1.0f : 0.0f);
+	} else if (mode >= MM_RANDOM) {
 		if (r % 61 == 0)
 			f = -0.0f;
+		else if (mode >= MM_EYE && r % 7 == 0)
+			f *= 0x1p-130f;   /* subnormal in f32 */
 		kdsl_store_f32(t.dt, p, f);
 	} else if (mode == MM_NO_NAN && isnan(kdsl_load_f32(t.dt, p))) {
 		kdsl_store_f32(t.dt, p, signbit(kdsl_load_f32(t.dt, p)) ? -INFINITY : INFINITY);
@@ -462,9 +472,15 @@ static void matmul_case(int64_t K, int64_t M, int64_t N, kdsl_dtype sd, kdsl_dty
 	fill(K, (M > N ? M : N) + 2, sd, md, KDSL_F32, s);
 	for (int64_t k = 0; k < K; k++) {
 		for (int64_t m = 0; m < M; m++)
-			mm_elem(st, k, m, mode, s);
+			mm_elem(st, 0, k, m, mode, s);
 		for (int64_t j = 0; j < N; j++)
-			mm_elem(mv, k, j, mode, s);
+			mm_elem(mv, 1, k, j, mode, s);
+	}
+	if (mode == MM_EYE_INF)
+		kdsl_store_f32(sd, at(st, K / 2, M / 2), K % 2 ? NAN : -INFINITY);
+	if (mode == MM_EYE_NEAR)
+		kdsl_store_f32(md, at(mv, K - 1, 0), K % 2 || K == 1 ? -0.0f : 1.0f);
+	for (int64_t k = 0; k < K; k++) {
 		for (int64_t m = 0; m < M; m++)
 			a[k * M + m] = kdsl_load_f32(sd, at(st, k, m));
 		for (int64_t j = 0; j < N; j++)
@@ -574,6 +590,32 @@ START_TEST(matmul_threads_split)
 	}
 	ck_assert_int_eq(kdsl_rt_set_threads(rt, 1), KDSL_OK);
 	matmul_case(128, 128, 256, KDSL_BF16, KDSL_BF16, 1, MM_EDGES, 0, 0, 0, &s);
+}
+END_TEST
+
+/* nc_matmul(dst, x, identity), a transpose through the PE, gives the
+ * reference's bytes on its own path (x finite, not accumulating: x
+ * transposed, -0 made +0, subnormals kept) and off it (an infinity or a
+ * NaN in x, accumulating, a moving tile one element off the identity):
+ * square and not, in place and converted, on 1 and 2 threads. */
+START_TEST(matmul_by_identity)
+{
+	static const int64_t shapes[][2] = {{1, 1}, {5, 3}, {17, 128}, {128, 128}, {128, 7}};
+	static const kdsl_dtype dts[] = {KDSL_F32, KDSL_BF16, KDSL_F16};
+	uint64_t s = 11;
+	int64_t cases = 0;
+
+	for (int thr = 1; thr <= 2; thr++) {
+		ck_assert_int_eq(kdsl_rt_set_threads(rt, thr), KDSL_OK);
+		for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
+			for (int mode = MM_EYE; mode <= MM_EYE_NEAR; mode++)
+				for (int acc = 0; acc < 2; acc++, cases++) {
+					int64_t K = shapes[i][0], M = shapes[i][1];
+					kdsl_dtype dt = dts[cases % 3];
+					matmul_case(K, M, K, dt, dt, acc, mode, cases % 5, cases % 3, cases % 4, &s);
+				}
+	}
+	ck_assert_int_eq(kdsl_rt_set_threads(rt, 1), KDSL_OK);
 }
 END_TEST
 
@@ -991,6 +1033,7 @@ int main(void)
 	tcase_add_test(tc, matmul_matches_reference);
 	tcase_add_test(tc, matmul_block_edges);
 	tcase_add_test(tc, matmul_threads_split);
+	tcase_add_test(tc, matmul_by_identity);
 	tcase_add_test(tc, activation_threads_split);
 	tcase_add_test(tc, in_place_matches_reference);
 	tcase_add_test(tc, in_place_steps_match_reference);
