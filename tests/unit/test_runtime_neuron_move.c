@@ -4,6 +4,7 @@
  * written when one fails. */
 #include <check.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kdsl_rt.h"
@@ -50,6 +51,65 @@ static void *at(kdsl_tile t, int64_t p, int64_t j)
 
 /* load converts through f32 as tensor_copy: an i32 16777217 becomes the
  * f32 16777216, and 3.7f becomes the i32 3 (toward zero). */
+/* A same-dtype load, tensor_copy and store of 128 KiB or more is shared
+ * among the runtime's threads (neuron.c, rows_split): on 1, 2, 3 and 64
+ * threads, with partition counts that split evenly and not, and just
+ * under the size, every byte lands where one thread puts it and nothing
+ * around the tiles changes. */
+START_TEST(row_copies_split)
+{
+	static const int64_t shapes[][2] = {{128, 1024}, {127, 333}, {3, 11000}, {2, 16383}, {128, 255}};
+	static const int counts[] = {1, 2, 3, 64};
+	enum { N = 128 * 1024 };
+	uint32_t *in = malloc(N * 4), *out = malloc(N * 4);
+	uint64_t x = 88172645463325252ull;
+
+	ck_assert_ptr_nonnull(in);
+	ck_assert_ptr_nonnull(out);
+	for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+		ck_assert_int_eq(kdsl_rt_set_threads(rt, counts[c]), KDSL_OK);
+		for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+			int64_t np = shapes[i][0], n = shapes[i][1];
+			/* a: the load's tile at 64 bytes in; b: tensor_copy's, after a and a gap */
+			size_t boff = 64 + (size_t)n * 4 + 64;
+			kdsl_tile a = tile(KDSL_MEM_SBUF, 64, np, n, KDSL_U32), b = tile(KDSL_MEM_SBUF, boff, np, n, KDSL_U32);
+			unsigned char *sb = kdsl_rt_mem(rt, KDSL_MEM_SBUF, NULL);
+			size_t ps = kdsl_rt_partition_stride(rt, KDSL_MEM_SBUF);
+
+			for (int64_t k = 0; k < np * n; k++) {
+				x ^= x << 13;
+				x ^= x >> 7;
+				x ^= x << 17;
+				in[k] = (uint32_t)x;
+			}
+			memset(out, 0xa5, N * 4);
+			for (int64_t p = 0; p < 128; p++)
+				memset(sb + (size_t)p * ps, 0x5a, boff + (size_t)n * 4 + 64);
+			ck_assert_int_eq(kdsl_neuron_load(rt, &site, a, ct(hbm(in, np, n, KDSL_U32))), KDSL_OK);
+			ck_assert_int_eq(kdsl_neuron_tensor_copy(rt, &site, b, ct(a)), KDSL_OK);
+			ck_assert_int_eq(kdsl_neuron_store(rt, &site, hbm(out, np, n, KDSL_U32), ct(b)), KDSL_OK);
+			ck_assert_msg(!memcmp(in, out, (size_t)(np * n) * 4), "%lld x %lld on %d threads: the rows differ",
+			              (long long)np, (long long)n, counts[c]);
+			for (int64_t k = np * n; k < N; k++)
+				ck_assert_uint_eq(out[k], 0xa5a5a5a5u);
+			for (int64_t p = 0; p < 128; p++) {
+				const unsigned char *r = sb + (size_t)p * ps;
+				size_t j, bad = SIZE_MAX;
+				for (j = 0; j < boff + (size_t)n * 4 + 64 && bad == SIZE_MAX; j++)
+					if (!(p < np && ((j >= 64 && j < 64 + (size_t)n * 4) || (j >= boff && j < boff + (size_t)n * 4))) &&
+					    r[j] != 0x5a)
+						bad = j;
+				ck_assert_msg(bad == SIZE_MAX, "%lld x %lld on %d threads: partition %lld byte %zu written",
+				              (long long)np, (long long)n, counts[c], (long long)p, bad);
+			}
+		}
+	}
+	ck_assert_int_eq(kdsl_rt_set_threads(rt, 1), KDSL_OK);
+	free(in);
+	free(out);
+}
+END_TEST
+
 START_TEST(load_converts)
 {
 	int32_t in[2][4] = {{16777217, -5, 0, 7}, {1, 2, 3, 4}};
@@ -205,6 +265,7 @@ int main(void)
 	Suite *s = suite_create("runtime-neuron-move");
 	TCase *tc = tcase_create("neuron-move");
 	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, row_copies_split);
 	tcase_add_test(tc, load_converts);
 	tcase_add_test(tc, store_from_psum);
 	tcase_add_test(tc, gather_rows);
