@@ -745,8 +745,9 @@ static void mm_part_run(void *arg, int i)
  * when it must be woken) costs about what a second core saves.  2^22
  * until 2026-12-07; with the worker spinning 1 ms (pool.c), splitting
  * nki_causal_mask.k's two 128x128x128 transposes through the PE too
- * took its 2-thread calls from 345-380 to 314-316 us (medians of three
- * alternating processes each; whole processes 0.91x, 11 pairs). */
+ * (before mm_by_identity took them) took its 2-thread calls from 345-380
+ * to 314-316 us (medians of three alternating processes each; whole
+ * processes 0.91x, 11 pairs). */
 enum { MM_SPLIT_MIN = 1 << 21, MM_SPLIT_ALIGN = 32 };
 
 /* How many threads share N columns of a K x M x N product: at most
