@@ -20,9 +20,10 @@
  * copy"): a tile's rows are one partition stride apart, 128 short
  * streams of src, dst and predicate where a packed buffer is one long
  * one, and from 256 KiB the three do not fit in L2.  The hardware
- * prefetcher starts over on every row; the loop prefetches PF_AHEAD
- * bytes ahead in the rows taken end to end, so the next row's first
- * lines are on their way before the current row ends.  With the lines
+ * prefetcher starts over on every row; on rows too short for it to get
+ * going (PF_MAX_ROW) the loop prefetches PF_AHEAD bytes ahead in the
+ * rows taken end to end, so the next row's first lines are on their way
+ * before the current row ends.  With the lines
  * coming from L3 the core's window bounds how many misses are in flight,
  * so the loop is kept short: the mask is "keep dst" (a compare with zero
  * and no negation), reverse_pred swaps the two operands of the select
@@ -56,6 +57,16 @@ enum { PF_AHEAD = 1024 };
  * predicates, 192 KiB in all, 20% slower with them; every 256 KiB tile
  * with any predicate, 576 KiB and up, faster). */
 enum { PF_MIN_BYTES = 512 << 10 };
+/* Nor are rows of this many data bytes or more: on them the hardware
+ * prefetcher has the streams long enough, and the loop's own prefetches
+ * only take slots.  On the AVX2 VM of 2026-12-07 (128-row tiles on the
+ * sbuf layout, the op's median time, five rounds alternating the
+ * runtimes), no prefetch against the prefetching loop took 0.91-0.95x
+ * the time at 4 MiB tiles (32 KiB rows), 0.95-1.00x at 2 MiB (16 KiB),
+ * and 1.03-1.10x at 1 MiB (8 KiB rows); with this bound the 4 MiB tiles
+ * took 0.89-0.96x and the 1 MiB ones 0.99-1.04x.  (The loop was tuned
+ * on an AVX-512 VM whose rows of every size gained from it.) */
+enum { PF_MAX_ROW = 16 << 10 };
 
 /* The row loop around each kernel's body: d, s, pr and f are row r, sn,
  * pn and fn the next row (row r again on the last, so the prefetches stay
@@ -147,7 +158,8 @@ enum { PF_MIN_BYTES = 512 << 10 };
 	ATTR static void NAME(void *dv, size_t dps, const void *sv, size_t sps, const void *pv,      \
 	                      size_t pps, const void *fv, size_t fps, int64_t rows, int64_t n, uint64_t flip) \
 	{                                                                                            \
-		int pf = (size_t)rows * (size_t)n * (2 * W / 8 + P / 8) >= PF_MIN_BYTES;                     \
+		int pf = (size_t)rows * (size_t)n * (2 * W / 8 + P / 8) >= PF_MIN_BYTES &&                  \
+		         (size_t)n * (W / 8) < PF_MAX_ROW;                                                   \
 		if (flip && pf)                                                                          \
 			NAME##_rows(dv, dps, sv, sps, pv, pps, fv, fps, rows, n, flip, 1, 1);                \
 		else if (flip)                                                                           \

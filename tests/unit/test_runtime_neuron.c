@@ -604,8 +604,9 @@ START_TEST(predicated_random_against_reference)
 END_TEST
 
 /* Predicated copies of tiles large enough for the blend kernels'
- * prefetching copy (their three operands 512 KiB or more,
- * neuron_blend.c's PF_MIN_BYTES): all 128 partitions, rows whose length
+ * prefetching copy (their three operands 512 KiB or more and rows under
+ * 16 KiB, neuron_blend.c's PF_MIN_BYTES and PF_MAX_ROW): all 128
+ * partitions, rows whose length
  * is no multiple of a vector, every element width with every predicate
  * width and both polarities, against the op's definition.  The
  * predicate's random bytes are zero three times in four.  The first 48
