@@ -769,9 +769,9 @@ static int mm_parts(int64_t K, int64_t M, int64_t N, int threads)
  * x finite each sum is exact: the products off the diagonal are zeros
  * (signed as x), 0.0f plus a zero is +0, and +0 plus x[n][m] is x[n][m]
  * unless that is -0, which comes out +0.  So dst is x transposed with
- * -0 made +0: the transpose's block move and a pass over dst, the same
- * bytes as the block kernels for a fraction of their time.  An x with an
- * infinity or a NaN (whose products with zero are NaNs, the NaN rule
+ * -0 made +0: the transpose's block move (and, for an x with a -0, a
+ * pass over dst), the same bytes as the block kernels for a fraction of
+ * their time.  An x with an infinity or a NaN (whose products with zero are NaNs, the NaN rule
  * fixing their payloads), an accumulating product, or a moving operand
  * that is not exactly the identity take the block kernels. */
 
@@ -793,29 +793,34 @@ static int mm_is_identity(const unsigned char *b, size_t ps, int64_t K, int64_t 
 	return 1;
 }
 
-/* Whether K rows of n floats, ps bytes apart, are all finite. */
-static int mm_all_finite(const unsigned char *a, size_t ps, int64_t K, int64_t n)
+/* What one pass over K rows of n floats, ps bytes apart, finds: an
+ * infinity or a NaN (MM_NONFINITE), a -0 (MM_NEGZERO). */
+enum { MM_NONFINITE = 1, MM_NEGZERO = 2 };
+
+static unsigned mm_scan(const unsigned char *a, size_t ps, int64_t K, int64_t n)
 {
-	uint32_t bad = 0;
+	unsigned seen = 0;
 
 	for (int64_t k = 0; k < K; k++)
 		for (int64_t j = 0; j < n; j++) {
 			uint32_t u;
 			memcpy(&u, a + (size_t)k * ps + (size_t)j * 4, 4);
-			bad |= (u & 0x7f800000u) == 0x7f800000u;
+			seen |= ((u & 0x7f800000u) == 0x7f800000u) * MM_NONFINITE | (u == 0x80000000u) * MM_NEGZERO;
 		}
-	return !bad;
+	return seen;
 }
 
 /* dst = a^T, -0 made +0, when the product a^T b is that (above); returns
- * whether it was. */
+ * whether it was.  The pass over dst runs only for an a with a -0. */
 static int mm_by_identity(kdsl_eng_rows d, const unsigned char *a, size_t lda, const unsigned char *b, size_t ldb,
                           int64_t K, int64_t M, int64_t N, int accumulate)
 {
-	if (accumulate || !mm_is_identity(b, ldb, K, N) || !mm_all_finite(a, lda, K, M))
+	unsigned seen;
+
+	if (accumulate || !mm_is_identity(b, ldb, K, N) || ((seen = mm_scan(a, lda, K, M)) & MM_NONFINITE))
 		return 0;
 	transpose4(d, (kdsl_eng_rows){ .p = a, .ps = lda, .dt = KDSL_F32 }, K, M);
-	for (int64_t m = 0; m < M; m++) {
+	for (int64_t m = 0; m < M && (seen & MM_NEGZERO); m++) {
 		unsigned char *o = (unsigned char *)(uintptr_t)(d.p + (size_t)m * d.ps);
 		for (int64_t j = 0; j < N; j++) {
 			uint32_t u;
