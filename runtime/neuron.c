@@ -628,19 +628,19 @@ static int transpose_copy(const view *rows, const view *t, int scatter)
  * each. */
 enum { ROWS_SPLIT_MIN = 128 << 10 };
 
-/* The partitions [i * per, ...) of a plain row copy (rows_split). */
+/* A plain row copy split into parts (rows_split). */
 typedef struct {
 	const view *d, *s;
-	int64_t per;
 	int parts;
 } rows_job;
 
+/* Part i of a rows_job: its even share of the partitions. */
 static void rows_part(void *arg, int i)
 {
 	const rows_job *j = arg;
-	int64_t p1 = i == j->parts - 1 ? j->d->np : (i + 1) * j->per;
+	int64_t p1 = kdsl_pool_share(j->d->np, i + 1, j->parts);
 
-	for (int64_t p = i * j->per; p < p1; p++)
+	for (int64_t p = kdsl_pool_share(j->d->np, i, j->parts); p < p1; p++)
 		kdsl_copy_row(wrow(j->d, p), row(j->s, p), (size_t)j->d->n * j->d->size);
 }
 
@@ -648,11 +648,10 @@ static void rows_part(void *arg, int i)
  * runtime's threads when it has several and the copy is large. */
 static void rows_split(kdsl_rt *rt, const view *d, const view *s)
 {
-	rows_job j = {d, s, 0, 1};
+	rows_job j = {d, s, 1};
 
 	if (rt->threads > 1 && d->np >= 2 && (size_t)d->np * (size_t)d->n * d->size >= ROWS_SPLIT_MIN)
 		j.parts = (int)(d->np < rt->threads ? d->np : rt->threads);
-	j.per = d->np / j.parts;
 	kdsl_pool_run(j.parts > 1 ? rt_pool(rt) : NULL, j.parts, rows_part, &j);
 }
 

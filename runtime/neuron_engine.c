@@ -367,8 +367,8 @@ static void act_part(void *arg, int i)
 {
 	const act_job *j = arg;
 
-	act_rows(j->k, j->func, j->dst, j->src, j->scale, j->bias, j->rows * i / j->parts,
-	         j->rows * (i + 1) / j->parts, j->n);
+	act_rows(j->k, j->func, j->dst, j->src, j->scale, j->bias, kdsl_pool_share(j->rows, i, j->parts),
+	         kdsl_pool_share(j->rows, i + 1, j->parts), j->n);
 }
 
 void kdsl_engine_activation(kdsl_isa isa, int64_t func, kdsl_eng_rows dst, kdsl_eng_rows src,

@@ -17,6 +17,8 @@
 #ifndef KDSL_POOL_H
 #define KDSL_POOL_H
 
+#include <stdint.h>
+
 typedef struct kdsl_pool kdsl_pool;
 
 /* fn(arg, i) computes part i; parts must not overlap in what they write. */
@@ -35,5 +37,12 @@ void kdsl_pool_destroy(kdsl_pool *p);
  * returned.  With p NULL, or parts 1, the caller runs them in order.
  * One thread at a time may run a pool (the runtime's own rule). */
 void kdsl_pool_run(kdsl_pool *p, int parts, kdsl_pool_fn fn, void *arg);
+
+/* The first of n items (rows) that part i of `parts` even shares takes;
+ * part i takes those up to kdsl_pool_share(n, i + 1, parts). */
+static inline int64_t kdsl_pool_share(int64_t n, int i, int parts)
+{
+	return n * i / parts;
+}
 
 #endif
